@@ -1,0 +1,51 @@
+"""leanread: the file tools an LLM coding agent calls most, spending context tokens with care.
+
+Public API::
+
+    from leanread import Session
+    session = Session(["/path/to/repo"])
+    result = session.read("src/app.py")
+    result.text       # what the model sees
+    result.metadata   # range, totals, content hash, tokens, ...
+"""
+
+from __future__ import annotations
+
+from .config import Limits
+from .errors import (
+    FileMissing,
+    InvalidArgument,
+    LeanreadError,
+    NotAFile,
+    NotText,
+    OutsideWorkspace,
+    PathError,
+    TokenizerError,
+)
+from .ledger import LedgerStore, MemoryLedger, ReadRecord
+from .result import ToolResult
+from .session import Session
+from .tokens import count_tokens
+from .workspace import Workspace
+
+__all__ = [
+    "FileMissing",
+    "InvalidArgument",
+    "LeanreadError",
+    "LedgerStore",
+    "Limits",
+    "MemoryLedger",
+    "NotAFile",
+    "NotText",
+    "OutsideWorkspace",
+    "PathError",
+    "ReadRecord",
+    "Session",
+    "TokenizerError",
+    "ToolResult",
+    "Workspace",
+    "__version__",
+    "count_tokens",
+]
+
+__version__ = "0.1.0"

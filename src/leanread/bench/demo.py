@@ -1,0 +1,191 @@
+"""``leanread demo``: replay a real agent trace's reads through ``leanread serve`` over MCP.
+
+The repository comes from PyPI at the traced version (an sdist: a release, not the exact
+commit, so windows may have shifted; the replay is approximate and says so). Each ``read`` op
+goes to a ``leanread serve`` subprocess through the MCP SDK's stdio client; the agent's own
+``edit``/``insert``/``write``/``undo_edit`` ops are applied to the scratch copy between reads.
+The baseline is the same window read the opencode way: ``N: `` line prefixes, no dedup.
+"""
+
+from __future__ import annotations
+
+import shutil
+import sys
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import anyio
+from mcp import Client, StdioServerParameters
+from rich.console import Console
+from rich.table import Table
+
+from ..errors import LeanreadError
+from ..session import Session
+from ..tokens import count_tokens
+from .ops import FILE_CHANGES, Replayer, inside, read_window
+from .sources import release_source
+from .traces import Trace, load_trace
+
+DEFAULT_TRACE = "pytest-dev__pytest-7571__openhands-claude-3.5-sonnet.jsonl"
+
+
+@dataclass
+class Row:
+    """One replayed read: what leanread spent against the opencode-style baseline (tokens)."""
+
+    step: int
+    path: str
+    window: str
+    leanread: int
+    baseline: int
+    note: str
+
+
+@dataclass
+class Replay:
+    """The outcome of one demo run."""
+
+    trace: Trace
+    source: Path
+    rows: list[Row]
+    skipped_reads: list[str]
+    changes: dict[str, int]
+
+    @property
+    def leanread_total(self) -> int:
+        return sum(r.leanread for r in self.rows)
+
+    @property
+    def baseline_total(self) -> int:
+        return sum(r.baseline for r in self.rows)
+
+
+def find_traces_dir(given: Path | None) -> Path:
+    """``given``, else ``../shared/traces`` from the current directory or from the checkout."""
+    if given is not None:
+        return given
+    checkout = Path(__file__).resolve().parents[3]
+    for candidate in (Path.cwd() / "../shared/traces", checkout / "../shared/traces"):
+        if candidate.is_dir():
+            return candidate.resolve()
+    raise LeanreadError("No traces folder found; pass --traces DIR (see shared/traces/README.md).")
+
+
+def _window_label(offset: int | None, limit: int | None) -> str:
+    start = offset or 1
+    return f"{start}-{start + limit - 1}" if limit else f"{start}-end"
+
+
+def _note(meta: dict[str, Any], is_error: bool, text: str) -> str:
+    if is_error:
+        return "error: " + text.split(";")[0][:60]
+    if meta.get("unchanged_since"):
+        return "stub → " + ", ".join(meta["unchanged_since"])
+    if meta.get("truncated") == "bytes":
+        return "byte cap"
+    return ""
+
+
+async def _replay(trace: Trace, scratch: Path) -> tuple[list[Row], list[str], dict[str, int]]:
+    server = StdioServerParameters(
+        command=sys.executable, args=["-m", "leanread", "serve", "--root", str(scratch)]
+    )
+    replayer = Replayer(scratch)
+    rows: list[Row] = []
+    skipped: list[str] = []
+    changes: dict[str, int] = {}
+    async with Client(server) as client:
+        for op in trace.ops:
+            kind = op["op"]
+            if kind in FILE_CHANGES:
+                outcome = replayer.apply(op)
+                changes[outcome] = changes.get(outcome, 0) + 1
+                continue
+            if kind != "read":
+                continue
+            path = str(op["path"])
+            target = inside(scratch, path)
+            if target is None or not target.is_file():
+                skipped.append(path)
+                continue
+            offset, limit = read_window(op, target)
+            result = await client.call_tool("read", {"path": path, "offset": offset, "limit": limit})
+            text = "".join(getattr(block, "text", "") for block in result.content)
+            meta = (result.meta or {}).get("leanread", {})
+            baseline = Session([scratch]).read(path, offset=offset, limit=limit, format="colon")
+            rows.append(
+                Row(
+                    step=int(op.get("step", 0)),
+                    path=path,
+                    window=_window_label(offset, limit),
+                    leanread=count_tokens(text),
+                    baseline=count_tokens(baseline.text),
+                    note=_note(meta, bool(result.is_error), text),
+                )
+            )
+    return rows, skipped, changes
+
+
+def replay_trace(trace_file: Path, cache: Path | None = None) -> Replay:
+    """Replay ``trace_file`` on a scratch copy of its release sdist; see the module docstring.
+
+    Raises:
+        LeanreadError: the sdist could not be downloaded.
+    """
+    trace = load_trace(trace_file)
+    source = release_source(trace.package, trace.version, cache)
+    with tempfile.TemporaryDirectory(prefix="leanread-demo-") as tmp:
+        scratch = Path(tmp) / source.name
+        shutil.copytree(source, scratch, symlinks=True)
+        rows, skipped, changes = anyio.run(_replay, trace, scratch)
+    return Replay(trace, source, rows, skipped, changes)
+
+
+def print_report(replay: Replay, console: Console) -> None:
+    """The per-read table, the totals and their ratio."""
+    header = replay.trace.header
+    console.print(
+        f"[bold]{replay.trace.name}[/bold] — {header.get('agent', '?')} / {header.get('model', '?')}\n"
+        f"source: {replay.trace.package}=={replay.trace.version} sdist from PyPI ({replay.source.name}); "
+        "a release, not the traced commit, so the replay is approximate."
+    )
+    table = Table()
+    for column, justify in (
+        ("step", "right"),
+        ("path", "left"),
+        ("lines", "left"),
+        ("leanread", "right"),
+        ("colon, no dedup", "right"),
+        ("note", "left"),
+    ):
+        table.add_column(column, justify=justify, overflow="fold")  # type: ignore[arg-type]
+    for row in replay.rows:
+        table.add_row(str(row.step), row.path, row.window, f"{row.leanread:,}", f"{row.baseline:,}", row.note)
+    lean, base = replay.leanread_total, replay.baseline_total
+    table.add_row("", "[bold]total[/bold]", "", f"[bold]{lean:,}[/bold]", f"[bold]{base:,}[/bold]", "")
+    console.print(table)
+    ratio = lean / base if base else float("nan")
+    console.print(
+        f"reads replayed: {len(replay.rows)}; skipped (path absent or outside the repository): "
+        f"{len(replay.skipped_reads)}; file changes: "
+        + ", ".join(f"{k} {v}" for k, v in sorted(replay.changes.items()))
+    )
+    console.print(f"[bold]leanread / colon baseline = {lean:,} / {base:,} = {ratio:.3f}[/bold]")
+
+
+def run_demo(trace: Path | None = None, traces_dir: Path | None = None, cache: Path | None = None) -> int:
+    """Run the demo and print its report; returns the exit status (0 when leanread spent fewer
+    tokens than the baseline, 1 otherwise, 2 when it could not run)."""
+    console = Console() if sys.stdout.isatty() else Console(width=120)
+    try:
+        trace_file = trace or find_traces_dir(traces_dir) / DEFAULT_TRACE
+        if not trace_file.is_file():
+            raise LeanreadError(f"Trace {trace_file} not found; pass --trace FILE.")
+        replay = replay_trace(trace_file, cache)
+    except LeanreadError as exc:
+        console.print(f"[red]{exc}[/red]")
+        return 2
+    print_report(replay, console)
+    return 0 if replay.leanread_total < replay.baseline_total else 1

@@ -1,0 +1,89 @@
+"""The ``leanread`` command: the tools from a shell, the MCP server, the demo and benchmarks."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from .errors import LeanreadError
+from .session import Session
+from .tools import read as read_tool
+
+app = typer.Typer(
+    add_completion=False,
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+    help="File tools for LLM coding agents that spend context tokens with care.",
+)
+
+RootOption = Annotated[
+    list[Path] | None,
+    typer.Option("--root", help="Workspace root (repeatable); default the current directory."),
+]
+
+
+@app.command()
+def read(
+    path: Annotated[str, typer.Argument(help=read_tool.PARAMETERS["path"])],
+    offset: Annotated[int | None, typer.Option(help=read_tool.PARAMETERS["offset"])] = None,
+    limit: Annotated[int | None, typer.Option(help=read_tool.PARAMETERS["limit"])] = None,
+    format: Annotated[str, typer.Option(help=read_tool.PARAMETERS["format"])] = "plain",
+    root: RootOption = None,
+    meta: Annotated[bool, typer.Option(help="Also print the result's metadata as JSON on stderr.")] = False,
+) -> None:
+    """Print exactly what the model would see for a `read` tool call."""
+    result = Session(root).read(path, offset=offset, limit=limit, format=format)
+    if meta:
+        import json
+
+        print(json.dumps(result.metadata, indent=2), file=sys.stderr)
+    if result.is_error:
+        print(result.text, file=sys.stderr)
+        raise typer.Exit(1)
+    print(result.text)
+
+
+@app.command()
+def serve(
+    root: RootOption = None,
+    session: Annotated[
+        str | None,
+        typer.Option(help="Ledger id for every client session (a harness resuming a conversation)."),
+    ] = None,
+) -> None:
+    """Serve the tools over MCP on stdin/stdout."""
+    from .server import serve_stdio
+
+    serve_stdio(root, session_id=session)
+
+
+@app.command()
+def demo(
+    trace: Annotated[
+        Path | None,
+        typer.Option(help="Trace file (JSONL, see shared/traces/README.md); default a pytest 6.0 trace."),
+    ] = None,
+    traces_dir: Annotated[
+        Path | None, typer.Option("--traces", help="Folder of traces; default ../shared/traces.")
+    ] = None,
+    cache: Annotated[
+        Path | None, typer.Option(help="Where downloaded sdists are kept; default ~/.cache/leanread.")
+    ] = None,
+) -> None:
+    """Replay a real agent trace's reads through `leanread serve` over MCP and compare tokens
+    with an opencode-style read (`N: ` prefixes, no dedup)."""
+    from .bench.demo import run_demo
+
+    raise typer.Exit(run_demo(trace=trace, traces_dir=traces_dir, cache=cache))
+
+
+def main() -> None:
+    """Entry point of the ``leanread`` console script: refusals print one line, status 1."""
+    try:
+        app()
+    except LeanreadError as exc:
+        print(exc, file=sys.stderr)
+        raise SystemExit(1) from None

@@ -1,0 +1,27 @@
+"""The result every tool returns: what the model sees, and what the harness may want to know."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass(frozen=True)
+class ToolResult:
+    """One tool result.
+
+    Attributes:
+        text: exactly what the model is shown.
+        is_error: True when the call was refused; ``text`` then says why and what to do next.
+        metadata: facts for the harness, never shown to the model. For ``read``: ``call_id``,
+            ``path``, ``type``, ``offset``/``last_line`` (1-based range shown), ``total_lines``,
+            ``next_offset`` (None at end of file), ``truncated`` (``None``, ``"limit"`` or
+            ``"bytes"``), ``cut_lines`` (line numbers cut at the line cap), ``unchanged_since``
+            (call ids a stub points to, else None), ``content_hash`` (SHA-256 of the file's
+            bytes), ``size`` (bytes), ``mtime_ns``, ``tokens`` (o200k_base tokens of ``text``)
+            and ``full_tokens`` (tokens of a ``plain`` read of the same window without dedup).
+    """
+
+    text: str
+    is_error: bool = False
+    metadata: dict[str, Any] = field(default_factory=dict)

@@ -1,0 +1,19 @@
+"""The tools, one module each, with their model-facing descriptions in sibling ``.txt`` files."""
+
+from __future__ import annotations
+
+import importlib.resources
+
+from ..config import Limits
+
+
+def description(tool: str, limits: Limits) -> str:
+    """The description of ``tool`` from ``tools/<tool>.txt``, with the limits filled in, so the
+    text never drifts from the code."""
+    text = importlib.resources.files(__package__).joinpath(f"{tool}.txt").read_text("utf-8")
+    return text.format(
+        max_lines=limits.max_lines,
+        max_lines_next=limits.max_lines + 1,
+        max_kb=limits.max_bytes // 1024,
+        max_line_chars=limits.max_line_chars,
+    ).strip()

@@ -1,0 +1,49 @@
+"""The ``leanread`` command, run as a real subprocess."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+
+def leanread(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "leanread", *args], cwd=cwd, capture_output=True, text=True, timeout=60
+    )
+
+
+def test_read_prints_what_the_model_sees(tmp_path: Path) -> None:
+    (tmp_path / "notes.txt").write_text("alpha\nbeta\ngamma\n")
+    done = leanread("read", "notes.txt", "--offset", "2", "--limit", "1", "--format", "colon", cwd=tmp_path)
+    assert done.returncode == 0
+    assert done.stdout == (
+        "<path>notes.txt</path>\n<type>file</type>\n<content>\n2: beta\n\n"
+        "(Showing lines 2-2 of 3. Use offset=3 to continue.)\n</content>\n"
+    )
+
+
+def test_read_with_root_and_metadata(tmp_path: Path) -> None:
+    (tmp_path / "a.txt").write_text("one\ntwo")
+    done = leanread("read", "a.txt", "--root", str(tmp_path), "--meta", cwd=Path("/"))
+    assert done.returncode == 0
+    assert done.stdout.endswith("one\ntwo\n\n(End of file - total 2 lines; no newline at end of file)\n</content>\n")
+    meta = json.loads(done.stderr)
+    assert (meta["total_lines"], meta["size"], meta["next_offset"]) == (2, 7, None)
+
+
+def test_read_error_goes_to_stderr_with_status_1(tmp_path: Path) -> None:
+    done = leanread("read", "missing.py", cwd=tmp_path)
+    assert done.returncode == 1
+    assert done.stdout == ""
+    assert done.stderr == (
+        "File not found: missing.py. Check the spelling, or list its folder to see what exists.\n"
+    )
+
+
+def test_bad_root_is_one_line(tmp_path: Path) -> None:
+    done = leanread("read", "x", "--root", str(tmp_path / "absent"), cwd=tmp_path)
+    assert done.returncode == 1
+    assert done.stderr.strip().endswith("is not a directory; pass an existing folder.")
+    assert "Traceback" not in done.stderr

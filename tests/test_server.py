@@ -1,0 +1,113 @@
+"""The MCP server through the SDK's own client: in process, and over stdio as a subprocess."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from mcp import Client, StdioServerParameters
+
+from leanread import Limits
+from leanread.server import build_server
+from leanread.tools import description
+
+pytestmark = pytest.mark.anyio
+
+
+@pytest.fixture
+def anyio_backend() -> str:
+    return "asyncio"
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> Path:
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "app.py").write_text("".join(f"line {i}\n" for i in range(1, 11)))
+    return tmp_path
+
+
+def _text(result: Any) -> str:
+    return "".join(block.text for block in result.content)
+
+
+async def test_lists_read_with_description_and_schema(repo: Path) -> None:
+    async with Client(build_server([repo])) as client:
+        tools = {tool.name: tool for tool in (await client.list_tools()).tools}
+    read = tools["read"]
+    assert read.description == description("read", Limits())
+    schema = read.input_schema
+    assert schema["required"] == ["path"]
+    assert sorted(schema["properties"]) == ["format", "fresh", "limit", "offset", "path"]
+    assert read.annotations is not None and read.annotations.read_only_hint is True
+
+
+async def test_read_window_then_stub_then_fresh(repo: Path) -> None:
+    async with Client(build_server([repo])) as client:
+        first = await client.call_tool("read", {"path": "src/app.py", "offset": 3, "limit": 2})
+        again = await client.call_tool("read", {"path": "src/app.py", "offset": 3, "limit": 2})
+        fresh = await client.call_tool(
+            "read", {"path": "src/app.py", "offset": 3, "limit": 2, "fresh": True}
+        )
+    assert _text(first) == (
+        "<path>src/app.py</path>\n<type>file</type>\n<content>\nline 3\nline 4\n\n"
+        "(Showing lines 3-4 of 10. Use offset=5 to continue.)\n</content>"
+    )
+    assert first.is_error is False
+    meta = first.meta["leanread"]
+    assert (meta["offset"], meta["last_line"], meta["total_lines"], meta["next_offset"]) == (3, 4, 10, 5)
+    assert meta["call_id"] == "r1" and meta["tokens"] > 0
+    assert _text(again) == (
+        "<path>src/app.py</path>\n<type>file</type>\n<content>\n"
+        "(Lines 3-4 unchanged since call r1, still in your context. "
+        "Use fresh=true to see them again.)\n</content>"
+    )
+    assert again.meta["leanread"]["unchanged_since"] == ["r1"]
+    assert _text(fresh) == _text(first)
+
+
+async def test_errors_are_results_not_tracebacks(repo: Path) -> None:
+    async with Client(build_server([repo])) as client:
+        missing = await client.call_tool("read", {"path": "src/nope.py"})
+        outside = await client.call_tool("read", {"path": "../escape.txt"})
+    assert missing.is_error is True
+    assert _text(missing) == (
+        "File not found: src/nope.py. Check the spelling, or list its folder to see what exists."
+    )
+    assert outside.is_error is True
+    assert _text(outside).startswith("../escape.txt resolves outside the workspace (")
+
+
+async def test_handshake_clients_get_separate_ledgers(repo: Path) -> None:
+    server = build_server([repo])
+    args = {"path": "src/app.py", "limit": 2}
+    async with Client(server, mode="legacy") as one, Client(server, mode="legacy") as two:
+        await one.call_tool("read", args)
+        first_for_two = await two.call_tool("read", args)
+        second_for_one = await one.call_tool("read", args)
+    assert "line 1\nline 2" in _text(first_for_two)
+    assert first_for_two.meta["leanread"]["unchanged_since"] is None
+    assert second_for_one.meta["leanread"]["unchanged_since"] == ["r1"]
+
+
+async def test_stdio_subprocess_serves_reads(repo: Path) -> None:
+    params = StdioServerParameters(
+        command=sys.executable, args=["-m", "leanread", "serve", "--root", str(repo)]
+    )
+    async with Client(params) as client:
+        tools = [tool.name for tool in (await client.list_tools()).tools]
+        result = await client.call_tool("read", {"path": "src/app.py", "offset": 9})
+        full = await client.call_tool("read", {"path": "src/app.py"})
+        stub = await client.call_tool("read", {"path": "src/app.py", "offset": 2, "limit": 8})
+    assert tools == ["read"]
+    assert _text(result) == (
+        "<path>src/app.py</path>\n<type>file</type>\n<content>\nline 9\nline 10\n\n"
+        "(End of file - total 10 lines)\n</content>"
+    )
+    assert full.meta["leanread"]["unchanged_since"] is None  # lines 1-8 were not shown yet
+    assert _text(stub) == (
+        "<path>src/app.py</path>\n<type>file</type>\n<content>\n"
+        "(Lines 2-9 unchanged since call r2, still in your context. "
+        "Use fresh=true to see them again.)\n</content>"
+    )
