@@ -37,9 +37,7 @@ def test_read_error_goes_to_stderr_with_status_1(tmp_path: Path) -> None:
     done = leanread("read", "missing.py", cwd=tmp_path)
     assert done.returncode == 1
     assert done.stdout == ""
-    assert done.stderr == (
-        "File not found: missing.py. Check the spelling, or list its folder to see what exists.\n"
-    )
+    assert done.stderr == ("File not found: missing.py. Check the spelling, or list its folder to see what exists.\n")
 
 
 def test_bad_root_is_one_line(tmp_path: Path) -> None:

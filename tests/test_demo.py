@@ -56,7 +56,10 @@ def test_demo_command_prints_table_and_ratio(tmp_path: Path) -> None:
     trace, cache = _lay_out(tmp_path)
     done = subprocess.run(
         [sys.executable, "-m", "leanread", "demo", "--trace", str(trace), "--cache", str(cache)],
-        capture_output=True, text=True, timeout=120, env={"COLUMNS": "160", "PATH": "/usr/bin:/bin"},
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={"COLUMNS": "160", "PATH": "/usr/bin:/bin"},
     )
     assert done.returncode == 0, done.stderr
     assert "toypkg/core.py" in done.stdout

@@ -38,8 +38,8 @@ async def test_lists_read_with_description_and_schema(repo: Path) -> None:
     read = tools["read"]
     assert read.description == description("read", Limits())
     schema = read.input_schema
-    assert schema["required"] == ["path"]
-    assert sorted(schema["properties"]) == ["format", "fresh", "limit", "offset", "path"]
+    assert "required" not in schema  # path may be omitted to go on with the last file
+    assert sorted(schema["properties"]) == ["char_offset", "format", "fresh", "limit", "offset", "path"]
     assert read.annotations is not None and read.annotations.read_only_hint is True
 
 
@@ -47,9 +47,7 @@ async def test_read_window_then_stub_then_fresh(repo: Path) -> None:
     async with Client(build_server([repo])) as client:
         first = await client.call_tool("read", {"path": "src/app.py", "offset": 3, "limit": 2})
         again = await client.call_tool("read", {"path": "src/app.py", "offset": 3, "limit": 2})
-        fresh = await client.call_tool(
-            "read", {"path": "src/app.py", "offset": 3, "limit": 2, "fresh": True}
-        )
+        fresh = await client.call_tool("read", {"path": "src/app.py", "offset": 3, "limit": 2, "fresh": True})
     assert _text(first) == (
         "<path>src/app.py</path>\n<type>file</type>\n<content>\nline 3\nline 4\n\n"
         "(Showing lines 3-4 of 10. Use offset=5 to continue.)\n</content>"
@@ -72,9 +70,7 @@ async def test_errors_are_results_not_tracebacks(repo: Path) -> None:
         missing = await client.call_tool("read", {"path": "src/nope.py"})
         outside = await client.call_tool("read", {"path": "../escape.txt"})
     assert missing.is_error is True
-    assert _text(missing) == (
-        "File not found: src/nope.py. Check the spelling, or list its folder to see what exists."
-    )
+    assert _text(missing) == ("File not found: src/nope.py. Check the spelling, or list its folder to see what exists.")
     assert outside.is_error is True
     assert _text(outside).startswith("../escape.txt resolves outside the workspace (")
 
@@ -92,9 +88,7 @@ async def test_handshake_clients_get_separate_ledgers(repo: Path) -> None:
 
 
 async def test_stdio_subprocess_serves_reads(repo: Path) -> None:
-    params = StdioServerParameters(
-        command=sys.executable, args=["-m", "leanread", "serve", "--root", str(repo)]
-    )
+    params = StdioServerParameters(command=sys.executable, args=["-m", "leanread", "serve", "--root", str(repo)])
     async with Client(params) as client:
         tools = [tool.name for tool in (await client.list_tools()).tools]
         result = await client.call_tool("read", {"path": "src/app.py", "offset": 9})

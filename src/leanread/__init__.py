@@ -11,8 +11,10 @@ Public API::
 
 from __future__ import annotations
 
-from .config import Limits
+from .config import Limits, Policy, Settings, load_settings
 from .errors import (
+    ConfigError,
+    Denied,
     FileMissing,
     InvalidArgument,
     LeanreadError,
@@ -29,6 +31,8 @@ from .tokens import count_tokens
 from .workspace import Workspace
 
 __all__ = [
+    "ConfigError",
+    "Denied",
     "FileMissing",
     "InvalidArgument",
     "LeanreadError",
@@ -39,13 +43,16 @@ __all__ = [
     "NotText",
     "OutsideWorkspace",
     "PathError",
+    "Policy",
     "ReadRecord",
     "Session",
+    "Settings",
     "TokenizerError",
     "ToolResult",
     "Workspace",
     "__version__",
     "count_tokens",
+    "load_settings",
 ]
 
 __version__ = "0.1.0"

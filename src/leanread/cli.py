@@ -8,9 +8,11 @@ from typing import Annotated
 
 import typer
 
+from .config import Settings, load_settings
 from .errors import LeanreadError
 from .session import Session
 from .tools import read as read_tool
+from .workspace import Workspace
 
 app = typer.Typer(
     add_completion=False,
@@ -23,6 +25,19 @@ RootOption = Annotated[
     list[Path] | None,
     typer.Option("--root", help="Workspace root (repeatable); default the current directory."),
 ]
+MaxLines = Annotated[int | None, typer.Option(help="Lines per read when no limit is given (config: max_lines).")]
+MaxBytes = Annotated[int | None, typer.Option(help="Bytes of output per read (config: max_bytes).")]
+MaxLineChars = Annotated[
+    int | None, typer.Option(help="Characters of a line before it is cut (config: max_line_chars).")
+]
+
+
+def _settings(
+    root: list[Path] | None, max_lines: int | None, max_bytes: int | None, max_line_chars: int | None
+) -> Settings:
+    """The first root's configuration file, with the command-line flags on top."""
+    overrides = {"max_lines": max_lines, "max_bytes": max_bytes, "max_line_chars": max_line_chars}
+    return load_settings(Workspace(root).primary, overrides)
 
 
 @app.command()
@@ -31,11 +46,17 @@ def read(
     offset: Annotated[int | None, typer.Option(help=read_tool.PARAMETERS["offset"])] = None,
     limit: Annotated[int | None, typer.Option(help=read_tool.PARAMETERS["limit"])] = None,
     format: Annotated[str, typer.Option(help=read_tool.PARAMETERS["format"])] = "plain",
+    char_offset: Annotated[int | None, typer.Option(help=read_tool.PARAMETERS["char_offset"])] = None,
     root: RootOption = None,
     meta: Annotated[bool, typer.Option(help="Also print the result's metadata as JSON on stderr.")] = False,
+    max_lines: MaxLines = None,
+    max_bytes: MaxBytes = None,
+    max_line_chars: MaxLineChars = None,
 ) -> None:
     """Print exactly what the model would see for a `read` tool call."""
-    result = Session(root).read(path, offset=offset, limit=limit, format=format)
+    settings = _settings(root, max_lines, max_bytes, max_line_chars)
+    session = Session(root, limits=settings.limits, policy=settings.policy)
+    result = session.read(path, offset=offset, limit=limit, format=format, char_offset=char_offset)
     if meta:
         import json
 
@@ -53,11 +74,14 @@ def serve(
         str | None,
         typer.Option(help="Ledger id for every client session (a harness resuming a conversation)."),
     ] = None,
+    max_lines: MaxLines = None,
+    max_bytes: MaxBytes = None,
+    max_line_chars: MaxLineChars = None,
 ) -> None:
     """Serve the tools over MCP on stdin/stdout."""
     from .server import serve_stdio
 
-    serve_stdio(root, session_id=session)
+    serve_stdio(root, settings=_settings(root, max_lines, max_bytes, max_line_chars), session_id=session)
 
 
 @app.command()

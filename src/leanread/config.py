@@ -1,8 +1,21 @@
-"""Limits of what one tool result may hold; the tool descriptions quote them from here."""
+"""Limits and policy: one place for both, read from the project's configuration.
+
+The tool descriptions quote the limits from here, so they never drift. ``load_settings`` reads
+``[tool.leanread]`` of ``<root>/pyproject.toml`` or the top level of ``<root>/leanread.toml``
+(the latter wins when both exist) and applies overrides such as CLI flags on top.
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import fnmatch
+import os
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .errors import ConfigError
 
 
 @dataclass(frozen=True)
@@ -16,14 +29,185 @@ class Limits:
             before this (opencode's 50 KB).
         max_line_chars: characters of one line shown before it is cut (opencode's 2000).
         sniff_bytes: bytes inspected to tell text from binary.
+        index_bytes: files larger than this are served through a cached line index (see
+            ``lineindex``) instead of being decoded whole on every read.
     """
 
     max_lines: int = 2000
     max_bytes: int = 50 * 1024
     max_line_chars: int = 2000
     sniff_bytes: int = 8192
+    index_bytes: int = 8 * 1024 * 1024
 
     def __post_init__(self) -> None:
-        for name in ("max_lines", "max_bytes", "max_line_chars", "sniff_bytes"):
+        for name in ("max_lines", "max_bytes", "max_line_chars", "sniff_bytes", "index_bytes"):
             if getattr(self, name) < 1:
                 raise ValueError(f"Limits.{name} must be at least 1.")
+
+
+#: File-name patterns refused by default: secrets an agent should ask the user about instead.
+DEFAULT_DENY: tuple[str, ...] = (".env", ".env.*", "*.pem", "*.key", "id_rsa*", "id_ed25519*")
+#: Exceptions to the deny list by default: templates that hold no secrets.
+DEFAULT_ALLOW: tuple[str, ...] = ("*.example", "*.sample")
+
+
+def _check_patterns(owner: str, patterns: tuple[str, ...]) -> None:
+    for pattern in patterns:
+        if not isinstance(pattern, str) or not pattern:
+            raise ValueError(f"Policy.{owner} patterns must be non-empty strings (got {pattern!r}).")
+        if "/" in pattern or os.sep in pattern:
+            raise ValueError(
+                f"Policy.{owner} pattern {pattern!r} contains a path separator; patterns match file names."
+            )
+
+
+@dataclass(frozen=True)
+class Policy:
+    """Which files no tool may touch, decided from the file name alone.
+
+    Patterns are shell globs (``*``, ``?``, ``[...]``) matched case-sensitively against the
+    base name of a path, never against its folders. A name that matches ``allow`` is served
+    even when it matches ``deny``: with the defaults ``.env.example`` is readable and
+    ``.env.local`` is not.
+
+    Attributes:
+        deny: file-name patterns refused (default ``DEFAULT_DENY``).
+        allow: exceptions that win over ``deny`` (default ``DEFAULT_ALLOW``).
+
+    Raises:
+        ValueError: a pattern is empty, not a string, or contains a path separator.
+    """
+
+    deny: tuple[str, ...] = DEFAULT_DENY
+    allow: tuple[str, ...] = DEFAULT_ALLOW
+
+    def __post_init__(self) -> None:
+        # Accept any sequence from callers but store tuples, so the policy stays hashable.
+        object.__setattr__(self, "deny", tuple(self.deny))
+        object.__setattr__(self, "allow", tuple(self.allow))
+        _check_patterns("deny", self.deny)
+        _check_patterns("allow", self.allow)
+
+    def denied(self, name: str) -> bool:
+        """True when the file name ``name`` matches ``deny`` and no ``allow`` pattern.
+
+        Args:
+            name: a base name such as ``.env.local``; given a path, only its last component
+                counts (``config/.env`` is checked as ``.env``).
+        """
+        base = os.path.basename(name.rstrip("/" + os.sep))
+        if not base or not any(fnmatch.fnmatchcase(base, pattern) for pattern in self.deny):
+            return False
+        return not any(fnmatch.fnmatchcase(base, pattern) for pattern in self.allow)
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Everything configurable: the caps on results and the file policy."""
+
+    limits: Limits = field(default_factory=Limits)
+    policy: Policy = field(default_factory=Policy)
+
+
+_INT_KEYS = ("max_lines", "max_bytes", "max_line_chars", "sniff_bytes", "index_bytes")
+_LIST_KEYS = ("deny", "allow", "extra_deny")
+#: Every key ``load_settings`` accepts, in the order error messages list them.
+SETTING_KEYS: tuple[str, ...] = _INT_KEYS + _LIST_KEYS
+
+
+def _read_toml(path: Path) -> dict[str, Any]:
+    try:
+        with path.open("rb") as handle:
+            return tomllib.load(handle)
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"Cannot parse {path}: {exc}; fix the TOML syntax there.") from None
+    except OSError as exc:
+        raise ConfigError(f"Cannot read {path}: {exc.strerror}; check its permissions.") from None
+
+
+def _file_section(root: Path) -> tuple[Mapping[str, object], str]:
+    """The leanread table of the project and how to name it in messages ({} when none)."""
+    own = root / "leanread.toml"
+    if own.is_file():
+        return _read_toml(own), str(own)
+    pyproject = root / "pyproject.toml"
+    if not pyproject.is_file():
+        return {}, ""
+    tool = _read_toml(pyproject).get("tool")
+    section = tool.get("leanread") if isinstance(tool, dict) else None
+    where = f"[tool.leanread] of {pyproject}"
+    if section is None:
+        return {}, where
+    if not isinstance(section, dict):
+        raise ConfigError(f"{where} must be a table (got {section!r}); write it as a [tool.leanread] section.")
+    return section, where
+
+
+def _int_value(key: str, value: object, where: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise ConfigError(
+            f"{key} in {where} must be a whole number of at least 1 (got {value!r}); "
+            f"for example {key} = {getattr(Limits, key)}."
+        )
+    return value
+
+
+_EXAMPLES = {"deny": '[".env", "*.pem"]', "allow": '["*.example"]', "extra_deny": '["*.secret"]'}
+
+
+def _patterns_value(key: str, value: object, where: str) -> tuple[str, ...]:
+    if not isinstance(value, list | tuple) or not all(isinstance(item, str) and item for item in value):
+        raise ConfigError(
+            f"{key} in {where} must be a list of non-empty file-name patterns (got {value!r}); "
+            f"for example {key} = {_EXAMPLES[key]}."
+        )
+    for item in value:
+        if "/" in item or os.sep in item:
+            raise ConfigError(
+                f"{key} in {where} has the pattern {item!r}, but patterns match file names, not "
+                'paths; use a name pattern such as "*.pem".'
+            )
+    return tuple(value)
+
+
+def _apply(
+    values: Mapping[str, object], where: str, limits: dict[str, int], policy: dict[str, tuple[str, ...]]
+) -> None:
+    """Check ``values`` and merge them into ``limits`` and ``policy`` (None values are skipped)."""
+    for key in values:
+        if key not in SETTING_KEYS:
+            raise ConfigError(f"Unknown key {key!r} in {where}; use one of {', '.join(SETTING_KEYS)}.")
+    given = {key: value for key, value in values.items() if value is not None}
+    for key in _INT_KEYS:
+        if key in given:
+            limits[key] = _int_value(key, given[key], where)
+    for key in ("deny", "allow"):
+        if key in given:
+            policy[key] = _patterns_value(key, given[key], where)
+    if "extra_deny" in given:
+        extra = _patterns_value("extra_deny", given["extra_deny"], where)
+        policy["deny"] = tuple(dict.fromkeys(policy["deny"] + extra))
+
+
+def load_settings(root: str | Path, overrides: Mapping[str, object] | None = None) -> Settings:
+    """The settings of the project at ``root``: defaults, then its file, then ``overrides``.
+
+    The file is ``<root>/leanread.toml`` (keys at the top level) if it exists, otherwise the
+    ``[tool.leanread]`` table of ``<root>/pyproject.toml``; with neither, the defaults hold.
+    Keys: ``max_lines``, ``max_bytes``, ``max_line_chars``, ``sniff_bytes``, ``index_bytes``
+    (whole numbers of at least 1), ``deny`` and ``allow`` (lists of file-name patterns replacing
+    the defaults) and ``extra_deny`` (patterns added to the deny list in force). ``overrides``
+    takes the same keys and is applied last; its None values are ignored, so a CLI can pass
+    every flag as given.
+
+    Raises:
+        ConfigError: the file cannot be read or parsed, or a key is unknown or of the wrong
+            type; the message names the file, the key and what is expected.
+    """
+    section, where = _file_section(Path(root))
+    limits: dict[str, int] = {}
+    policy: dict[str, tuple[str, ...]] = {"deny": DEFAULT_DENY, "allow": DEFAULT_ALLOW}
+    _apply(section, where, limits, policy)
+    if overrides:
+        _apply(overrides, "the overrides", limits, policy)
+    return Settings(limits=Limits(**limits), policy=Policy(**policy))

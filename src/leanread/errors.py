@@ -4,10 +4,12 @@
      ├── InvalidArgument          a tool parameter out of range or of the wrong kind
      ├── PathError                the path cannot be served
      │    ├── OutsideWorkspace    resolves (through links or ``..``) outside every root
-     │    ├── FileMissing         nothing at that path
+     │    ├── FileMissing         nothing at that path (similar existing names are suggested)
+     │    ├── Denied              the file name is on the deny list (secrets such as ``.env``)
      │    └── NotAFile            a directory, FIFO, device or socket where a file was expected
      ├── NotText                  the file is binary or in an encoding leanread cannot show
-     └── TokenizerError           the offline o200k_base vocabulary is missing or corrupt
+     ├── TokenizerError           the offline o200k_base vocabulary is missing or corrupt
+     └── ConfigError              ``leanread.toml`` / ``[tool.leanread]`` or an override is invalid
 
 Tools turn these into tool results with ``is_error=True``; a traceback never reaches the model.
 """
@@ -35,6 +37,10 @@ class FileMissing(PathError):
     """Nothing exists at the path."""
 
 
+class Denied(PathError):
+    """The path, or the file a link on it points to, has a name on the policy's deny list."""
+
+
 class NotAFile(PathError):
     """A directory, FIFO, device or socket stands where a regular file was expected."""
 
@@ -45,3 +51,7 @@ class NotText(LeanreadError):
 
 class TokenizerError(LeanreadError):
     """The bundled o200k_base vocabulary could not be loaded or failed its hash check."""
+
+
+class ConfigError(LeanreadError):
+    """The configuration (``leanread.toml``, ``[tool.leanread]`` or an override) is invalid."""

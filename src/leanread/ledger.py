@@ -92,13 +92,22 @@ class MemoryLedger:
             return hits
 
 
-def covering_calls(
-    records: Sequence[ReadRecord], content_hash: str, first: int, last: int
-) -> list[str] | None:
+def covering_calls(records: Sequence[ReadRecord], content_hash: str, first: int, last: int) -> list[str] | None:
     """The call ids whose visible ranges of version ``content_hash`` together cover every line
     ``first..last``, newest first and as few as a greedy pass finds; None if some line is not
-    covered."""
-    candidates = [r for r in reversed(records) if r.visible and r.content_hash == content_hash]
+    covered.
+
+    Only results newer than the newest visible result of another version count: after the
+    model saw version B, lines it saw of an earlier version A are not "unchanged" even if the
+    file went back to A.
+    """
+    candidates: list[ReadRecord] = []
+    for rec in reversed(records):
+        if not rec.visible:
+            continue
+        if rec.content_hash != content_hash:
+            break
+        candidates.append(rec)
     needed = set(range(first, last + 1))
     chosen: list[str] = []
     for rec in candidates:

@@ -17,26 +17,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Literal, get_args
+from typing import Literal
 
 from .config import Limits
+from .formats import Format, decorate
 
-Format = Literal["plain", "tab", "colon"]
-FORMATS: tuple[str, ...] = get_args(Format)
 StopReason = Literal["eof", "limit", "bytes"]
 
 #: Ends a line cut at the line cap; ``edit`` will refuse any text that contains it.
 CUT_MARKER = "… [line cut: {length:,} chars in all]"
-
-
-def decorate(number: int, line: str, fmt: Format) -> str:
-    """One line as shown in ``fmt``: ``plain`` → ``code``; ``tab`` → ``41\\tcode``;
-    ``colon`` → ``41: code`` (opencode's prefix)."""
-    if fmt == "plain":
-        return line
-    if fmt == "tab":
-        return f"{number}\t{line}"
-    return f"{number}: {line}"
 
 
 @dataclass(frozen=True)
@@ -118,27 +107,58 @@ def select_window(lines: Sequence[str], first: int, limit: int, limits: Limits, 
     )
 
 
-def _footer(window: Window, limits: Limits, final_newline: bool) -> list[str]:
+def byte_size(count: int) -> str:
+    """``51200`` → ``50 KB``; a count that is not a whole number of KB stays in bytes."""
+    return f"{count // 1024} KB" if count % 1024 == 0 else f"{count:,} bytes"
+
+
+def _cut_notice(window: Window, limits: Limits) -> str:
+    numbers = [number for number, _ in window.cut_lines]
+    cap = f"{limits.max_line_chars:,}"
+    resume = limits.max_line_chars + 1
+    if len(numbers) == 1:
+        n = numbers[0]
+        return (
+            f"(Line {n} is longer than {cap} characters and was cut where marked; "
+            f"read the rest with offset={n}, char_offset={resume}.)"
+        )
+    listed = ", ".join(str(n) for n in numbers[:10]) + (" and more" if len(numbers) > 10 else "")
+    return (
+        f"(Lines {listed} are longer than {cap} characters and were cut where marked; "
+        f"read the rest of line N with offset=N, char_offset={resume}.)"
+    )
+
+
+def file_facts(encoding: str, newline: str) -> str | None:
+    """A notice naming a non-UTF-8 encoding and non-LF line endings, or None for UTF-8 + LF."""
+    endings = {"\r\n": "CRLF", "\r": "CR"}.get(newline)
+    legacy = None if encoding == "utf-8" else encoding
+    if legacy and endings:
+        return f"(File is {legacy}-encoded with {endings} line endings; edits keep both.)"
+    if legacy:
+        return f"(File is {legacy}-encoded; edits keep that encoding.)"
+    if endings:
+        return f"(File uses {endings} line endings; edits keep them.)"
+    return None
+
+
+def _footer(window: Window, limits: Limits, final_newline: bool, kind: str) -> list[str]:
     notes: list[str] = []
     if window.cut_lines:
-        numbers = ", ".join(str(number) for number, _ in window.cut_lines)
-        noun = "Line" if len(window.cut_lines) == 1 else "Lines"
-        notes.append(
-            f"({noun} {numbers} cut at {limits.max_line_chars:,} characters; "
-            "the marker at the end of each gives its full length.)"
-        )
+        notes.append(_cut_notice(window, limits))
+    units = "lines" if kind == "file" else "entries"
     if window.total == 0:
-        notes.append("(Empty file - 0 lines)")
+        notes.append(f"(Empty {kind} - 0 {units})")
     elif window.stop == "eof":
         ending = "" if final_newline else "; no newline at end of file"
-        notes.append(f"(End of file - total {window.total} lines{ending})")
+        notes.append(f"(End of {kind} - total {window.total} {units}{ending})")
     else:
         showing = (
-            f"Showing lines {window.first}-{window.last} of {window.total}. "
+            f"Showing {units} {window.first}-{window.last} of {window.total}. "
             f"Use offset={window.next_offset} to continue."
         )
         if window.stop == "bytes":
-            showing = f"Output capped at {limits.max_bytes // 1024} KB. {showing}"
+            showing = f"Output capped at {byte_size(limits.max_bytes)}. {showing}"
         notes.append(f"({showing})")
     return notes
 
@@ -148,13 +168,73 @@ def envelope(display: str, kind: str, body: Sequence[str]) -> str:
     return "\n".join([f"<path>{display}</path>", f"<type>{kind}</type>", "<content>", *body, "</content>"])
 
 
-def render_window(display: str, window: Window, fmt: Format, limits: Limits, *, final_newline: bool) -> str:
-    """The model-visible text of a read window: envelope, decorated lines, a blank line, notices."""
+def render_window(
+    display: str,
+    window: Window,
+    fmt: Format,
+    limits: Limits,
+    *,
+    final_newline: bool,
+    facts: str | None = None,
+    kind: str = "file",
+) -> str:
+    """The model-visible text of a read window: envelope, decorated lines, a blank line, notices.
+
+    ``facts`` (see ``file_facts``) comes first among the notices; ``kind="directory"`` words the
+    notices in entries instead of lines.
+    """
     body = [decorate(window.first + i, line, fmt) for i, line in enumerate(window.lines)]
     if body:
         body.append("")
-    body.extend(_footer(window, limits, final_newline))
-    return envelope(display, "file", body)
+    if facts:
+        body.append(facts)
+    body.extend(_footer(window, limits, final_newline, kind))
+    return envelope(display, kind, body)
+
+
+@dataclass(frozen=True)
+class LineSlice:
+    """Part of one long line, read with ``char_offset``.
+
+    Attributes:
+        number: 1-based line number.
+        start: 1-based character offset of ``text`` within the line.
+        text: the characters shown.
+        length: characters in the whole line.
+        total: lines in the file.
+    """
+
+    number: int
+    start: int
+    text: str
+    length: int
+    total: int
+
+    @property
+    def end(self) -> int:
+        """1-based offset of the last character shown."""
+        return self.start + len(self.text) - 1
+
+
+def select_slice(line: str, number: int, total: int, char_offset: int, limits: Limits) -> LineSlice:
+    """Characters of ``line`` from ``char_offset`` (1-based, ``<= len(line)``) on, as many as fit
+    in ``limits.max_bytes`` UTF-8 bytes (at least one)."""
+    rest = line[char_offset - 1 : char_offset - 1 + limits.max_bytes]
+    text = rest.encode("utf-8")[: limits.max_bytes].decode("utf-8", "ignore") or rest[:1]
+    return LineSlice(number=number, start=char_offset, text=text, length=len(line), total=total)
+
+
+def render_slice(display: str, part: LineSlice, *, final_newline: bool) -> str:
+    """The model-visible text of a ``LineSlice``: the characters, then where they sit and the next step."""
+    span = f"characters {part.start:,}-{part.end:,} of {part.length:,}"
+    if part.end < part.length:
+        note = f"(Line {part.number}, {span}. Use offset={part.number}, char_offset={part.end + 1} to continue.)"
+    elif part.number < part.total:
+        note = f"(End of line {part.number}, {span}. Use offset={part.number + 1} to continue.)"
+    else:
+        ending = "" if final_newline else "; no newline at end of file"
+        note = f"(End of line {part.number}, {span}. End of file - total {part.total} lines{ending})"
+    return envelope(display, "file", [part.text, "", note])
 
 
 def render_unchanged(display: str, first: int, last: int, call_ids: Sequence[str]) -> str:
@@ -163,11 +243,6 @@ def render_unchanged(display: str, first: int, last: int, call_ids: Sequence[str
     ``read`` sends it only when it costs fewer tokens than the lines themselves."""
     calls = ", ".join(call_ids)
     noun = "call" if len(call_ids) == 1 else "calls"
-    return envelope(
-        display,
-        "file",
-        [
-            f"(Lines {first}-{last} unchanged since {noun} {calls}, still in your context. "
-            "Use fresh=true to see them again.)"
-        ],
-    )
+    lines = f"Line {first}" if first == last else f"Lines {first}-{last}"
+    note = f"({lines} unchanged since {noun} {calls}, still in your context. Use fresh=true to see them again.)"
+    return envelope(display, "file", [note])

@@ -18,7 +18,7 @@ from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 from pydantic import Field
 
 from . import __version__
-from .config import Limits
+from .config import Settings, load_settings
 from .ledger import LedgerStore, MemoryLedger
 from .result import ToolResult
 from .session import Session
@@ -45,17 +45,21 @@ class _Sessions:
 
     _KEY = "leanread.session"
 
-    def __init__(
-        self, roots: Sequence[str], ledger: LedgerStore, limits: Limits, session_id: str | None
-    ) -> None:
+    def __init__(self, roots: Sequence[str], ledger: LedgerStore, settings: Settings, session_id: str | None) -> None:
         self._roots = roots
         self._ledger = ledger
-        self._limits = limits
+        self._settings = settings
         self._fixed_id = session_id
         self._process_session = self._new(session_id)
 
     def _new(self, ledger_id: str | None) -> Session:
-        return Session(self._roots, id=ledger_id, ledger=self._ledger, limits=self._limits)
+        return Session(
+            self._roots,
+            id=ledger_id,
+            ledger=self._ledger,
+            limits=self._settings.limits,
+            policy=self._settings.policy,
+        )
 
     def get(self, ctx: Context) -> Session:
         # The SDK (2.3.0) offers no public path from a tool's Context to its Connection.
@@ -80,7 +84,7 @@ def _to_mcp(result: ToolResult) -> CallToolResult:
 def build_server(
     roots: Sequence[str | os.PathLike[str]] | None = None,
     *,
-    limits: Limits | None = None,
+    settings: Settings | None = None,
     ledger: LedgerStore | None = None,
     session_id: str | None = None,
 ) -> MCPServer:
@@ -88,33 +92,35 @@ def build_server(
 
     Args:
         roots: workspace roots; default the current directory.
-        limits: caps on each result; default ``Limits()``.
+        settings: limits and deny list; default from the first root's configuration file
+            (``config.load_settings``).
         ledger: shared store of every session's reads; default in memory.
         session_id: give every MCP session this ledger id (a harness resuming one conversation);
             default a new id per MCP session.
 
     Raises:
         PathError: a root is not an existing directory.
+        ConfigError: the first root's configuration file is invalid.
     """
-    limits = limits or Limits()
     checked_roots = Workspace(roots).roots
-    sessions = _Sessions(checked_roots, ledger or MemoryLedger(), limits, session_id)
-    server: MCPServer = MCPServer(
-        "leanread", version=__version__, instructions=INSTRUCTIONS, log_level="WARNING"
-    )
+    settings = settings or load_settings(checked_roots[0])
+    limits = settings.limits
+    sessions = _Sessions(checked_roots, ledger or MemoryLedger(), settings, session_id)
+    server: MCPServer = MCPServer("leanread", version=__version__, instructions=INSTRUCTIONS, log_level="WARNING")
     params = read_tool.PARAMETERS
 
     async def read(
-        path: Annotated[str, Field(description=params["path"])],
         ctx: Context,
+        path: Annotated[str | None, Field(description=params["path"])] = None,
         offset: Annotated[int | None, Field(description=params["offset"])] = None,
         limit: Annotated[int | None, Field(description=params["limit"])] = None,
         format: Annotated[str, Field(description=params["format"])] = "plain",
         fresh: Annotated[bool, Field(description=params["fresh"])] = False,
+        char_offset: Annotated[int | None, Field(description=params["char_offset"])] = None,
     ) -> CallToolResult:
         session = sessions.get(ctx)
         result = await anyio.to_thread.run_sync(
-            lambda: session.read(path, offset=offset, limit=limit, format=format, fresh=fresh)
+            lambda: session.read(path, offset=offset, limit=limit, format=format, fresh=fresh, char_offset=char_offset)
         )
         return _to_mcp(result)
 
@@ -130,8 +136,8 @@ def build_server(
 def serve_stdio(
     roots: Sequence[str | os.PathLike[str]] | None = None,
     *,
-    limits: Limits | None = None,
+    settings: Settings | None = None,
     session_id: str | None = None,
 ) -> None:
     """Run the server on stdin/stdout until the client closes the connection."""
-    build_server(roots, limits=limits, session_id=session_id).run("stdio")
+    build_server(roots, settings=settings, session_id=session_id).run("stdio")

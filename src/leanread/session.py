@@ -6,8 +6,8 @@ import os
 import uuid
 from collections.abc import Iterable, Sequence
 
-from .config import Limits
-from .errors import LeanreadError
+from .config import Limits, Policy, load_settings
+from .errors import InvalidArgument, LeanreadError
 from .ledger import LedgerStore, MemoryLedger
 from .result import ToolResult
 from .tools import read as read_tool
@@ -22,10 +22,14 @@ class Session:
         id: a stable session id, so a harness that resumes a conversation finds its ledger.
             Default: a new random id.
         ledger: where reads are recorded. Default: a new in-memory ledger.
-        limits: caps on each result. Default: ``Limits()``.
+        limits: caps on each result. Default: from the first root's ``leanread.toml`` or
+            ``[tool.leanread]`` in its ``pyproject.toml`` (see ``config.load_settings``), else
+            ``Limits()``.
+        policy: the deny list. Default: from the same file, else ``Policy()``.
 
     Raises:
         PathError: a root is not an existing directory.
+        ConfigError: the root's configuration file is invalid.
 
     Example::
 
@@ -41,44 +45,60 @@ class Session:
         id: str | None = None,
         ledger: LedgerStore | None = None,
         limits: Limits | None = None,
+        policy: Policy | None = None,
     ) -> None:
         self.id = id or uuid.uuid4().hex
-        self.workspace = Workspace(roots)
+        checked = Workspace(roots)
+        if limits is None or policy is None:
+            settings = load_settings(checked.primary)
+            limits = limits or settings.limits
+            policy = policy or settings.policy
+        self.limits = limits
+        self.workspace = Workspace(checked.roots, policy=policy)
         self.ledger: LedgerStore = ledger if ledger is not None else MemoryLedger()
-        self.limits = limits or Limits()
+        #: The file the last successful ``read`` showed (as the model knows it), for ``path=None``.
+        self.last_path: str | None = None
 
     def _context(self) -> read_tool.ToolContext:
         return read_tool.ToolContext(self.workspace, self.ledger, self.id, self.limits)
 
     def read(
         self,
-        path: str,
+        path: str | None = None,
         *,
         offset: int | None = None,
         limit: int | None = None,
         format: str = "plain",
         fresh: bool = False,
+        char_offset: int | None = None,
         call_id: str | None = None,
     ) -> ToolResult:
         """Run the ``read`` tool (see ``tools/read.txt``).
 
         Args:
-            path: relative to the first root, or absolute inside a root.
+            path: relative to the first root, or absolute inside a root; None goes on with the
+                file this session read last.
             offset: 1-based first line; 0 or None means 1.
             limit: lines to return; None means ``limits.max_lines``.
-            format: ``plain``, ``tab`` or ``colon``.
+            format: ``plain``, ``tab``, ``colon``, ``catn`` or ``visible`` (see ``formats``).
             fresh: return the text even when the model still has it.
+            char_offset: with ``offset=N``, read line N from this 1-based character on.
             call_id: the harness's tool call id; default a new one (``r1``, ``r2``, …).
 
         Returns:
             A ``ToolResult``; refusals come back with ``is_error=True``, never as exceptions.
         """
         call_id = call_id or self.ledger.new_call_id(self.id)
-        request = read_tool.ReadRequest(path, offset, limit, format, fresh)
         try:
-            return read_tool.run(self._context(), request, call_id)
+            if path is None and self.last_path is None:
+                raise InvalidArgument("path is required: no file has been read in this session yet.")
+            request = read_tool.ReadRequest(path or self.last_path or "", offset, limit, format, fresh, char_offset)
+            result = read_tool.run(self._context(), request, call_id)
         except LeanreadError as exc:
             return ToolResult(text=str(exc), is_error=True, metadata={"call_id": call_id})
+        if result.metadata.get("type") == "file":
+            self.last_path = result.metadata["path"]
+        return result
 
     def forget(self, call_ids: Iterable[str]) -> int:
         """Mark tool results as gone from the context window (compaction, rewind); they earn no

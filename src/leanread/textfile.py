@@ -4,9 +4,14 @@ from __future__ import annotations
 
 import codecs
 import hashlib
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import overload
+
+import charset_normalizer
 
 from .errors import NotText
+from .lineindex import LineIndex
 
 # Leading bytes of common non-text files, so a refusal can name what the file is.
 _SIGNATURES: tuple[tuple[bytes, str], ...] = (
@@ -30,16 +35,18 @@ class TextFile:
     """A decoded text file.
 
     Attributes:
-        lines: the lines without their line endings; a final newline adds no empty line.
-        encoding: codec name the bytes were decoded with (``utf-8`` for now).
-        bom: the file starts with a byte-order mark (stripped from ``lines``).
+        lines: the lines without their line endings; a final newline adds no empty line. For a
+            file served through the line index, an ``IndexedLines`` that holds one window.
+        encoding: Python codec name the bytes after the BOM decode with (``utf-8``,
+            ``utf-16-le``, ``gb18030``, ``cp1252``, …).
+        bom: the file starts with a byte-order mark (stripped from ``lines``; kept on write).
         newline: the line ending the file uses: ``"\\n"``, ``"\\r\\n"`` or ``"\\r"``.
         final_newline: the last line ends with a line ending.
         content_hash: SHA-256 hex digest of the file's bytes.
         size: length of the file in bytes.
     """
 
-    lines: tuple[str, ...]
+    lines: Sequence[str]
     encoding: str
     bom: bool
     newline: str
@@ -87,8 +94,97 @@ def split_lines(text: str) -> tuple[list[str], str, bool]:
     return lines, newline, final_newline
 
 
+_BOMS: tuple[tuple[bytes, str], ...] = (
+    # UTF-32 first: its little-endian BOM begins with UTF-16's.
+    (codecs.BOM_UTF32_LE, "utf-32-le"),
+    (codecs.BOM_UTF32_BE, "utf-32-be"),
+    (codecs.BOM_UTF8, "utf-8"),
+    (codecs.BOM_UTF16_LE, "utf-16-le"),
+    (codecs.BOM_UTF16_BE, "utf-16-be"),
+)
+
+# Latin-script single-byte code pages that charset-normalizer picks almost at random on short
+# Western text (it took cp1257 for French windows-1252 text, cp1250 for a Latin-1 comment).
+_LATIN_GUESSES = frozenset(
+    {
+        "cp1250",
+        "cp1257",
+        "cp775",
+        "cp850",
+        "cp437",
+        "cp858",
+        "latin_1",
+        "iso8859_2",
+        "iso8859_4",
+        "iso8859_13",
+        "iso8859_15",
+        "mac_latin2",
+        "mac_roman",
+        "mac_iceland",
+        "mac_turkish",
+    }
+)
+
+
+# Multi-byte East Asian encodings: charset-normalizer's guess is reliable when the bytes decode.
+_MULTIBYTE = frozenset(
+    {
+        "gb18030",
+        "gbk",
+        "gb2312",
+        "big5",
+        "big5hkscs",
+        "cp950",
+        "cp932",
+        "shift_jis",
+        "euc_jp",
+        "euc_kr",
+        "cp949",
+        "johab",
+        "iso2022_jp",
+        "iso2022_kr",
+        "hz",
+    }
+)
+
+
+def _sniff_bom(data: bytes) -> tuple[str, int] | None:
+    for bom, codec in _BOMS:
+        if data.startswith(bom):
+            return codec, len(bom)
+    return None
+
+
+def _detect_legacy(data: bytes) -> str | None:
+    """A legacy encoding that decodes ``data``, or None.
+
+    charset-normalizer decides when it finds a multi-byte East Asian encoding (GBK, Shift-JIS,
+    Big5, EUC-KR, …) or recognises a language in a non-Latin code page (windows-1251, KOI8-R,
+    …). On short Western text its guesses among Latin code pages are close to random (cp1257
+    for French, cp1006 for a Latin-1 "café"), and without a NUL byte a UTF-16/32 guess is never
+    right; there windows-1252, the usual legacy Western encoding and a superset of Latin-1's
+    printable range, is taken when it decodes the bytes.
+    """
+    best = charset_normalizer.from_bytes(data).best()
+    guess = codecs.lookup(best.encoding).name if best is not None else None
+    unicode_guess = guess is not None and guess.startswith(("utf-16", "utf-32"))
+    if best is not None and guess and not unicode_guess:
+        name = guess.replace("-", "_")
+        if name in _MULTIBYTE or (name not in _LATIN_GUESSES and best.coherence > 0):
+            return guess
+    try:
+        data.decode("cp1252")
+        return "cp1252"
+    except UnicodeDecodeError:
+        return guess if guess and not unicode_guess else None
+
+
 def decode(data: bytes, display: str, sniff_bytes: int = 8192) -> TextFile:
     """Decode a file's bytes into a ``TextFile``.
+
+    Order: a UTF-32/UTF-8/UTF-16 byte-order mark decides; else leading bytes that look binary
+    (a known signature, a NUL) refuse; else strict UTF-8; else the legacy encoding
+    charset-normalizer detects (GBK, Shift-JIS, windows-1252, …).
 
     Args:
         data: the whole file.
@@ -96,26 +192,133 @@ def decode(data: bytes, display: str, sniff_bytes: int = 8192) -> TextFile:
         sniff_bytes: how many leading bytes decide binary versus text.
 
     Raises:
-        NotText: the bytes look binary or are not valid UTF-8; the message gives size and kind.
+        NotText: binary, or no encoding decodes the bytes; the message gives size and kind.
     """
-    kind = binary_kind(data[:sniff_bytes])
-    if kind is not None:
-        raise NotText(f"{display} is {kind} ({len(data):,} bytes), not text; read shows text files only.")
-    bom = data.startswith(codecs.BOM_UTF8)
-    try:
-        text = data.decode("utf-8-sig" if bom else "utf-8")
-    except UnicodeDecodeError as exc:
-        raise NotText(
-            f"{display} is not UTF-8 text (invalid byte at offset {exc.start:,} of "
-            f"{len(data):,} bytes); leanread cannot show it yet."
-        ) from None
+    bom = _sniff_bom(data)
+    if bom is not None:
+        codec, skip = bom
+        try:
+            text = data[skip:].decode(codec)
+        except UnicodeDecodeError as exc:
+            raise NotText(
+                f"{display} starts with a {codec} byte-order mark but is not valid {codec} "
+                f"(bad byte at offset {exc.start + skip:,} of {len(data):,}); leanread cannot show it."
+            ) from None
+    else:
+        kind = binary_kind(data[:sniff_bytes])
+        if kind is not None:
+            raise NotText(f"{display} is {kind} ({len(data):,} bytes), not text; read shows text files only.")
+        codec = "utf-8"
+        try:
+            text = data.decode(codec)
+        except UnicodeDecodeError:
+            legacy = _detect_legacy(data)
+            if legacy is None:
+                raise NotText(
+                    f"{display} is neither UTF-8 nor a text encoding leanread can detect "
+                    f"({len(data):,} bytes); leanread cannot show it."
+                ) from None
+            codec, text = legacy, data.decode(legacy)
     lines, newline, final_newline = split_lines(text)
     return TextFile(
         lines=tuple(lines),
-        encoding="utf-8",
-        bom=bom,
+        encoding=codec,
+        bom=bom is not None,
         newline=newline,
         final_newline=final_newline,
         content_hash=content_hash(data),
         size=len(data),
+    )
+
+
+class IndexedLines(Sequence[str]):
+    """The lines of a big file as a sequence of ``total`` lines of which only the window
+    ``first .. first + len(held) - 1`` (1-based) is held; reaching outside it raises IndexError."""
+
+    def __init__(self, total: int, first: int, held: Sequence[str]) -> None:
+        self._total = total
+        self._first = first
+        self._held = held
+
+    def __len__(self) -> int:
+        return self._total
+
+    @overload
+    def __getitem__(self, index: int) -> str: ...
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[str]: ...
+    def __getitem__(self, index: int | slice) -> str | Sequence[str]:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(self._total))]
+        held = index - (self._first - 1)
+        if not 0 <= held < len(self._held):
+            raise IndexError(f"line {index + 1} is outside the loaded window")
+        return self._held[held]
+
+
+def _head_encoding(head: bytes, display: str, size: int) -> tuple[str, int]:
+    """Codec and BOM length for a big file, judged from its first bytes."""
+    bom = _sniff_bom(head)
+    if bom is not None:
+        codec, skip = bom
+        if codec != "utf-8":
+            raise NotText(
+                f"{display} is a {codec} file of {size:,} bytes, too big to serve by line; "
+                "convert it to UTF-8 to read it."
+            )
+        return codec, skip
+    kind = binary_kind(head)
+    if kind is not None:
+        raise NotText(f"{display} is {kind} ({size:,} bytes), not text; read shows text files only.")
+    try:
+        codecs.getincrementaldecoder("utf-8")().decode(head, final=False)
+        return "utf-8", 0
+    except UnicodeDecodeError:
+        legacy = _detect_legacy(head)
+        if legacy is None:
+            raise NotText(
+                f"{display} is neither UTF-8 nor a text encoding leanread can detect "
+                f"({size:,} bytes); leanread cannot show it."
+            ) from None
+        return legacy, 0
+
+
+def decode_indexed(
+    index: LineIndex, real: str, display: str, head: bytes, first: int, count: int, byte_budget: int
+) -> TextFile:
+    """A ``TextFile`` of a big file whose ``lines`` hold lines ``first .. first + count - 1``
+    (fewer once their raw bytes pass ``byte_budget``), read through ``index``; ``head`` is the
+    file's first bytes, which decide binary and encoding.
+
+    Raises:
+        NotText: binary, UTF-16/32, or a line in the window that does not decode.
+        StaleIndex, PathError: as for ``LineIndex.read_lines``.
+    """
+    codec, bom = _head_encoding(head, display, index.size)
+    crlf = index.lf_count > 0 and index.crlf_count == index.lf_count
+    total = 0 if index.size == bom else index.total_lines  # a lone BOM is an empty file
+    held: list[str] = []
+    used = 0
+    number = max(first, 1)
+    while len(held) < count and number <= total and used <= byte_budget:
+        batch = index.read_lines(real, number, min(256, count - len(held)))
+        for raw in batch:
+            if number == 1:
+                raw = raw[bom:]
+            if crlf and raw.endswith(b"\r"):
+                raw = raw[:-1]
+            try:
+                held.append(raw.decode(codec))
+            except UnicodeDecodeError:
+                raise NotText(f"Line {number} of {display} is not valid {codec}; leanread cannot show it.") from None
+            used += len(raw) + 1
+            number += 1
+    return TextFile(
+        lines=IndexedLines(total, max(first, 1), held),
+        encoding=codec,
+        bom=bom > 0,
+        newline="\r\n" if crlf else "\n",
+        final_newline=index.final_newline,
+        content_hash=index.content_hash,
+        size=index.size,
     )

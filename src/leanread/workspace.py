@@ -1,12 +1,15 @@
 """Resolve a path inside the workspace roots and read it without surprises.
 
 A path may be relative to the first root or absolute inside any root. Its realpath (every
-symbolic link in the target and its parents followed) must stay inside a root. FIFOs, devices
-and sockets are refused from ``stat`` alone, before anything opens them.
+symbolic link in the target and its parents followed) must stay inside a root. A name on the
+policy's deny list is refused, both as given and as the name its realpath ends in, before the
+file is opened or even stat-ed. FIFOs, devices and sockets are refused from ``stat`` alone,
+before anything opens them. A missing file's error suggests similar existing names.
 """
 
 from __future__ import annotations
 
+import difflib
 import errno
 import os
 import stat
@@ -14,7 +17,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from .errors import FileMissing, NotAFile, OutsideWorkspace, PathError
+from .config import Policy
+from .errors import Denied, FileMissing, NotAFile, OutsideWorkspace, PathError
 
 
 @dataclass(frozen=True)
@@ -44,6 +48,11 @@ _SPECIAL_KINDS = (
     (stat.S_ISSOCK, "a socket"),
 )
 
+#: At most this many suggestions follow "File not found".
+MAX_SUGGESTIONS = 3
+#: Names of one folder compared for suggestions; a bigger folder is sampled in listing order.
+_MAX_SCANNED_NAMES = 10_000
+
 
 class Workspace:
     """The roots a session may touch.
@@ -51,14 +60,18 @@ class Workspace:
     Args:
         roots: folders; the first is the root relative paths resolve against. Defaults to the
             current directory.
+        policy: the deny list every path is checked against. Defaults to ``Policy()``
+            (``.env``, ``.env.*``, ``*.pem``, ``*.key``, ``id_rsa*``, ``id_ed25519*``, except
+            ``*.example`` and ``*.sample``).
 
     Raises:
         PathError: a root does not exist or is not a directory.
     """
 
-    def __init__(self, roots: Sequence[str | os.PathLike[str]] | None = None) -> None:
+    def __init__(self, roots: Sequence[str | os.PathLike[str]] | None = None, policy: Policy | None = None) -> None:
         given = list(roots) if roots else [Path.cwd()]
         self.roots: tuple[str, ...] = tuple(self._check_root(r) for r in given)
+        self.policy: Policy = policy if policy is not None else Policy()
 
     @staticmethod
     def _check_root(root: str | os.PathLike[str]) -> str:
@@ -85,33 +98,69 @@ class Workspace:
             return "." if rel == "." else Path(rel).as_posix()
         return real
 
+    def is_denied(self, path: str | os.PathLike[str]) -> bool:
+        """True when a tool must not touch ``path`` (and a listing or search must skip it).
+
+        Args:
+            path: absolute, or relative to the first root: a realpath from ``resolve`` or an
+                entry met while walking a folder. Its own name is checked and, when it is a
+                symbolic link, the name of the file it resolves to (``config.txt -> .env`` is
+                denied). A workspace root itself is never denied.
+        """
+        joined = os.path.normpath(os.path.join(self.primary, os.fspath(path)))
+        if joined in self.roots:
+            return False
+        if self.policy.denied(os.path.basename(joined)):
+            return True
+        if os.path.islink(joined):
+            real = os.path.realpath(joined)
+            return real not in self.roots and self.policy.denied(os.path.basename(real))
+        return False
+
+    def _deny_message(self, subject: str) -> str:
+        patterns = ", ".join(self.policy.deny)
+        return f"{subject} on leanread's deny list (secrets: {patterns}); ask the user for the value you need instead."
+
+    def _refuse_given_name(self, path: str, joined: str) -> None:
+        """Refuse a denied name as the caller wrote it, before the filesystem is touched."""
+        normal = os.path.normpath(joined)
+        if normal not in self.roots and self.policy.denied(os.path.basename(normal)):
+            raise Denied(self._deny_message(f"{path} is"))
+
+    def _refuse_real_name(self, path: str, real: str) -> None:
+        """Refuse a path whose realpath (through links) ends in a denied name."""
+        if real not in self.roots and self.policy.denied(os.path.basename(real)):
+            raise Denied(self._deny_message(f"{path} resolves to {self.display(real)}, which is"))
+
     def resolve(self, path: str) -> Resolved:
-        """Check ``path`` against the roots and ``stat`` it.
+        """Check ``path`` against the roots and the deny list, and ``stat`` it.
 
         Raises:
+            Denied: the path's name, or the name of the file it resolves to, is on the deny list;
+                checked before the file is stat-ed or opened.
             OutsideWorkspace: the path escapes every root, directly or through a link.
-            FileMissing: nothing exists there.
+            FileMissing: nothing exists there; the message suggests up to three similar
+                existing names.
             NotAFile: a FIFO, device or socket.
             PathError: a symbolic-link loop, or the path cannot be resolved or stat-ed.
         """
         if not path or "\x00" in path:
             raise PathError("The path is empty or contains a NUL byte; pass a file path such as src/app.py.")
         joined = os.path.join(self.primary, os.path.expanduser(path))
+        self._refuse_given_name(path, joined)
         try:
             real = os.path.realpath(joined, strict=True)
         except FileNotFoundError:
             real = os.path.realpath(joined)
             self._require_inside(path, real)
-            raise FileMissing(
-                f"File not found: {path}. Check the spelling, or list its folder to see what exists."
-            ) from None
+            self._refuse_real_name(path, real)
+            raise FileMissing(self._missing_message(path, joined)) from None
         except OSError as exc:
             if exc.errno == errno.ELOOP:
-                raise PathError(
-                    f"{path} is a symbolic-link loop; read the file it was meant to point to."
-                ) from None
+                raise PathError(f"{path} is a symbolic-link loop; read the file it was meant to point to.") from None
             raise PathError(f"Cannot resolve {path}: {exc.strerror}.") from None
         self._require_inside(path, real)
+        self._refuse_real_name(path, real)
         try:
             st = os.stat(real)
         except OSError as exc:
@@ -132,9 +181,87 @@ class Workspace:
             roots = ", ".join(self.roots)
             raise OutsideWorkspace(f"{path} resolves outside the workspace ({roots}); use a path inside it.")
 
+    def _missing_message(self, path: str, joined: str) -> str:
+        suggestions = self._suggest(joined)
+        if suggestions:
+            return f"File not found: {path}. Did you mean {', '.join(suggestions)}?"
+        return f"File not found: {path}. Check the spelling, or list its folder to see what exists."
 
-def read_regular_file(resolved: Resolved) -> bytes:
-    """All bytes of a regular file resolved by ``Workspace.resolve``.
+    def _suggest(self, joined: str) -> list[str]:
+        """Up to ``MAX_SUGGESTIONS`` existing paths close to the missing ``joined``, in display form.
+
+        The names of the missing file's folder are compared with its name; when that folder is
+        missing too, the closest existing ancestor's names are compared with the first missing
+        component, and a match is completed with the rest of the path when that exists. Only
+        names inside the workspace that exist and are not denied are suggested.
+        """
+        folder = os.path.realpath(os.path.dirname(joined.rstrip(os.sep)) or os.sep)
+        wanted = os.path.basename(joined.rstrip(os.sep))
+        rest: list[str] = []
+        while not os.path.isdir(folder):
+            parent = os.path.dirname(folder)
+            if parent == folder:
+                return []
+            rest.insert(0, wanted)
+            folder, wanted = parent, os.path.basename(folder)
+        if {wanted, *rest} & {"", ".", ".."} or self._root_of(folder) is None:
+            return []
+        try:
+            with os.scandir(folder) as entries:
+                names = [entry.name for _, entry in zip(range(_MAX_SCANNED_NAMES), entries, strict=False)]
+        except OSError:
+            return []
+        ranked = _close_names(wanted, names)
+        found: list[str] = []
+        for name in ranked:
+            candidate = os.path.join(folder, name)
+            if rest and self._servable(full := os.path.join(candidate, *rest)):
+                found.append(self.display(full))
+            elif self._servable(candidate):
+                found.append(self.display(candidate))
+            if len(found) == MAX_SUGGESTIONS:
+                break
+        return found
+
+    def _servable(self, candidate: str) -> bool:
+        """True when ``candidate`` exists, resolves inside the workspace and is not denied."""
+        return (
+            os.path.exists(candidate)
+            and self._root_of(os.path.realpath(candidate)) is not None
+            and not self.is_denied(candidate)
+        )
+
+
+def _similarity_key(name: str, other_ext: str) -> str:
+    stem, ext = os.path.splitext(name.lower())
+    return stem if ext and ext == other_ext else name.lower()
+
+
+def _close_names(wanted: str, names: Sequence[str], cutoff: float = 0.6) -> list[str]:
+    """``names`` close to ``wanted``, best first, as ``difflib.get_close_matches`` ranks them.
+
+    Unlike a plain ``get_close_matches``, case is ignored and a shared extension is left out of
+    the comparison, so ``nope.py`` is not "close" to ``app.py`` just because both end in ``.py``
+    while ``ap.py`` still finds ``app.py`` and ``README.MD`` finds ``README.md``.
+    """
+    wanted_ext = os.path.splitext(wanted.lower())[1]
+    matcher = difflib.SequenceMatcher()
+    scored: list[tuple[float, str]] = []
+    for name in names:
+        ext = os.path.splitext(name.lower())[1]
+        matcher.set_seqs(_similarity_key(name, wanted_ext), _similarity_key(wanted, ext))
+        if (
+            matcher.real_quick_ratio() >= cutoff
+            and matcher.quick_ratio() >= cutoff
+            and (score := matcher.ratio()) >= cutoff
+        ):
+            scored.append((score, name))
+    return [name for _, name in sorted(scored, reverse=True)]
+
+
+def read_regular_file(resolved: Resolved, limit: int | None = None) -> bytes:
+    """The bytes of a regular file resolved by ``Workspace.resolve``: all of them, or the first
+    ``limit``.
 
     The file is opened non-blocking and checked again with ``fstat``, so a file swapped for a
     FIFO after the check cannot hang the call.
@@ -152,4 +279,4 @@ def read_regular_file(resolved: Resolved) -> bytes:
     with os.fdopen(fd, "rb") as handle:
         if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
             raise NotAFile(f"{resolved.display} is no longer a regular file; read it again once it is.")
-        return handle.read()
+        return handle.read() if limit is None else handle.read(limit)

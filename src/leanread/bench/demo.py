@@ -89,9 +89,7 @@ def _note(meta: dict[str, Any], is_error: bool, text: str) -> str:
 
 
 async def _replay(trace: Trace, scratch: Path) -> tuple[list[Row], list[str], dict[str, int]]:
-    server = StdioServerParameters(
-        command=sys.executable, args=["-m", "leanread", "serve", "--root", str(scratch)]
-    )
+    server = StdioServerParameters(command=sys.executable, args=["-m", "leanread", "serve", "--root", str(scratch)])
     replayer = Replayer(scratch)
     rows: list[Row] = []
     skipped: list[str] = []

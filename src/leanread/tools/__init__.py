@@ -16,4 +16,5 @@ def description(tool: str, limits: Limits) -> str:
         max_lines_next=limits.max_lines + 1,
         max_kb=limits.max_bytes // 1024,
         max_line_chars=limits.max_line_chars,
+        max_line_chars_next=limits.max_line_chars + 1,
     ).strip()

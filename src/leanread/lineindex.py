@@ -1,0 +1,438 @@
+"""Find line *k* of a big file without reading it from the start.
+
+One streaming pass over the bytes counts the line feeds and keeps a sparse index of
+checkpoints: for every ``stride`` bytes of the file, the byte offset of the first line that
+starts at or after that point, with its 1-based line number. A window is then served by
+seeking to the last checkpoint at or before its first line and scanning forward less than
+``stride`` bytes plus the window itself, so memory stays O(window) plus the index
+(16 bytes per checkpoint: about 256 KiB for a 1 GiB file at the default 64 KiB stride).
+
+Lines are split on ``b"\\n"`` only; a CRLF line keeps its ``b"\\r"`` and the caller strips it.
+This is exact for UTF-8 and for ASCII-compatible legacy encodings (Latin-1, cp1252, GBK,
+Shift-JIS, ...), whose multibyte trail bytes are never 0x0A. It is wrong for UTF-16/UTF-32
+(a 0x0A byte may be half of a character) and for files that end lines with a lone CR (they
+count as one line here); ``cr_count``/``crlf_count``/``lf_count`` let the caller tell. A
+UTF-8 byte-order mark stays in the bytes of line 1; the caller strips it.
+
+The checkpoints are spaced in bytes, not in lines, so the scan before a window is bounded in
+bytes whatever the line lengths: a file of 1 MiB minified lines costs no more than a log.
+
+Files are opened with ``O_NONBLOCK`` and checked with ``fstat`` so a FIFO or device swapped in
+after the caller's ``stat`` can never hang a call. Reads use ``pread`` (no shared file
+position), so one ``LineIndex`` may serve many threads.
+"""
+
+from __future__ import annotations
+
+import bisect
+import hashlib
+import os
+import stat
+import threading
+from array import array
+from collections import OrderedDict
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from .errors import FileMissing, InvalidArgument, NotAFile, PathError
+
+#: Bytes read per ``pread`` while building the index.
+CHUNK_BYTES = 1 << 20
+#: Default distance in bytes between checkpoints.
+DEFAULT_STRIDE = 64 * 1024
+#: Bytes read per ``pread`` while serving a window.
+_WINDOW_READ = 64 * 1024
+
+Source = str | os.PathLike[str] | int
+
+
+class StaleIndex(PathError):
+    """The file changed (size or mtime) since its index was built, or while it was being read.
+
+    The caller gets a fresh ``stat`` and a fresh index (``LineIndexCache.get`` rebuilds on a new
+    size or mtime) and reads again.
+    """
+
+
+def _name(source: Source) -> str:
+    return f"file descriptor {source}" if isinstance(source, int) else os.fspath(source)
+
+
+@contextmanager
+def _open(source: Source) -> Iterator[tuple[int, os.stat_result]]:
+    """Yield ``(fd, fstat)`` of a regular file; a path is opened non-blocking and closed after.
+
+    Raises:
+        NotAFile: not a regular file (directory, FIFO, device, socket).
+        PathError: the path cannot be opened.
+    """
+    if isinstance(source, int):
+        fd, owned = source, False
+    else:
+        try:
+            fd = os.open(source, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+        except OSError as exc:
+            raise PathError(f"Cannot open {_name(source)}: {exc.strerror}.") from None
+        owned = True
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            raise NotAFile(f"{_name(source)} is not a regular file; leanread does not index it.")
+        yield fd, st
+    finally:
+        if owned:
+            os.close(fd)
+
+
+def _pread(fd: int, length: int, offset: int, source: Source) -> bytes:
+    try:
+        return os.pread(fd, length, offset)
+    except OSError as exc:
+        raise PathError(f"Cannot read {_name(source)}: {exc.strerror}.") from None
+
+
+class LineIndex:
+    """Line count and sparse line-start offsets of one version of a file.
+
+    Build it with ``LineIndex.build``; the constructor takes already computed fields.
+
+    Attributes:
+        size: bytes indexed (the file's size at build time).
+        mtime_ns: the file's modification time at build time, in nanoseconds.
+        total_lines: lines in the file: the count of ``b"\\n"``, plus one for a last line without
+            a trailing newline; 0 for an empty file; a file ending in ``b"\\n"`` has no extra
+            empty line.
+        final_newline: the file is not empty and its last byte is ``b"\\n"``.
+        lf_count: ``b"\\n"`` bytes in the file.
+        cr_count: ``b"\\r"`` bytes in the file.
+        crlf_count: ``b"\\r\\n"`` pairs in the file (a file is CRLF when this equals ``lf_count``).
+        stride: requested distance in bytes between checkpoints.
+        content_hash: SHA-256 hex digest of the bytes, computed in the same pass.
+    """
+
+    __slots__ = (
+        "_lines",
+        "_offsets",
+        "content_hash",
+        "cr_count",
+        "crlf_count",
+        "final_newline",
+        "lf_count",
+        "mtime_ns",
+        "size",
+        "stride",
+        "total_lines",
+    )
+
+    def __init__(
+        self,
+        *,
+        size: int,
+        mtime_ns: int,
+        total_lines: int,
+        final_newline: bool,
+        lf_count: int,
+        cr_count: int,
+        crlf_count: int,
+        stride: int,
+        lines: array[int],
+        offsets: array[int],
+        content_hash: str = "",
+    ) -> None:
+        self.content_hash = content_hash
+        self.size = size
+        self.mtime_ns = mtime_ns
+        self.total_lines = total_lines
+        self.final_newline = final_newline
+        self.lf_count = lf_count
+        self.cr_count = cr_count
+        self.crlf_count = crlf_count
+        self.stride = stride
+        self._lines = lines
+        self._offsets = offsets
+
+    def __repr__(self) -> str:
+        return (
+            f"LineIndex(size={self.size}, mtime_ns={self.mtime_ns}, total_lines={self.total_lines}, "
+            f"final_newline={self.final_newline}, checkpoints={len(self._offsets)})"
+        )
+
+    @property
+    def checkpoints(self) -> int:
+        """Number of checkpoints held (each 16 bytes)."""
+        return len(self._offsets)
+
+    @classmethod
+    def build(cls, source: Source, stride: int = DEFAULT_STRIDE) -> LineIndex:
+        """Index a file in one streaming pass of ``CHUNK_BYTES`` reads.
+
+        Args:
+            source: a path (opened non-blocking, closed after) or an open file descriptor
+                (left open; read with ``pread``, its position is untouched).
+            stride: distance in bytes between checkpoints, 1 or more. Smaller means a shorter
+                scan before a window and a bigger index.
+
+        Raises:
+            InvalidArgument: ``stride`` < 1.
+            NotAFile: not a regular file.
+            PathError: cannot be opened or read.
+            StaleIndex: the file changed (size or mtime) while it was being indexed.
+        """
+        if stride < 1:
+            raise InvalidArgument(f"stride must be 1 byte or more (got {stride}).")
+        with _open(source) as (fd, st):
+            size = st.st_size
+            lines = array("q", [1])
+            offsets = array("q", [0])
+            lf = cr = crlf = 0
+            prev_cr = False
+            last_byte = b""
+            next_mark = stride  # the next checkpoint is the first line start >= next_mark
+            pos = 0
+            digest = hashlib.sha256()
+            while pos < size:
+                chunk = _pread(fd, min(CHUNK_BYTES, size - pos), pos, source)
+                if not chunk:
+                    raise StaleIndex(f"{_name(source)} shrank while it was being indexed; read it again.")
+                n = len(chunk)
+                digest.update(chunk)
+                counted = 0
+                while True:
+                    rel = next_mark - 1 - pos
+                    if rel >= n:
+                        break
+                    j = chunk.find(b"\n", max(rel, 0))
+                    if j < 0:
+                        break
+                    lf += chunk.count(b"\n", counted, j + 1)
+                    counted = j + 1
+                    start = pos + j + 1
+                    if start < size:
+                        lines.append(lf + 1)
+                        offsets.append(start)
+                    next_mark = (start // stride + 1) * stride
+                lf += chunk.count(b"\n", counted)
+                if prev_cr and chunk[:1] == b"\n":
+                    crlf += 1
+                if chunk.find(b"\r") >= 0:
+                    cr += chunk.count(b"\r")
+                    crlf += chunk.count(b"\r\n")
+                prev_cr = chunk[-1:] == b"\r"
+                last_byte = chunk[-1:]
+                pos += n
+            after = os.fstat(fd)
+            if (after.st_size, after.st_mtime_ns) != (size, st.st_mtime_ns):
+                raise StaleIndex(f"{_name(source)} changed while it was being indexed; read it again.")
+        final_newline = last_byte == b"\n"
+        total = lf + (1 if size and not final_newline else 0)
+        return cls(
+            size=size,
+            mtime_ns=st.st_mtime_ns,
+            total_lines=total,
+            final_newline=final_newline,
+            lf_count=lf,
+            cr_count=cr,
+            crlf_count=crlf,
+            stride=stride,
+            lines=lines,
+            offsets=offsets,
+            content_hash=digest.hexdigest(),
+        )
+
+    def line_offset(self, source: Source, line: int) -> int:
+        """Byte offset where 1-based ``line`` starts; ``size`` for ``total_lines + 1``.
+
+        Raises:
+            InvalidArgument: ``line`` outside ``1 .. total_lines + 1``.
+            NotAFile, PathError, StaleIndex: as for ``read_lines``.
+        """
+        if not 1 <= line <= self.total_lines + 1:
+            raise InvalidArgument(f"line must be in 1..{self.total_lines + 1} (got {line}).")
+        if line == self.total_lines + 1:
+            return self.size
+        with _open(source) as (fd, st):
+            self._check_fresh(source, st)
+            return self._seek_line(fd, line, source)
+
+    def read_lines(self, source: Source, first: int, count: int) -> list[bytes]:
+        """Up to ``count`` raw lines starting at 1-based line ``first``.
+
+        Each line comes without its trailing ``b"\\n"``; a ``b"\\r"`` before it is kept. Fewer
+        lines come back at the end of the file, none when ``first > total_lines``. Bytes read:
+        less than ``stride`` before the window (whatever the line lengths), then the window
+        itself, in 64 KiB ``pread`` calls.
+
+        Args:
+            source: the same file as indexed: a path or an open file descriptor (left open).
+            first: 1-based line number, 1 or more.
+            count: lines wanted, 0 or more.
+
+        Raises:
+            InvalidArgument: ``first`` < 1 or ``count`` < 0.
+            NotAFile: not a regular file.
+            PathError: cannot be opened or read.
+            StaleIndex: the file's size or mtime differs from the indexed version.
+        """
+        if first < 1:
+            raise InvalidArgument(f"first must be a 1-based line number (got {first}).")
+        if count < 0:
+            raise InvalidArgument(f"count must be 0 or more (got {count}).")
+        count = min(count, self.total_lines - first + 1)
+        if count <= 0:
+            return []
+        with _open(source) as (fd, st):
+            self._check_fresh(source, st)
+            pos = self._seek_line(fd, first, source)
+            parts: list[bytes] = []
+            seen = 0
+            while seen < count and pos < self.size:
+                part = _pread(fd, min(_WINDOW_READ, self.size - pos), pos, source)
+                if not part:
+                    raise StaleIndex(f"{_name(source)} shrank while it was being read; read it again.")
+                parts.append(part)
+                seen += part.count(b"\n")
+                pos += len(part)
+        return b"".join(parts).split(b"\n", count)[:count]
+
+    def _check_fresh(self, source: Source, st: os.stat_result) -> None:
+        if (st.st_size, st.st_mtime_ns) != (self.size, self.mtime_ns):
+            raise StaleIndex(
+                f"{_name(source)} changed since it was indexed ({self.size:,} bytes, now {st.st_size:,}); "
+                "read it again."
+            )
+
+    def _seek_line(self, fd: int, line: int, source: Source) -> int:
+        """Byte offset of 1-based ``line`` (``1 <= line <= total_lines``)."""
+        i = bisect.bisect_right(self._lines, line) - 1
+        skip = line - self._lines[i]
+        pos = self._offsets[i]
+        while skip:
+            part = _pread(fd, min(_WINDOW_READ, self.size - pos), pos, source)
+            if not part:
+                raise StaleIndex(f"{_name(source)} shrank while it was being read; read it again.")
+            found = part.count(b"\n")
+            if found < skip:
+                skip -= found
+                pos += len(part)
+                continue
+            return pos + _nth_newline(part, skip) + 1
+        return pos
+
+
+def _nth_newline(buf: bytes, k: int) -> int:
+    """Index in ``buf`` of its ``k``-th (1-based) ``b"\\n"``, which must exist.
+
+    Halves the range with ``bytes.count`` while many newlines remain, then steps with ``find``:
+    about twice ``len(buf)`` bytes scanned at worst, never one Python step per line.
+    """
+    lo, hi, before = 0, len(buf), 0  # the k-th newline lies in buf[lo:hi]; `before` precede lo
+    while k - before > 32 and hi - lo > 64:
+        mid = (lo + hi) // 2
+        c = buf.count(b"\n", lo, mid)
+        if before + c >= k:
+            hi = mid
+        else:
+            before += c
+            lo = mid
+    j = lo - 1
+    for _ in range(k - before):
+        j = buf.find(b"\n", j + 1)
+    return j
+
+
+class LineIndexCache:
+    """Indexes of recently read files, one per path, reused while size and mtime are unchanged.
+
+    Thread-safe: a lock guards the table, and each path is built by one thread at a time
+    (others asking for the same version wait for it instead of building it twice). Building
+    runs outside the table lock, so a big file does not hold up reads of other files.
+
+    Args:
+        max_entries: paths kept (least recently used dropped first), 1 or more.
+        stride: checkpoint distance in bytes passed to ``LineIndex.build``.
+    """
+
+    def __init__(self, max_entries: int = 64, stride: int = DEFAULT_STRIDE) -> None:
+        if max_entries < 1:
+            raise ValueError("LineIndexCache.max_entries must be at least 1.")
+        self.max_entries = max_entries
+        self.stride = stride
+        self._lock = threading.Lock()
+        self._entries: OrderedDict[str, LineIndex] = OrderedDict()
+        self._building: dict[str, threading.Lock] = {}
+
+    def __len__(self) -> int:
+        with self._lock:
+            return len(self._entries)
+
+    def _lookup(self, real_path: str, size: int, mtime_ns: int) -> LineIndex | None:
+        """The cached index of that version, or None (caller holds ``_lock``)."""
+        index = self._entries.get(real_path)
+        if index is not None and index.size == size and index.mtime_ns == mtime_ns:
+            self._entries.move_to_end(real_path)
+            return index
+        return None
+
+    @staticmethod
+    def _require_version(real_path: str, size: int, mtime_ns: int) -> None:
+        try:
+            st = os.stat(real_path)
+        except FileNotFoundError:
+            raise FileMissing(f"{real_path} no longer exists; check the path and read it again.") from None
+        except OSError as exc:
+            raise PathError(f"Cannot stat {real_path}: {exc.strerror}.") from None
+        if (st.st_size, st.st_mtime_ns) != (size, mtime_ns):
+            raise StaleIndex(
+                f"{real_path} changed since it was stat-ed ({size:,} bytes, now {st.st_size:,}); read it again."
+            )
+
+    def get(self, real_path: str, size: int, mtime_ns: int) -> LineIndex:
+        """The index of ``real_path`` as of ``(size, mtime_ns)`` from the caller's ``stat``.
+
+        A hit returns the very same object; a different size or mtime rebuilds it and replaces
+        the older version of that path.
+
+        Args:
+            real_path: absolute realpath (the cache key; no resolution is done here).
+            size: bytes, from ``stat``.
+            mtime_ns: modification time in nanoseconds, from ``stat``.
+
+        Raises:
+            FileMissing: the file is gone.
+            NotAFile, PathError: as for ``LineIndex.build``.
+            StaleIndex: the file on disk no longer has this size and mtime (``stat`` again); checked
+                before the pass, so a stale ``stat`` costs no rebuild.
+        """
+        with self._lock:
+            hit = self._lookup(real_path, size, mtime_ns)
+            if hit is not None:
+                return hit
+            building = self._building.setdefault(real_path, threading.Lock())
+        try:
+            with building:
+                with self._lock:
+                    hit = self._lookup(real_path, size, mtime_ns)
+                if hit is not None:
+                    return hit
+                self._require_version(real_path, size, mtime_ns)  # no full pass for a stale stat
+                index = LineIndex.build(real_path, stride=self.stride)
+                with self._lock:
+                    # kept even when newer than asked: the caller's next stat will hit it
+                    self._entries[real_path] = index
+                    self._entries.move_to_end(real_path)
+                    while len(self._entries) > self.max_entries:
+                        self._entries.popitem(last=False)
+                if (index.size, index.mtime_ns) != (size, mtime_ns):
+                    raise StaleIndex(
+                        f"{real_path} changed since it was stat-ed ({size:,} bytes, now {index.size:,}); read it again."
+                    )
+                return index
+        finally:
+            with self._lock:
+                if self._building.get(real_path) is building and not building.locked():
+                    del self._building[real_path]
+
+    def clear(self) -> None:
+        """Forget every index."""
+        with self._lock:
+            self._entries.clear()

@@ -1,0 +1,23 @@
+"""Shared fixtures: a workspace folder in tmp_path and a session bound to it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from leanread import Session
+
+
+@pytest.fixture
+def root(tmp_path: Path) -> Path:
+    """The workspace root: a fresh folder of real files."""
+    folder = tmp_path / "ws"
+    folder.mkdir()
+    return folder
+
+
+@pytest.fixture
+def session(root: Path) -> Session:
+    """A session with default limits and an in-memory ledger, rooted at ``root``."""
+    return Session([root])

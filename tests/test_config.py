@@ -1,0 +1,196 @@
+"""Configuration: limits and policy from pyproject.toml or leanread.toml, then overrides."""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+import pytest
+
+from leanread.config import DEFAULT_ALLOW, DEFAULT_DENY, Limits, Policy, Settings, load_settings
+from leanread.errors import ConfigError, Denied, LeanreadError
+from leanread.tools import description
+from leanread.workspace import Workspace
+
+KEYS = "max_lines, max_bytes, max_line_chars, sniff_bytes, index_bytes, deny, allow, extra_deny"
+
+
+def config_error(root: Path, overrides: dict[str, object] | None = None) -> str:
+    with pytest.raises(ConfigError) as info:
+        load_settings(root, overrides)
+    assert isinstance(info.value, LeanreadError)
+    return str(info.value)
+
+
+def test_defaults_without_any_file(root: Path) -> None:
+    settings = load_settings(root)
+    assert settings == Settings() == Settings(limits=Limits(), policy=Policy())
+    assert settings.policy == Policy(deny=DEFAULT_DENY, allow=DEFAULT_ALLOW)
+
+
+def test_missing_root_gives_defaults(tmp_path: Path) -> None:
+    assert load_settings(tmp_path / "nowhere") == Settings()
+
+
+def test_pyproject_without_a_leanread_table(root: Path) -> None:
+    (root / "pyproject.toml").write_text('[project]\nname = "x"\n\n[tool.ruff]\nline-length = 100\n')
+    assert load_settings(root) == Settings()
+    (root / "pyproject.toml").write_text('tool = "not a table"\n')
+    assert load_settings(root) == Settings()
+
+
+def test_pyproject_table(root: Path) -> None:
+    (root / "pyproject.toml").write_text(
+        '[project]\nname = "x"\n\n'
+        "[tool.leanread]\n"
+        "max_lines = 500\nmax_bytes = 20000\nmax_line_chars = 300\nsniff_bytes = 1024\n"
+        'deny = ["*.secret"]\nallow = ["public.secret"]\n'
+    )
+    assert load_settings(str(root)) == Settings(
+        limits=Limits(max_lines=500, max_bytes=20000, max_line_chars=300, sniff_bytes=1024),
+        policy=Policy(deny=("*.secret",), allow=("public.secret",)),
+    )
+
+
+def test_leanread_toml_top_level(root: Path) -> None:
+    (root / "leanread.toml").write_text('max_lines = 100\nextra_deny = ["*.p12"]\n')
+    settings = load_settings(root)
+    assert settings.limits == Limits(max_lines=100)
+    assert settings.policy == Policy(deny=(*DEFAULT_DENY, "*.p12"))
+
+
+def test_leanread_toml_wins_over_pyproject(root: Path) -> None:
+    (root / "pyproject.toml").write_text('[tool.leanread]\nmax_lines = 10\ndeny = ["x"]\n')
+    (root / "leanread.toml").write_text("max_bytes = 4096\n")
+    # leanread.toml is the whole configuration: nothing of pyproject's table is merged in.
+    assert load_settings(root) == Settings(limits=Limits(max_bytes=4096))
+
+
+def test_extra_deny_adds_to_the_defaults_and_deny_replaces_them(root: Path) -> None:
+    (root / "leanread.toml").write_text('extra_deny = ["*.p12", ".env", "*.p12"]\n')
+    assert load_settings(root).policy.deny == (*DEFAULT_DENY, "*.p12")
+    (root / "leanread.toml").write_text('deny = ["*.secret"]\nextra_deny = ["token.txt"]\n')
+    assert load_settings(root).policy == Policy(deny=("*.secret", "token.txt"), allow=DEFAULT_ALLOW)
+    (root / "leanread.toml").write_text("deny = []\nallow = []\n")
+    assert load_settings(root).policy == Policy(deny=(), allow=())
+
+
+def test_overrides_apply_last_and_none_is_ignored(root: Path) -> None:
+    (root / "leanread.toml").write_text('max_lines = 100\nmax_bytes = 9000\nextra_deny = ["*.p12"]\n')
+    settings = load_settings(
+        root,
+        {"max_lines": 50, "max_bytes": None, "max_line_chars": None, "extra_deny": ("*.jks",), "allow": None},
+    )
+    assert settings.limits == Limits(max_lines=50, max_bytes=9000)
+    assert settings.policy == Policy(deny=(*DEFAULT_DENY, "*.p12", "*.jks"))
+    assert load_settings(root, {"deny": ["only.this"]}).policy.deny == ("only.this",)
+    assert load_settings(root, {}) == load_settings(root)
+
+
+def test_settings_are_frozen(root: Path) -> None:
+    settings = load_settings(root)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        settings.limits = Limits(max_lines=1)  # type: ignore[misc]
+
+
+def test_settings_drive_the_workspace_and_the_descriptions(root: Path) -> None:
+    (root / "leanread.toml").write_text('max_lines = 123\nextra_deny = ["*.secret"]\n')
+    (root / "db.secret").write_text("pw\n")
+    settings = load_settings(root)
+    with pytest.raises(Denied) as info:
+        Workspace([root], settings.policy).resolve("db.secret")
+    assert str(info.value) == (
+        "db.secret is on leanread's deny list (secrets: .env, .env.*, *.pem, *.key, id_rsa*, id_ed25519*, "
+        "*.secret); ask the user for the value you need instead."
+    )
+    assert "123" in description("read", settings.limits)
+
+
+# --- Errors: one sentence naming the file, the key and what is expected ------------------------
+
+
+def test_unknown_key_in_pyproject(root: Path) -> None:
+    (root / "pyproject.toml").write_text("[tool.leanread]\nmax_line = 100\n")
+    assert config_error(root) == (
+        f"Unknown key 'max_line' in [tool.leanread] of {root / 'pyproject.toml'}; use one of {KEYS}."
+    )
+
+
+def test_unknown_key_in_leanread_toml(root: Path) -> None:
+    (root / "leanread.toml").write_text("[tool.leanread]\nmax_lines = 1\n")
+    assert config_error(root) == f"Unknown key 'tool' in {root / 'leanread.toml'}; use one of {KEYS}."
+
+
+def test_unknown_override(root: Path) -> None:
+    assert config_error(root, {"max_tokens": None}) == (
+        f"Unknown key 'max_tokens' in the overrides; use one of {KEYS}."
+    )
+
+
+@pytest.mark.parametrize(
+    ("toml", "shown"),
+    [('"200"', "'200'"), ("true", "True"), ("0", "0"), ("-5", "-5"), ("2.5", "2.5"), ("[1]", "[1]")],
+)
+def test_limits_must_be_whole_numbers_of_at_least_one(root: Path, toml: str, shown: str) -> None:
+    (root / "leanread.toml").write_text(f"max_lines = {toml}\n")
+    assert config_error(root) == (
+        f"max_lines in {root / 'leanread.toml'} must be a whole number of at least 1 (got {shown}); "
+        "for example max_lines = 2000."
+    )
+
+
+def test_limit_override_of_the_wrong_type(root: Path) -> None:
+    assert config_error(root, {"sniff_bytes": "4k"}) == (
+        "sniff_bytes in the overrides must be a whole number of at least 1 (got '4k'); for example sniff_bytes = 8192."
+    )
+
+
+@pytest.mark.parametrize(
+    ("key", "toml", "shown", "example"),
+    [
+        ("deny", '".env"', "'.env'", '[".env", "*.pem"]'),
+        ("allow", "[1, 2]", "[1, 2]", '["*.example"]'),
+        ("extra_deny", '[""]', "['']", '["*.secret"]'),
+    ],
+)
+def test_patterns_must_be_lists_of_strings(root: Path, key: str, toml: str, shown: str, example: str) -> None:
+    (root / "pyproject.toml").write_text(f"[tool.leanread]\n{key} = {toml}\n")
+    assert config_error(root) == (
+        f"{key} in [tool.leanread] of {root / 'pyproject.toml'} must be a list of non-empty file-name "
+        f"patterns (got {shown}); for example {key} = {example}."
+    )
+
+
+def test_patterns_match_names_not_paths(root: Path) -> None:
+    (root / "leanread.toml").write_text('extra_deny = ["secrets/*"]\n')
+    assert config_error(root) == (
+        f"extra_deny in {root / 'leanread.toml'} has the pattern 'secrets/*', but patterns match file "
+        'names, not paths; use a name pattern such as "*.pem".'
+    )
+
+
+def test_leanread_table_must_be_a_table(root: Path) -> None:
+    (root / "pyproject.toml").write_text("[tool]\nleanread = 3\n")
+    assert config_error(root) == (
+        f"[tool.leanread] of {root / 'pyproject.toml'} must be a table (got 3); write it as a [tool.leanread] section."
+    )
+
+
+def test_toml_syntax_error_names_the_file(root: Path) -> None:
+    (root / "leanread.toml").write_text("max_lines 100\n")
+    message = config_error(root)
+    assert message.startswith(f"Cannot parse {root / 'leanread.toml'}: ")
+    assert "line 1" in message
+    assert message.endswith("; fix the TOML syntax there.")
+
+
+def test_broken_pyproject_is_an_error_not_silently_defaults(root: Path) -> None:
+    # A silent fallback would drop a user's deny list.
+    (root / "pyproject.toml").write_text("[tool.leanread\n")
+    assert config_error(root).startswith(f"Cannot parse {root / 'pyproject.toml'}: ")
+
+
+def test_a_folder_named_leanread_toml_is_ignored(root: Path) -> None:
+    (root / "leanread.toml").mkdir()
+    (root / "pyproject.toml").write_text("[tool.leanread]\nmax_lines = 7\n")
+    assert load_settings(root).limits.max_lines == 7

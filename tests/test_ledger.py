@@ -1,0 +1,299 @@
+"""ledger: what the model still has; stubs for unchanged re-reads, full text otherwise."""
+
+from __future__ import annotations
+
+import os
+import threading
+from pathlib import Path
+
+import pytest
+
+from leanread import MemoryLedger, ReadRecord, Session, count_tokens
+from leanread.ledger import covering_calls
+
+LINES = [f"    result_{i} = transform(payload, option={i})" for i in range(1, 61)]
+
+
+def stub(path: str, first: int, last: int, *calls: str) -> str:
+    noun = "call" if len(calls) == 1 else "calls"
+    return (
+        f"<path>{path}</path>\n<type>file</type>\n<content>\n"
+        f"(Lines {first}-{last} unchanged since {noun} {', '.join(calls)}, still in your context. "
+        "Use fresh=true to see them again.)\n</content>"
+    )
+
+
+def full(path: str, lines: list[str], first: int, last: int, total: int) -> str:
+    notice = (
+        f"(End of file - total {total} lines)"
+        if last == total
+        else f"(Showing lines {first}-{last} of {total}. Use offset={last + 1} to continue.)"
+    )
+    head = [f"<path>{path}</path>", "<type>file</type>", "<content>"]
+    return "\n".join([*head, *lines[first - 1 : last], "", notice, "</content>"])
+
+
+@pytest.fixture
+def mod(root: Path) -> Path:
+    path = root / "mod.py"
+    path.write_text("\n".join(LINES) + "\n")
+    return path
+
+
+# --- the ledger store -----------------------------------------------------------------------
+
+
+def _rec(call_id: str, ranges: tuple[tuple[int, int], ...], digest: str = "h1", path: str = "/p") -> ReadRecord:
+    return ReadRecord(call_id=call_id, path=path, ranges=ranges, content_hash=digest, size=1, mtime_ns=1)
+
+
+def test_call_ids_count_per_session() -> None:
+    ledger = MemoryLedger()
+    assert [ledger.new_call_id("s1") for _ in range(3)] == ["r1", "r2", "r3"]
+    assert ledger.new_call_id("s2") == "r1"
+    assert ledger.new_call_id("s1") == "r4"
+
+
+def test_call_ids_unique_across_threads() -> None:
+    ledger = MemoryLedger()
+    seen: list[str] = []
+
+    def take() -> None:
+        for _ in range(200):
+            seen.append(ledger.new_call_id("s"))
+
+    workers = [threading.Thread(target=take) for _ in range(8)]
+    for worker in workers:
+        worker.start()
+    for worker in workers:
+        worker.join()
+    assert sorted(seen, key=lambda c: int(c[1:])) == [f"r{i}" for i in range(1, 1601)]
+
+
+def test_reads_of_filters_by_session_and_path() -> None:
+    ledger = MemoryLedger()
+    a, b, c = _rec("r1", ((1, 3),)), _rec("r2", ((1, 3),), path="/q"), _rec("r3", ((4, 9),))
+    for rec in (a, b, c):
+        ledger.record("s1", rec)
+    ledger.record("s2", _rec("r1", ((1, 1),)))
+    assert ledger.reads_of("s1", "/p") == [a, c]
+    assert ledger.reads_of("s1", "/q") == [b]
+    assert ledger.reads_of("s3", "/p") == []
+
+
+def test_forget_marks_invisible_and_counts() -> None:
+    ledger = MemoryLedger()
+    ledger.record("s", _rec("r1", ((1, 3),)))
+    ledger.record("s", _rec("r2", ((1, 3),)))
+    ledger.record("other", _rec("r1", ((1, 3),)))
+    assert ledger.forget("s", ["r1", "r9"]) == 1
+    assert [r.visible for r in ledger.reads_of("s", "/p")] == [False, True]
+    assert ledger.forget("s", ["r1"]) == 0
+    assert [r.visible for r in ledger.reads_of("other", "/p")] == [True]
+    assert ledger.forget("nobody", ["r1"]) == 0
+
+
+def test_covering_calls_single() -> None:
+    assert covering_calls([_rec("r1", ((1, 60),))], "h1", 10, 20) == ["r1"]
+
+
+def test_covering_calls_gap_is_none() -> None:
+    records = [_rec("r1", ((1, 10),)), _rec("r2", ((12, 20),))]
+    assert covering_calls(records, "h1", 1, 20) is None
+    assert covering_calls(records, "h1", 1, 10) == ["r1"]
+    assert covering_calls([], "h1", 1, 1) is None
+
+
+def test_covering_calls_union_newest_first() -> None:
+    records = [_rec("r1", ((1, 10),)), _rec("r2", ((11, 20),))]
+    assert covering_calls(records, "h1", 5, 15) == ["r2", "r1"]
+
+
+def test_covering_calls_skips_what_adds_nothing() -> None:
+    records = [_rec("r1", ((1, 10),)), _rec("r2", ((1, 20),)), _rec("r3", ((15, 20),))]
+    assert covering_calls(records, "h1", 1, 20) == ["r3", "r2"]
+
+
+def test_covering_calls_ignores_other_versions_and_invisible() -> None:
+    hidden = ReadRecord("r2", "/p", ((1, 20),), "h1", 1, 1, visible=False)
+    records = [_rec("r1", ((1, 20),), digest="h0"), hidden]
+    assert covering_calls(records, "h1", 1, 5) is None
+    assert covering_calls(records, "h0", 1, 5) == ["r1"]
+
+
+def test_covering_calls_honours_holes_in_ranges() -> None:
+    records = [_rec("r1", ((1, 4), (6, 10)))]  # line 5 was cut, not shown whole
+    assert covering_calls(records, "h1", 1, 10) is None
+    assert covering_calls(records, "h1", 6, 9) == ["r1"]
+
+
+# --- dedup through the read tool ------------------------------------------------------------
+
+
+def test_same_range_reread_is_a_stub(session: Session, mod: Path) -> None:
+    first = session.read("mod.py")
+    assert first.text == full("mod.py", LINES, 1, 60, 60)
+    again = session.read("mod.py")
+    assert again.text == stub("mod.py", 1, 60, "r1")
+    meta = again.metadata
+    assert meta["call_id"] == "r2"
+    assert meta["unchanged_since"] == ["r1"]
+    assert meta["tokens"] == count_tokens(again.text)
+    assert meta["full_tokens"] == first.metadata["tokens"]
+    assert meta["tokens"] < meta["full_tokens"]
+    assert (meta["offset"], meta["last_line"], meta["total_lines"]) == (1, 60, 60)
+    # a stub is not a new showing of the lines
+    assert [r.call_id for r in session.ledger.reads_of(session.id, os.path.realpath(mod))] == ["r1"]
+
+
+def test_sub_range_is_a_stub(session: Session, mod: Path) -> None:
+    session.read("mod.py")
+    assert session.read("mod.py", offset=10, limit=11).text == stub("mod.py", 10, 20, "r1")
+
+
+def test_range_partly_outside_is_full_text(session: Session, mod: Path) -> None:
+    session.read("mod.py", offset=1, limit=20)
+    result = session.read("mod.py", offset=15, limit=16)
+    assert result.text == full("mod.py", LINES, 15, 30, 60)
+    assert result.metadata["unchanged_since"] is None
+
+
+def test_range_covered_by_two_calls(session: Session, mod: Path) -> None:
+    session.read("mod.py", offset=1, limit=20)
+    session.read("mod.py", offset=21, limit=20)
+    assert session.read("mod.py", offset=5, limit=30).text == stub("mod.py", 5, 34, "r2", "r1")
+
+
+def test_forgotten_read_earns_no_stub(session: Session, mod: Path) -> None:
+    session.read("mod.py")
+    assert session.forget(["r1"]) == 1
+    result = session.read("mod.py")
+    assert result.text == full("mod.py", LINES, 1, 60, 60)
+    assert result.metadata["unchanged_since"] is None
+    # the new full read is what a later stub points to
+    assert session.read("mod.py").text == stub("mod.py", 1, 60, "r2")
+    assert session.forget(["r1"]) == 0
+
+
+def test_changed_bytes_give_full_text(session: Session, mod: Path) -> None:
+    session.read("mod.py")
+    changed = [*LINES]
+    changed[29] = "    result_30 = transform(payload, option=-1)"
+    mod.write_text("\n".join(changed) + "\n")
+    result = session.read("mod.py")
+    assert result.text == full("mod.py", changed, 1, 60, 60)
+    assert session.read("mod.py", offset=1, limit=10).text == stub("mod.py", 1, 10, "r2")
+
+
+def test_same_size_edit_with_same_mtime_still_gives_full_text(session: Session, mod: Path) -> None:
+    before = mod.stat()
+    session.read("mod.py")
+    mod.write_text("\n".join(LINES).replace("payload", "PAYLOAD") + "\n")
+    os.utime(mod, ns=(before.st_atime_ns, before.st_mtime_ns))
+    assert mod.stat().st_size == before.st_size
+    result = session.read("mod.py", offset=1, limit=5)
+    assert result.metadata["unchanged_since"] is None
+    assert "    result_1 = transform(PAYLOAD, option=1)" in result.text
+
+
+def test_touch_with_same_bytes_keeps_the_stub(session: Session, mod: Path) -> None:
+    session.read("mod.py")
+    stat = mod.stat()
+    os.utime(mod, ns=(stat.st_atime_ns + 10**9, stat.st_mtime_ns + 10**9))
+    result = session.read("mod.py")
+    assert result.text == stub("mod.py", 1, 60, "r1")
+    assert result.metadata["mtime_ns"] == stat.st_mtime_ns + 10**9
+
+
+def test_fresh_gives_full_text_and_becomes_the_source(session: Session, mod: Path) -> None:
+    session.read("mod.py")
+    result = session.read("mod.py", fresh=True)
+    assert result.text == full("mod.py", LINES, 1, 60, 60)
+    assert result.metadata["unchanged_since"] is None
+    assert session.read("mod.py").text == stub("mod.py", 1, 60, "r2")
+
+
+def test_stub_names_the_harness_call_id(session: Session, mod: Path) -> None:
+    session.read("mod.py", call_id="toolu_01ABC")
+    result = session.read("mod.py", offset=3, limit=3, call_id="toolu_02DEF")
+    assert result.text == stub("mod.py", 3, 5, "toolu_01ABC")
+    assert result.metadata["call_id"] == "toolu_02DEF"
+
+
+def test_other_spellings_and_links_of_the_same_file_dedup(session: Session, root: Path, mod: Path) -> None:
+    os.symlink("mod.py", root / "alias.py")
+    session.read("mod.py")
+    for spelling in ("./mod.py", str(mod), "sub/../mod.py", "alias.py"):
+        if spelling.startswith("sub"):
+            (root / "sub").mkdir(exist_ok=True)
+        assert session.read(spelling).text == stub("mod.py", 1, 60, "r1"), spelling
+
+
+def test_format_change_still_stubs_visible_lines(session: Session, mod: Path) -> None:
+    session.read("mod.py", format="tab")
+    assert session.read("mod.py", offset=2, limit=5).text == stub("mod.py", 2, 6, "r1")
+
+
+def test_other_session_has_its_own_ledger(root: Path, mod: Path) -> None:
+    ledger = MemoryLedger()
+    Session([root], id="a", ledger=ledger).read("mod.py")
+    other = Session([root], id="b", ledger=ledger).read("mod.py")
+    assert other.text == full("mod.py", LINES, 1, 60, 60)
+    resumed = Session([root], id="a", ledger=ledger).read("mod.py")
+    assert resumed.text == stub("mod.py", 1, 60, "r1")
+
+
+def test_cut_line_is_never_counted_as_seen(session: Session, root: Path) -> None:
+    lines = [*LINES[:10], "z" * 2500, *LINES[10:20]]
+    (root / "cut.py").write_text("\n".join(lines) + "\n")
+    session.read("cut.py")
+    again = session.read("cut.py")
+    assert again.metadata["unchanged_since"] is None
+    assert again.metadata["cut_lines"] == [11]
+    assert session.read("cut.py", offset=12).text == stub("cut.py", 12, 21, "r2")
+    assert session.read("cut.py", offset=1, limit=10).text == stub("cut.py", 1, 10, "r2")
+
+
+def test_byte_capped_window_reread_is_a_stub(session: Session, root: Path) -> None:
+    lines = [f"{i:05d} " + "w" * 94 for i in range(1, 1001)]
+    (root / "big.txt").write_text("\n".join(lines) + "\n")
+    first = session.read("big.txt")
+    assert first.metadata["truncated"] == "bytes"
+    last = first.metadata["last_line"]
+    again = session.read("big.txt")
+    assert again.text == stub("big.txt", 1, last, "r1")
+    assert again.metadata["next_offset"] == last + 1
+
+
+def test_tiny_file_reread_is_full_text_when_a_stub_would_cost_more(session: Session, root: Path) -> None:
+    (root / "t.txt").write_text("x = 1\n")
+    session.read("t.txt")
+    again = session.read("t.txt")
+    assert again.text == full("t.txt", ["x = 1"], 1, 1, 1)
+    assert again.metadata["unchanged_since"] is None
+    assert again.metadata["tokens"] == again.metadata["full_tokens"]
+
+
+def test_file_changed_and_changed_back_is_not_unchanged_since_the_first_read(session: Session, mod: Path) -> None:
+    # r1 shows version A, r2 shows version B (both still in context), then the file is put
+    # back to A (git checkout, an undo). The lines did change since r1, and the newest version
+    # the model holds is B: a stub claiming "unchanged since call r1" is false and stale.
+    original = mod.read_bytes()
+    session.read("mod.py")
+    mod.write_bytes(original.replace(b"payload", b"PAYLOAD"))
+    assert session.read("mod.py").metadata["unchanged_since"] is None
+    mod.write_bytes(original)
+    result = session.read("mod.py")
+    assert result.text == full("mod.py", LINES, 1, 60, 60)
+    assert result.metadata["unchanged_since"] is None
+
+
+def test_changed_back_after_the_other_version_was_forgotten_is_a_stub(session: Session, mod: Path) -> None:
+    # after a rewind that drops r2, the model holds only version A from r1: a stub is right
+    original = mod.read_bytes()
+    session.read("mod.py")
+    mod.write_bytes(original.replace(b"payload", b"PAYLOAD"))
+    session.read("mod.py")
+    session.forget(["r2"])
+    mod.write_bytes(original)
+    assert session.read("mod.py").text == stub("mod.py", 1, 60, "r1")

@@ -1,0 +1,226 @@
+"""workspace: roots, escapes through `..` and links, special files refused from stat alone."""
+
+from __future__ import annotations
+
+import os
+import socket
+import tempfile
+from pathlib import Path
+
+import pytest
+
+from leanread.errors import FileMissing, NotAFile, OutsideWorkspace, PathError
+from leanread.workspace import Resolved, Workspace, read_regular_file
+
+
+@pytest.fixture
+def outside(tmp_path: Path) -> Path:
+    """A folder next to the workspace root, outside it."""
+    folder = tmp_path / "outside"
+    folder.mkdir()
+    (folder / "secret.txt").write_text("secret\n")
+    return folder
+
+
+def test_default_root_is_cwd(root: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(root)
+    assert Workspace().roots == (os.path.realpath(root),)
+
+
+def test_root_must_be_a_directory(root: Path) -> None:
+    (root / "f.txt").write_text("x")
+    with pytest.raises(PathError) as info:
+        Workspace([root / "f.txt"])
+    assert str(info.value) == (f"Workspace root {root / 'f.txt'} is not a directory; pass an existing folder.")
+    with pytest.raises(PathError):
+        Workspace([root / "nope"])
+
+
+def test_resolve_relative_and_absolute(root: Path) -> None:
+    (root / "src").mkdir()
+    target = root / "src" / "app.py"
+    target.write_bytes(b"print(1)\n")
+    ws = Workspace([root])
+    rel = ws.resolve("src/app.py")
+    st = target.stat()
+    assert rel == Resolved(
+        real=os.path.realpath(target),
+        display="src/app.py",
+        size=9,
+        mtime_ns=st.st_mtime_ns,
+        is_dir=False,
+    )
+    assert ws.resolve(str(target)) == rel
+    assert ws.resolve("./src/../src/app.py") == rel
+
+
+def test_resolve_root_itself_is_a_directory(root: Path) -> None:
+    res = Workspace([root]).resolve(".")
+    assert (res.display, res.is_dir) == (".", True)
+
+
+def test_second_root_displays_absolute(root: Path, tmp_path: Path) -> None:
+    other = tmp_path / "other"
+    other.mkdir()
+    (other / "o.txt").write_text("o\n")
+    ws = Workspace([root, other])
+    res = ws.resolve(str(other / "o.txt"))
+    assert res.display == os.path.realpath(other / "o.txt")
+    # relative paths resolve against the first root only
+    with pytest.raises(FileMissing):
+        ws.resolve("o.txt")
+
+
+def test_dotdot_escape_refused(root: Path, outside: Path) -> None:
+    ws = Workspace([root])
+    with pytest.raises(OutsideWorkspace) as info:
+        ws.resolve("../outside/secret.txt")
+    assert str(info.value) == (
+        f"../outside/secret.txt resolves outside the workspace ({os.path.realpath(root)}); use a path inside it."
+    )
+
+
+def test_missing_file_outside_is_outside_not_missing(root: Path, outside: Path) -> None:
+    with pytest.raises(OutsideWorkspace):
+        Workspace([root]).resolve("../outside/nothing-here.txt")
+
+
+def test_absolute_path_outside_refused(root: Path, outside: Path) -> None:
+    with pytest.raises(OutsideWorkspace):
+        Workspace([root]).resolve(str(outside / "secret.txt"))
+
+
+def test_sibling_with_common_prefix_is_outside(tmp_path: Path) -> None:
+    (tmp_path / "ws").mkdir()
+    (tmp_path / "ws2").mkdir()
+    (tmp_path / "ws2" / "x.txt").write_text("x\n")
+    with pytest.raises(OutsideWorkspace):
+        Workspace([tmp_path / "ws"]).resolve("../ws2/x.txt")
+
+
+def test_tilde_expands_and_is_checked(root: Path, outside: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("HOME", str(outside))
+    with pytest.raises(OutsideWorkspace):
+        Workspace([root]).resolve("~/secret.txt")
+
+
+def test_symlink_to_etc_passwd_refused(root: Path) -> None:
+    os.symlink("/etc/passwd", root / "passwd")
+    with pytest.raises(OutsideWorkspace) as info:
+        Workspace([root]).resolve("passwd")
+    assert str(info.value) == (
+        f"passwd resolves outside the workspace ({os.path.realpath(root)}); use a path inside it."
+    )
+
+
+def test_symlinked_parent_directory_escape_refused(root: Path, outside: Path) -> None:
+    os.symlink(outside, root / "linkdir")
+    with pytest.raises(OutsideWorkspace):
+        Workspace([root]).resolve("linkdir/secret.txt")
+
+
+def test_dangling_symlink_pointing_outside_refused(root: Path, outside: Path) -> None:
+    os.symlink(outside / "ghost.txt", root / "ghost")
+    with pytest.raises(OutsideWorkspace):
+        Workspace([root]).resolve("ghost")
+
+
+def test_dangling_symlink_inside_is_missing(root: Path) -> None:
+    os.symlink(root / "gone.txt", root / "dangling")
+    with pytest.raises(FileMissing) as info:
+        Workspace([root]).resolve("dangling")
+    assert str(info.value) == ("File not found: dangling. Check the spelling, or list its folder to see what exists.")
+
+
+def test_symlink_inside_resolves_to_target(root: Path) -> None:
+    (root / "real.txt").write_text("r\n")
+    os.symlink("real.txt", root / "alias.txt")
+    res = Workspace([root]).resolve("alias.txt")
+    assert (res.display, res.real) == ("real.txt", os.path.realpath(root / "real.txt"))
+
+
+def test_symlink_loop(root: Path) -> None:
+    os.symlink("b", root / "a")
+    os.symlink("a", root / "b")
+    with pytest.raises(PathError) as info:
+        Workspace([root]).resolve("a")
+    assert str(info.value) == "a is a symbolic-link loop; read the file it was meant to point to."
+
+
+def test_missing_file(root: Path) -> None:
+    with pytest.raises(FileMissing) as info:
+        Workspace([root]).resolve("src/nope.py")
+    assert str(info.value) == (
+        "File not found: src/nope.py. Check the spelling, or list its folder to see what exists."
+    )
+
+
+@pytest.mark.parametrize("path", ["", "a\x00b"])
+def test_empty_or_nul_path(root: Path, path: str) -> None:
+    with pytest.raises(PathError) as info:
+        Workspace([root]).resolve(path)
+    assert str(info.value) == ("The path is empty or contains a NUL byte; pass a file path such as src/app.py.")
+
+
+def test_fifo_refused_from_stat(root: Path) -> None:
+    os.mkfifo(root / "pipe")
+    with pytest.raises(NotAFile) as info:
+        Workspace([root]).resolve("pipe")
+    assert str(info.value) == "pipe is a FIFO (named pipe), not a regular file; leanread does not open it."
+
+
+def test_char_device_refused() -> None:
+    with pytest.raises(NotAFile) as info:
+        Workspace(["/dev"]).resolve("null")
+    assert str(info.value) == ("null is a character device, not a regular file; leanread does not open it.")
+
+
+def test_symlink_to_dev_null_is_outside(root: Path) -> None:
+    os.symlink("/dev/null", root / "null")
+    with pytest.raises(OutsideWorkspace):
+        Workspace([root]).resolve("null")
+
+
+def test_socket_refused() -> None:
+    # AF_UNIX paths are short; use a short temporary folder rather than tmp_path.
+    with tempfile.TemporaryDirectory(prefix="lr") as folder:
+        sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        try:
+            sock.bind(os.path.join(folder, "s.sock"))
+            with pytest.raises(NotAFile) as info:
+                Workspace([folder]).resolve("s.sock")
+        finally:
+            sock.close()
+    assert str(info.value) == "s.sock is a socket, not a regular file; leanread does not open it."
+
+
+def test_read_regular_file_returns_bytes(root: Path) -> None:
+    (root / "a.bin").write_bytes(b"\x00\x01abc")
+    ws = Workspace([root])
+    assert read_regular_file(ws.resolve("a.bin")) == b"\x00\x01abc"
+
+
+def test_read_regular_file_refuses_directory(root: Path) -> None:
+    (root / "sub").mkdir()
+    with pytest.raises(NotAFile) as info:
+        read_regular_file(Workspace([root]).resolve("sub"))
+    assert str(info.value) == "sub is a directory; read a file inside it."
+
+
+def test_read_regular_file_refuses_file_swapped_for_fifo(root: Path) -> None:
+    (root / "f").write_text("was a file\n")
+    resolved = Workspace([root]).resolve("f")
+    os.unlink(root / "f")
+    os.mkfifo(root / "f")  # swapped after the check: must not block on open
+    with pytest.raises(NotAFile) as info:
+        read_regular_file(resolved)
+    assert str(info.value) == "f is no longer a regular file; read it again once it is."
+
+
+def test_read_regular_file_vanished(root: Path) -> None:
+    (root / "f").write_text("x")
+    resolved = Workspace([root]).resolve("f")
+    os.unlink(root / "f")
+    with pytest.raises(PathError) as info:
+        read_regular_file(resolved)
+    assert str(info.value) == "Cannot open f: No such file or directory."
