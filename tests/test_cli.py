@@ -45,3 +45,36 @@ def test_bad_root_is_one_line(tmp_path: Path) -> None:
     assert done.returncode == 1
     assert done.stderr.strip().endswith("is not a directory; pass an existing folder.")
     assert "Traceback" not in done.stderr
+
+
+def test_flags_override_the_settings_file(tmp_path: Path) -> None:
+    (tmp_path / "leanread.toml").write_text("max_lines = 2\n")
+    (tmp_path / "n.txt").write_text("1\n2\n3\n4\n")
+    from_file = leanread("read", "n.txt", cwd=tmp_path)
+    from_flag = leanread("read", "n.txt", "--max-lines", "3", cwd=tmp_path)
+    assert from_file.stdout.endswith("(Showing lines 1-2 of 4. Use offset=3 to continue.)\n</content>\n")
+    assert from_flag.stdout.endswith("(Showing lines 1-3 of 4. Use offset=4 to continue.)\n</content>\n")
+
+
+def test_bad_settings_file_is_one_line(tmp_path: Path) -> None:
+    (tmp_path / "leanread.toml").write_text("max_line = 3\n")
+    done = leanread("read", "x", cwd=tmp_path)
+    assert done.returncode == 1
+    assert done.stderr.startswith("Unknown key 'max_line' in ")
+    assert done.stderr.count("\n") == 1
+
+
+def test_char_offset_reads_the_rest_of_a_cut_line(tmp_path: Path) -> None:
+    (tmp_path / "min.js").write_text("a" * 2500 + "\n")
+    done = leanread("read", "min.js", "--offset", "1", "--char-offset", "2001", cwd=tmp_path)
+    assert done.stdout == (
+        "<path>min.js</path>\n<type>file</type>\n<content>\n" + "a" * 500 + "\n\n"
+        "(End of line 1, characters 2,001-2,500 of 2,500. End of file - total 1 lines)\n</content>\n"
+    )
+
+
+def test_bench_window_runs_and_checks_against_sed(tmp_path: Path) -> None:
+    done = leanread("bench", "window", "--size-mb", "1", "--runs", "1", "--window", "10", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("## Big-file window: line index against `sed`\n")
+    assert "- sed's output equals leanread's lines." in done.stdout

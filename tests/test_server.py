@@ -105,3 +105,24 @@ async def test_stdio_subprocess_serves_reads(repo: Path) -> None:
         "(Lines 2-9 unchanged since call r2, still in your context. "
         "Use fresh=true to see them again.)\n</content>"
     )
+
+
+async def test_continue_directory_char_offset_and_deny_over_mcp(repo: Path) -> None:
+    (repo / "min.js").write_text("b" * 2100 + "\n")
+    (repo / ".env").write_text("KEY=value\n")
+    async with Client(build_server([repo])) as client:
+        first = await client.call_tool("read", {"path": "min.js"})
+        rest = await client.call_tool("read", {"offset": 1, "char_offset": 2001})
+        listing = await client.call_tool("read", {"path": "."})
+        secret = await client.call_tool("read", {"path": ".env"})
+    assert "read the rest with offset=1, char_offset=2001." in _text(first)
+    assert _text(rest) == (
+        "<path>min.js</path>\n<type>file</type>\n<content>\n" + "b" * 100 + "\n\n"
+        "(End of line 1, characters 2,001-2,100 of 2,100. End of file - total 1 lines)\n</content>"
+    )
+    assert _text(listing) == (
+        "<path>.</path>\n<type>directory</type>\n<content>\n.env\nmin.js\nsrc/\n\n"
+        "(End of directory - total 3 entries)\n</content>"
+    )
+    assert secret.is_error is True
+    assert _text(secret).startswith(".env is on leanread's deny list")

@@ -104,6 +104,26 @@ def demo(
     raise typer.Exit(run_demo(trace=trace, traces_dir=traces_dir, cache=cache))
 
 
+bench_app = typer.Typer(no_args_is_help=True, help="Benchmarks; each prints a Markdown section for BENCHMARKS.md.")
+app.add_typer(bench_app, name="bench")
+
+
+@bench_app.command("window")
+def bench_window(
+    path: Annotated[Path | None, typer.Option(help="An existing file; default: generate a log.")] = None,
+    size_mb: Annotated[int, typer.Option(help="MiB of log to generate.")] = 1024,
+    runs: Annotated[int, typer.Option(help="Timed repetitions; medians are reported.")] = 5,
+    window: Annotated[int, typer.Option(help="Lines in the window.")] = 100,
+) -> None:
+    """A window near the end of a big file: leanread's `read` against `sed -n 'A,Bp'`."""
+    from .bench.window import bench_window as run
+    from .bench.window import markdown_report
+
+    result = run(path, size_mb, runs, window=window)
+    shown = f"leanread bench window --size-mb {size_mb} --runs {runs} --window {window}"
+    print(markdown_report(result, shown + (f" --path {path}" if path else "")))
+
+
 def main() -> None:
     """Entry point of the ``leanread`` console script: refusals print one line, status 1."""
     try:

@@ -30,8 +30,9 @@ import os
 import stat
 import threading
 from array import array
-from collections import OrderedDict
+from collections import OrderedDict, deque
 from collections.abc import Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import contextmanager
 
 from .errors import FileMissing, InvalidArgument, NotAFile, PathError
@@ -56,6 +57,31 @@ class StaleIndex(PathError):
 
 def _name(source: Source) -> str:
     return f"file descriptor {source}" if isinstance(source, int) else os.fspath(source)
+
+
+class _BackgroundHash:
+    """SHA-256 fed chunk by chunk on a worker thread, at most two chunks behind the reader."""
+
+    def __init__(self) -> None:
+        self._digest = hashlib.sha256()
+        self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="leanread-hash")
+        self._pending: deque[Future[None]] = deque()
+
+    def update(self, chunk: bytes) -> None:
+        if len(self._pending) >= 2:
+            self._pending.popleft().result()
+        self._pending.append(self._pool.submit(self._digest.update, chunk))
+
+    def hexdigest(self) -> str:
+        while self._pending:
+            self._pending.popleft().result()
+        return self._digest.hexdigest()
+
+    def __enter__(self) -> _BackgroundHash:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._pool.shutdown(wait=True, cancel_futures=True)
 
 
 @contextmanager
@@ -107,7 +133,8 @@ class LineIndex:
         cr_count: ``b"\\r"`` bytes in the file.
         crlf_count: ``b"\\r\\n"`` pairs in the file (a file is CRLF when this equals ``lf_count``).
         stride: requested distance in bytes between checkpoints.
-        content_hash: SHA-256 hex digest of the bytes, computed in the same pass.
+        content_hash: SHA-256 hex digest of the bytes, computed in the same pass (on a second
+            thread: hashlib releases the GIL on big buffers, so hashing overlaps the counting).
     """
 
     __slots__ = (
@@ -180,7 +207,7 @@ class LineIndex:
         """
         if stride < 1:
             raise InvalidArgument(f"stride must be 1 byte or more (got {stride}).")
-        with _open(source) as (fd, st):
+        with _open(source) as (fd, st), _BackgroundHash() as hasher:
             size = st.st_size
             lines = array("q", [1])
             offsets = array("q", [0])
@@ -189,13 +216,12 @@ class LineIndex:
             last_byte = b""
             next_mark = stride  # the next checkpoint is the first line start >= next_mark
             pos = 0
-            digest = hashlib.sha256()
             while pos < size:
                 chunk = _pread(fd, min(CHUNK_BYTES, size - pos), pos, source)
                 if not chunk:
                     raise StaleIndex(f"{_name(source)} shrank while it was being indexed; read it again.")
                 n = len(chunk)
-                digest.update(chunk)
+                hasher.update(chunk)
                 counted = 0
                 while True:
                     rel = next_mark - 1 - pos
@@ -223,6 +249,7 @@ class LineIndex:
             after = os.fstat(fd)
             if (after.st_size, after.st_mtime_ns) != (size, st.st_mtime_ns):
                 raise StaleIndex(f"{_name(source)} changed while it was being indexed; read it again.")
+            content_hash = hasher.hexdigest()
         final_newline = last_byte == b"\n"
         total = lf + (1 if size and not final_newline else 0)
         return cls(
@@ -236,7 +263,7 @@ class LineIndex:
             stride=stride,
             lines=lines,
             offsets=offsets,
-            content_hash=digest.hexdigest(),
+            content_hash=content_hash,
         )
 
     def line_offset(self, source: Source, line: int) -> int:

@@ -12,7 +12,6 @@ folder and deletes it after), or ``--path FILE`` for an existing file.
 
 from __future__ import annotations
 
-import argparse
 import os
 import platform
 import random
@@ -20,15 +19,16 @@ import resource
 import shutil
 import statistics
 import subprocess
-import sys
 import tempfile
 import time
 import tracemalloc
-from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from ..config import Limits
 from ..lineindex import LineIndex, LineIndexCache
+from ..result import ToolResult
+from ..session import Session
 
 _LEVELS = ("INFO",) * 14 + ("DEBUG",) * 3 + ("WARN", "WARN", "ERROR")
 _MODULES = (
@@ -203,6 +203,16 @@ def _measure(path: Path, runs: int, window: int, sed: str) -> dict[str, Any]:
     first_read_s, lines = _timed(warm_read)
     warm = [_timed(warm_read)[0] for _ in range(runs)]
 
+    # The whole read tool as the model sees it: resolve, stat, cache hit, decode, render, tokens, ledger.
+    session = Session([os.path.dirname(real)], limits=Limits(index_bytes=1))
+    name = os.path.basename(real)
+
+    def tool_read() -> ToolResult:
+        return session.read(name, offset=first, limit=window, fresh=True)
+
+    tool_read()  # builds the process-wide index once
+    tool = [_timed(tool_read)[0] for _ in range(runs)]
+
     command = [sed, "-n", f"{first},{last}p", real]
     sed_times: list[float] = []
     sed_out = b""
@@ -234,6 +244,8 @@ def _measure(path: Path, runs: int, window: int, sed: str) -> dict[str, Any]:
         "leanread_warm_median_s": warm_median,
         "leanread_warm_times_s": warm,
         "ratio_warm": warm_median / sed_median,
+        "tool_warm_median_s": statistics.median(tool),
+        "ratio_tool_warm": statistics.median(tool) / sed_median,
         "index_build_s": build_median,
         "index_build_times_s": builds,
         "first_call_s": first_call,
@@ -272,6 +284,11 @@ def markdown_report(result: dict[str, Any], command: str) -> str:
             result["ratio_warm"],
         ),
         (
+            "leanread `read` tool, warm: the whole call (resolve, decode, render, tokens, ledger)",
+            result["tool_warm_median_s"],
+            result["ratio_tool_warm"],
+        ),
+        (
             "leanread, first call: index build + read",
             result["first_call_s"],
             result["ratio_first_call"],
@@ -298,26 +315,3 @@ Command: `{command}`
   warm window read {result["read_peak_tracemalloc_bytes"] / 1024:,.0f} KiB; whole process max RSS
   (interpreter and log generator included): {result["process_maxrss_kib"] / 1024:,.0f} MiB.
 """
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    """``python -m leanread.bench.window``: print the figures as JSON and the Markdown section."""
-    import json
-
-    parser = argparse.ArgumentParser(prog="python -m leanread.bench.window", description=__doc__)
-    parser.add_argument("--path", type=Path, default=None, help="existing file (default: generate a log)")
-    parser.add_argument("--size-mb", type=int, default=1024, help="MiB of log to generate")
-    parser.add_argument("--runs", type=int, default=5, help="timed repetitions (median reported)")
-    parser.add_argument("--window", type=int, default=100, help="lines in the window")
-    parser.add_argument("--tmp-dir", type=Path, default=None, help="where to generate the log")
-    args = parser.parse_args(argv)
-    result = bench_window(args.path, args.size_mb, args.runs, window=args.window, tmp_dir=args.tmp_dir)
-    shown = " ".join(["python -m leanread.bench.window", *(argv if argv is not None else sys.argv[1:])])
-    print(json.dumps(result, indent=2))
-    print()
-    print(markdown_report(result, shown.strip()))
-    return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())
