@@ -41,7 +41,7 @@ def test_replay_counts_tokens_stubs_and_skips(tmp_path: Path) -> None:
         (1, "1-end", ""),
         (2, "10-14", "stub → r1"),
         (4, "10-14", ""),
-        (6, "39-end", ""),  # another version: line-level dedup across versions is issue 4
+        (6, "39-end", "markers → r1"),  # lines 39-40 kept their text through the edit of line 12
     ]
     assert replay.skipped_reads == ["toypkg/absent.py"]
     assert replay.changes == {"applied": 1, "skipped: outside the repository": 1}

@@ -3,13 +3,11 @@
 from __future__ import annotations
 
 import os
-import threading
 from pathlib import Path
 
 import pytest
 
-from leanread import MemoryLedger, ReadRecord, Session, count_tokens
-from leanread.ledger import covering_calls
+from leanread import MemoryLedger, Session, count_tokens
 
 LINES = [f"    result_{i} = transform(payload, option={i})" for i in range(1, 61)]
 
@@ -43,93 +41,6 @@ def mod(root: Path) -> Path:
 # --- the ledger store -----------------------------------------------------------------------
 
 
-def _rec(call_id: str, ranges: tuple[tuple[int, int], ...], digest: str = "h1", path: str = "/p") -> ReadRecord:
-    return ReadRecord(call_id=call_id, path=path, ranges=ranges, content_hash=digest, size=1, mtime_ns=1)
-
-
-def test_call_ids_count_per_session() -> None:
-    ledger = MemoryLedger()
-    assert [ledger.new_call_id("s1") for _ in range(3)] == ["r1", "r2", "r3"]
-    assert ledger.new_call_id("s2") == "r1"
-    assert ledger.new_call_id("s1") == "r4"
-
-
-def test_call_ids_unique_across_threads() -> None:
-    ledger = MemoryLedger()
-    seen: list[str] = []
-
-    def take() -> None:
-        for _ in range(200):
-            seen.append(ledger.new_call_id("s"))
-
-    workers = [threading.Thread(target=take) for _ in range(8)]
-    for worker in workers:
-        worker.start()
-    for worker in workers:
-        worker.join()
-    assert sorted(seen, key=lambda c: int(c[1:])) == [f"r{i}" for i in range(1, 1601)]
-
-
-def test_reads_of_filters_by_session_and_path() -> None:
-    ledger = MemoryLedger()
-    a, b, c = _rec("r1", ((1, 3),)), _rec("r2", ((1, 3),), path="/q"), _rec("r3", ((4, 9),))
-    for rec in (a, b, c):
-        ledger.record("s1", rec)
-    ledger.record("s2", _rec("r1", ((1, 1),)))
-    assert ledger.reads_of("s1", "/p") == [a, c]
-    assert ledger.reads_of("s1", "/q") == [b]
-    assert ledger.reads_of("s3", "/p") == []
-
-
-def test_forget_marks_invisible_and_counts() -> None:
-    ledger = MemoryLedger()
-    ledger.record("s", _rec("r1", ((1, 3),)))
-    ledger.record("s", _rec("r2", ((1, 3),)))
-    ledger.record("other", _rec("r1", ((1, 3),)))
-    assert ledger.forget("s", ["r1", "r9"]) == 1
-    assert [r.visible for r in ledger.reads_of("s", "/p")] == [False, True]
-    assert ledger.forget("s", ["r1"]) == 0
-    assert [r.visible for r in ledger.reads_of("other", "/p")] == [True]
-    assert ledger.forget("nobody", ["r1"]) == 0
-
-
-def test_covering_calls_single() -> None:
-    assert covering_calls([_rec("r1", ((1, 60),))], "h1", 10, 20) == ["r1"]
-
-
-def test_covering_calls_gap_is_none() -> None:
-    records = [_rec("r1", ((1, 10),)), _rec("r2", ((12, 20),))]
-    assert covering_calls(records, "h1", 1, 20) is None
-    assert covering_calls(records, "h1", 1, 10) == ["r1"]
-    assert covering_calls([], "h1", 1, 1) is None
-
-
-def test_covering_calls_union_newest_first() -> None:
-    records = [_rec("r1", ((1, 10),)), _rec("r2", ((11, 20),))]
-    assert covering_calls(records, "h1", 5, 15) == ["r2", "r1"]
-
-
-def test_covering_calls_skips_what_adds_nothing() -> None:
-    records = [_rec("r1", ((1, 10),)), _rec("r2", ((1, 20),)), _rec("r3", ((15, 20),))]
-    assert covering_calls(records, "h1", 1, 20) == ["r3", "r2"]
-
-
-def test_covering_calls_ignores_other_versions_and_invisible() -> None:
-    hidden = ReadRecord("r2", "/p", ((1, 20),), "h1", 1, 1, visible=False)
-    records = [_rec("r1", ((1, 20),), digest="h0"), hidden]
-    assert covering_calls(records, "h1", 1, 5) is None
-    assert covering_calls(records, "h0", 1, 5) == ["r1"]
-
-
-def test_covering_calls_honours_holes_in_ranges() -> None:
-    records = [_rec("r1", ((1, 4), (6, 10)))]  # line 5 was cut, not shown whole
-    assert covering_calls(records, "h1", 1, 10) is None
-    assert covering_calls(records, "h1", 6, 9) == ["r1"]
-
-
-# --- dedup through the read tool ------------------------------------------------------------
-
-
 def test_same_range_reread_is_a_stub(session: Session, mod: Path) -> None:
     first = session.read("mod.py")
     assert first.text == full("mod.py", LINES, 1, 60, 60)
@@ -142,8 +53,9 @@ def test_same_range_reread_is_a_stub(session: Session, mod: Path) -> None:
     assert meta["full_tokens"] == first.metadata["tokens"]
     assert meta["tokens"] < meta["full_tokens"]
     assert (meta["offset"], meta["last_line"], meta["total_lines"]) == (1, 60, 60)
-    # a stub is not a new showing of the lines
-    assert [r.call_id for r in session.ledger.reads_of(session.id, os.path.realpath(mod))] == ["r1"]
+    # a stub shows no lines anew: its record holds none (it is there so rewind/compact know the call)
+    views = session.ledger.views_of(session.id, os.path.realpath(mod))
+    assert [(r.call_id, r.ranges) for r in views] == [("r1", ((1, 60),)), ("r2", ())]
 
 
 def test_sub_range_is_a_stub(session: Session, mod: Path) -> None:
@@ -151,11 +63,25 @@ def test_sub_range_is_a_stub(session: Session, mod: Path) -> None:
     assert session.read("mod.py", offset=10, limit=11).text == stub("mod.py", 10, 20, "r1")
 
 
-def test_range_partly_outside_is_full_text(session: Session, mod: Path) -> None:
+def test_range_partly_outside_shows_only_the_new_lines(session: Session, mod: Path) -> None:
     session.read("mod.py", offset=1, limit=20)
     result = session.read("mod.py", offset=15, limit=16)
-    assert result.text == full("mod.py", LINES, 15, 30, 60)
-    assert result.metadata["unchanged_since"] is None
+    assert result.text == "\n".join(
+        [
+            "<path>mod.py</path>",
+            "<type>file</type>",
+            "<content>",
+            "… lines 15-20 unchanged since call r1 …",
+            *LINES[20:30],
+            "",
+            "(Showing lines 15-30 of 60. Use offset=31 to continue.)",
+            "</content>",
+        ]
+    )
+    assert result.metadata["unchanged_since"] == ["r1"]
+    assert result.metadata["mode"] == "elided"
+    # lines 21-30 are now known from r2: the whole window is a stub naming both calls
+    assert session.read("mod.py", offset=15, limit=16).text == stub("mod.py", 15, 30, "r2", "r1")
 
 
 def test_range_covered_by_two_calls(session: Session, mod: Path) -> None:
@@ -175,14 +101,33 @@ def test_forgotten_read_earns_no_stub(session: Session, mod: Path) -> None:
     assert session.forget(["r1"]) == 0
 
 
-def test_changed_bytes_give_full_text(session: Session, mod: Path) -> None:
+def test_changed_bytes_give_a_diff_against_what_was_shown(session: Session, mod: Path) -> None:
     session.read("mod.py")
     changed = [*LINES]
     changed[29] = "    result_30 = transform(payload, option=-1)"
     mod.write_text("\n".join(changed) + "\n")
     result = session.read("mod.py")
-    assert result.text == full("mod.py", changed, 1, 60, 60)
-    assert session.read("mod.py", offset=1, limit=10).text == stub("mod.py", 1, 10, "r2")
+    assert result.text == "\n".join(
+        [
+            "<path>mod.py</path>",
+            "<type>diff</type>",
+            "<content>",
+            "(mod.py changed since you saw it. Lines 1-60 as a diff against what call r1 showed; "
+            "lines outside the hunks are unchanged.)",
+            "@@ -29,3 +29,3 @@",
+            " " + LINES[28],
+            "-" + LINES[29],
+            "+" + changed[29],
+            " " + LINES[30],
+            "",
+            "(End of file - total 60 lines)",
+            "</content>",
+        ]
+    )
+    assert result.metadata["mode"] == "diff"
+    # the unchanged lines stay known through r1, carried onto the new version
+    assert session.read("mod.py", offset=1, limit=10).text == stub("mod.py", 1, 10, "r1")
+    assert session.read("mod.py", offset=29, limit=3).text == stub("mod.py", 29, 31, "r2")
 
 
 def test_same_size_edit_with_same_mtime_still_gives_full_text(session: Session, mod: Path) -> None:
@@ -248,10 +193,11 @@ def test_cut_line_is_never_counted_as_seen(session: Session, root: Path) -> None
     (root / "cut.py").write_text("\n".join(lines) + "\n")
     session.read("cut.py")
     again = session.read("cut.py")
-    assert again.metadata["unchanged_since"] is None
     assert again.metadata["cut_lines"] == [11]
-    assert session.read("cut.py", offset=12).text == stub("cut.py", 12, 21, "r2")
-    assert session.read("cut.py", offset=1, limit=10).text == stub("cut.py", 1, 10, "r2")
+    assert again.metadata["unchanged_since"] == ["r1"]  # lines 1-10 and 12-21 are marked, 11 is shown again
+    assert "… lines 1-10 unchanged since call r1 …\n" + "z" * 2000 + "… [line cut: 2,500 chars in all]\n" in again.text
+    assert session.read("cut.py", offset=12).text == stub("cut.py", 12, 21, "r1")
+    assert session.read("cut.py", offset=11, limit=1).metadata["mode"] == "full"
 
 
 def test_byte_capped_window_reread_is_a_stub(session: Session, root: Path) -> None:

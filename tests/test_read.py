@@ -94,6 +94,8 @@ def test_whole_small_file(session: Session, root: Path) -> None:
         "bom": False,
         "newline": "\n",
         "final_newline": True,
+        "mode": "full",
+        "instructions": [],
     }
 
 

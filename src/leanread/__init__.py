@@ -24,7 +24,7 @@ from .errors import (
     PathError,
     TokenizerError,
 )
-from .ledger import LedgerStore, MemoryLedger, ReadRecord
+from .ledger import LedgerStore, MemoryLedger, ViewRecord
 from .result import ToolResult
 from .session import Session
 from .tokens import count_tokens
@@ -44,11 +44,11 @@ __all__ = [
     "OutsideWorkspace",
     "PathError",
     "Policy",
-    "ReadRecord",
     "Session",
     "Settings",
     "TokenizerError",
     "ToolResult",
+    "ViewRecord",
     "Workspace",
     "__version__",
     "count_tokens",

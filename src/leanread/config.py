@@ -49,6 +49,8 @@ class Limits:
 DEFAULT_DENY: tuple[str, ...] = (".env", ".env.*", "*.pem", "*.key", "id_rsa*", "id_ed25519*")
 #: Exceptions to the deny list by default: templates that hold no secrets.
 DEFAULT_ALLOW: tuple[str, ...] = ("*.example", "*.sample")
+#: Instruction files attached to reads below them, as Codex (AGENTS.md) and Claude Code (CLAUDE.md) name them.
+DEFAULT_INSTRUCTION_FILES: tuple[str, ...] = ("AGENTS.md", "CLAUDE.md")
 
 
 def _check_patterns(owner: str, patterns: tuple[str, ...]) -> None:
@@ -73,6 +75,10 @@ class Policy:
     Attributes:
         deny: file-name patterns refused (default ``DEFAULT_DENY``).
         allow: exceptions that win over ``deny`` (default ``DEFAULT_ALLOW``).
+        instruction_files: names of instruction files attached to reads of files below them
+            (default ``AGENTS.md``, ``CLAUDE.md``).
+        root_instructions: also attach those in the workspace root (default False: harnesses
+            load the root's own).
 
     Raises:
         ValueError: a pattern is empty, not a string, or contains a path separator.
@@ -80,13 +86,14 @@ class Policy:
 
     deny: tuple[str, ...] = DEFAULT_DENY
     allow: tuple[str, ...] = DEFAULT_ALLOW
+    instruction_files: tuple[str, ...] = DEFAULT_INSTRUCTION_FILES
+    root_instructions: bool = False
 
     def __post_init__(self) -> None:
         # Accept any sequence from callers but store tuples, so the policy stays hashable.
-        object.__setattr__(self, "deny", tuple(self.deny))
-        object.__setattr__(self, "allow", tuple(self.allow))
-        _check_patterns("deny", self.deny)
-        _check_patterns("allow", self.allow)
+        for name in ("deny", "allow", "instruction_files"):
+            object.__setattr__(self, name, tuple(getattr(self, name)))
+            _check_patterns(name, getattr(self, name))
 
     def denied(self, name: str) -> bool:
         """True when the file name ``name`` matches ``deny`` and no ``allow`` pattern.
@@ -110,9 +117,9 @@ class Settings:
 
 
 _INT_KEYS = ("max_lines", "max_bytes", "max_line_chars", "sniff_bytes", "index_bytes")
-_LIST_KEYS = ("deny", "allow", "extra_deny")
+_LIST_KEYS = ("deny", "allow", "extra_deny", "instruction_files")
 #: Every key ``load_settings`` accepts, in the order error messages list them.
-SETTING_KEYS: tuple[str, ...] = _INT_KEYS + _LIST_KEYS
+SETTING_KEYS: tuple[str, ...] = (*_INT_KEYS, *_LIST_KEYS, "root_instructions")
 
 
 def _read_toml(path: Path) -> dict[str, Any]:
@@ -152,7 +159,12 @@ def _int_value(key: str, value: object, where: str) -> int:
     return value
 
 
-_EXAMPLES = {"deny": '[".env", "*.pem"]', "allow": '["*.example"]', "extra_deny": '["*.secret"]'}
+_EXAMPLES = {
+    "deny": '[".env", "*.pem"]',
+    "allow": '["*.example"]',
+    "extra_deny": '["*.secret"]',
+    "instruction_files": '["AGENTS.md"]',
+}
 
 
 def _patterns_value(key: str, value: object, where: str) -> tuple[str, ...]:
@@ -170,9 +182,7 @@ def _patterns_value(key: str, value: object, where: str) -> tuple[str, ...]:
     return tuple(value)
 
 
-def _apply(
-    values: Mapping[str, object], where: str, limits: dict[str, int], policy: dict[str, tuple[str, ...]]
-) -> None:
+def _apply(values: Mapping[str, object], where: str, limits: dict[str, int], policy: dict[str, Any]) -> None:
     """Check ``values`` and merge them into ``limits`` and ``policy`` (None values are skipped)."""
     for key in values:
         if key not in SETTING_KEYS:
@@ -181,9 +191,15 @@ def _apply(
     for key in _INT_KEYS:
         if key in given:
             limits[key] = _int_value(key, given[key], where)
-    for key in ("deny", "allow"):
+    for key in ("deny", "allow", "instruction_files"):
         if key in given:
             policy[key] = _patterns_value(key, given[key], where)
+    if "root_instructions" in given:
+        if not isinstance(given["root_instructions"], bool):
+            raise ConfigError(
+                f"root_instructions in {where} must be true or false (got {given['root_instructions']!r})."
+            )
+        policy["root_instructions"] = given["root_instructions"]
     if "extra_deny" in given:
         extra = _patterns_value("extra_deny", given["extra_deny"], where)
         policy["deny"] = tuple(dict.fromkeys(policy["deny"] + extra))
@@ -196,7 +212,8 @@ def load_settings(root: str | Path, overrides: Mapping[str, object] | None = Non
     ``[tool.leanread]`` table of ``<root>/pyproject.toml``; with neither, the defaults hold.
     Keys: ``max_lines``, ``max_bytes``, ``max_line_chars``, ``sniff_bytes``, ``index_bytes``
     (whole numbers of at least 1), ``deny`` and ``allow`` (lists of file-name patterns replacing
-    the defaults) and ``extra_deny`` (patterns added to the deny list in force). ``overrides``
+    the defaults), ``extra_deny`` (patterns added to the deny list in force),
+    ``instruction_files`` (names) and ``root_instructions`` (true/false). ``overrides``
     takes the same keys and is applied last; its None values are ignored, so a CLI can pass
     every flag as given.
 
@@ -206,7 +223,7 @@ def load_settings(root: str | Path, overrides: Mapping[str, object] | None = Non
     """
     section, where = _file_section(Path(root))
     limits: dict[str, int] = {}
-    policy: dict[str, tuple[str, ...]] = {"deny": DEFAULT_DENY, "allow": DEFAULT_ALLOW}
+    policy: dict[str, Any] = {"deny": DEFAULT_DENY, "allow": DEFAULT_ALLOW}
     _apply(section, where, limits, policy)
     if overrides:
         _apply(overrides, "the overrides", limits, policy)

@@ -9,7 +9,14 @@
      │    └── NotAFile            a directory, FIFO, device or socket where a file was expected
      ├── NotText                  the file is binary or in an encoding leanread cannot show
      ├── TokenizerError           the offline o200k_base vocabulary is missing or corrupt
-     └── ConfigError              ``leanread.toml`` / ``[tool.leanread]`` or an override is invalid
+     ├── ConfigError              ``leanread.toml`` / ``[tool.leanread]`` or an override is invalid
+     └── EditError                an ``edit`` or ``write`` cannot be applied as asked; nothing was written
+          ├── NoChange            old_string and new_string are the same text
+          ├── NoMatch             old_string is not in the file (the closest lines are quoted)
+          ├── MultipleMatches     old_string is in several places and replace_all was not asked for
+          ├── MarkerInEdit        the text carries leanread's display markers (line numbers, ``^I``/``$``,
+          │                       a line-cut or omission marker, ``<response clipped>``)
+          └── UnencodableText     a character the file's encoding cannot hold
 
 Tools turn these into tool results with ``is_error=True``; a traceback never reaches the model.
 """
@@ -55,3 +62,27 @@ class TokenizerError(LeanreadError):
 
 class ConfigError(LeanreadError):
     """The configuration (``leanread.toml``, ``[tool.leanread]`` or an override) is invalid."""
+
+
+class EditError(LeanreadError):
+    """An ``edit`` or ``write`` cannot be applied as asked; the file was not touched."""
+
+
+class NoChange(EditError):
+    """old_string and new_string are the same text (after any normalisation), so there is nothing to do."""
+
+
+class NoMatch(EditError):
+    """old_string is not in the file under any matching rule; the message quotes the closest lines."""
+
+
+class MultipleMatches(EditError):
+    """old_string is in several places and replace_all was not asked for; the message lists their lines."""
+
+
+class MarkerInEdit(EditError):
+    """The text carries leanread's display-only markers, which must never reach a file."""
+
+
+class UnencodableText(EditError):
+    """The new text holds a character the file's encoding cannot store."""

@@ -1,70 +1,146 @@
 """What the model of each session has been shown, and whether it is still in its context window.
 
-A store keeps ``ReadRecord``s per session id. The in-memory store is here; SQLite and Redis
-stores implement the same ``LedgerStore`` protocol. The dedup question ("does the model still
-have these lines of this version?") is answered by the pure function ``covering_calls``.
+A store keeps, per session id, one ``ViewRecord`` per file a tool result showed lines of, in
+call order, and the texts of the file versions shown (content-addressed by SHA-256, so a diff
+can be made against exactly what the model saw). The in-memory store is here; the SQLite store
+is in ``ledger_sqlite``; both keep the ``LedgerStore`` protocol. What follows from the records
+(dedup, diffs, edit grants) is worked out in ``knowledge``.
 """
 
 from __future__ import annotations
 
 import itertools
 import threading
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from typing import Protocol
 
+from .errors import InvalidArgument
+
 LineRange = tuple[int, int]
+
+#: Kind of a record that carries lines an earlier call showed onto a newer version of the file.
+CARRY = "carry"
 
 
 @dataclass(frozen=True)
-class ReadRecord:
-    """One tool result that showed lines of a file.
+class ViewRecord:
+    """What one tool result showed of one file version.
 
     Attributes:
-        call_id: the tool call id the result answered.
+        call_id: the tool call id of the result.
         path: realpath of the file.
-        ranges: inclusive 1-based line ranges shown whole.
-        content_hash: SHA-256 of the file's bytes when they were shown.
+        content_hash: SHA-256 of the file's bytes in the version shown.
+        ranges: inclusive 1-based line ranges of that version the model has whole from this
+            result (for an edit or write: every line it knows after its own change).
         size: bytes of that version.
         mtime_ns: its modification time in nanoseconds.
+        kind: the tool that showed it: ``read``, ``edit``, ``write``, ``grep``, ``refusal`` (an
+            edit refused with the diff of an outside change), or ``carry`` (lines this call
+            showed, carried onto a newer version; see ``knowledge``).
+        instructions: realpaths of instruction files (AGENTS.md, …) attached to this result.
         visible: False once the result left the context window (forgotten, compacted, rewound).
+        seq: order within the session, given by the store when the record is added.
     """
 
     call_id: str
     path: str
-    ranges: tuple[LineRange, ...]
     content_hash: str
+    ranges: tuple[LineRange, ...]
     size: int
     mtime_ns: int
+    kind: str = "read"
+    instructions: tuple[str, ...] = ()
     visible: bool = True
+    seq: int = 0
 
 
 class LedgerStore(Protocol):
-    """Storage of read records per session; implementations must be safe across threads."""
+    """Storage of view records per session and of shown file versions.
+
+    Implementations must be safe to call from several threads; stores that persist (SQLite,
+    Redis) must give a session resumed later, under the same id, the same answers.
+    """
 
     def new_call_id(self, session_id: str) -> str:
-        """A call id not yet used in ``session_id`` (for callers that bring none)."""
+        """A call id not yet used in ``session_id``: ``r1``, ``r2``, …"""
         ...
 
-    def record(self, session_id: str, record: ReadRecord) -> None:
-        """Append ``record`` to the session's ledger."""
+    def record(self, session_id: str, record: ViewRecord) -> ViewRecord:
+        """Append ``record``; returns it with its ``seq`` set."""
         ...
 
-    def reads_of(self, session_id: str, path: str) -> list[ReadRecord]:
+    def views_of(self, session_id: str, path: str) -> list[ViewRecord]:
         """Every record of ``path`` in the session, oldest first, visible or not."""
         ...
 
-    def forget(self, session_id: str, call_ids: Iterable[str]) -> int:
-        """Mark the results of ``call_ids`` as out of the context window; returns how many."""
+    def visible_instructions(self, session_id: str) -> set[str]:
+        """Instruction files attached to results still visible in the session."""
         ...
+
+    def forget(self, session_id: str, call_ids: Iterable[str]) -> int:
+        """Mark the results of ``call_ids`` as out of the context window; returns how many
+        visible records were marked. Unknown ids are ignored."""
+        ...
+
+    def compact(self, session_id: str, up_to_call_id: str) -> int:
+        """Mark every result up to and including ``up_to_call_id`` as gone (the history before
+        it was summarised); returns how many visible records were marked.
+
+        Raises:
+            InvalidArgument: the session has no result with that call id.
+        """
+        ...
+
+    def rewind(self, session_id: str, to_call_id: str) -> int:
+        """Mark every result after ``to_call_id`` as gone (the conversation went back to it);
+        returns how many visible records were marked.
+
+        Raises:
+            InvalidArgument: the session has no result with that call id.
+        """
+        ...
+
+    def put_version(self, content_hash: str, text: str) -> None:
+        """Keep the logical text (lines joined by ``\\n``) of a shown file version."""
+        ...
+
+    def get_version(self, content_hash: str) -> str | None:
+        """The text kept by ``put_version``, or None."""
+        ...
+
+    def set_last_path(self, session_id: str, path: str) -> None:
+        """Remember the file the session read last (as the model knows it)."""
+        ...
+
+    def last_path(self, session_id: str) -> str | None:
+        """The path given to ``set_last_path`` last, or None."""
+        ...
+
+
+def unknown_call(call_id: str) -> InvalidArgument:
+    """The error for a compact/rewind to a call id the session never recorded."""
+    return InvalidArgument(
+        f"This session has no tool result with call id {call_id!r}; pass a call_id from a result's metadata."
+    )
+
+
+def last_seq_of(records: Iterable[ViewRecord], call_id: str) -> int | None:
+    """Where call ``call_id`` stands in the session: the highest ``seq`` among its own records
+    (carry records, added later on its behalf, do not move it), or None."""
+    seqs = [r.seq for r in records if r.call_id == call_id and r.kind != CARRY]
+    return max(seqs) if seqs else None
 
 
 class MemoryLedger:
     """A ``LedgerStore`` in process memory; lost when the process ends."""
 
     def __init__(self) -> None:
-        self._records: dict[str, list[ReadRecord]] = {}
+        self._records: dict[str, list[ViewRecord]] = {}
         self._counters: dict[str, itertools.count[int]] = {}
+        self._seqs: dict[str, itertools.count[int]] = {}
+        self._versions: dict[str, str] = {}
+        self._last_paths: dict[str, str] = {}
         self._lock = threading.Lock()
 
     def new_call_id(self, session_id: str) -> str:
@@ -72,49 +148,64 @@ class MemoryLedger:
             counter = self._counters.setdefault(session_id, itertools.count(1))
             return f"r{next(counter)}"
 
-    def record(self, session_id: str, record: ReadRecord) -> None:
+    def record(self, session_id: str, record: ViewRecord) -> ViewRecord:
         with self._lock:
-            self._records.setdefault(session_id, []).append(record)
+            seq = next(self._seqs.setdefault(session_id, itertools.count(1)))
+            stored = replace(record, seq=seq)
+            self._records.setdefault(session_id, []).append(stored)
+            return stored
 
-    def reads_of(self, session_id: str, path: str) -> list[ReadRecord]:
+    def views_of(self, session_id: str, path: str) -> list[ViewRecord]:
         with self._lock:
             return [r for r in self._records.get(session_id, []) if r.path == path]
 
+    def visible_instructions(self, session_id: str) -> set[str]:
+        with self._lock:
+            return {f for r in self._records.get(session_id, []) if r.visible for f in r.instructions}
+
+    def _hide(self, session_id: str, hidden: Iterable[int]) -> int:
+        wanted = set(hidden)
+        records = self._records.get(session_id, [])
+        hits = 0
+        for i, rec in enumerate(records):
+            if rec.seq in wanted and rec.visible:
+                records[i] = replace(rec, visible=False)
+                hits += 1
+        return hits
+
     def forget(self, session_id: str, call_ids: Iterable[str]) -> int:
-        wanted = set(call_ids)
+        ids = set(call_ids)
+        with self._lock:
+            return self._hide(session_id, [r.seq for r in self._records.get(session_id, []) if r.call_id in ids])
+
+    def compact(self, session_id: str, up_to_call_id: str) -> int:
         with self._lock:
             records = self._records.get(session_id, [])
-            hits = 0
-            for i, rec in enumerate(records):
-                if rec.call_id in wanted and rec.visible:
-                    records[i] = replace(rec, visible=False)
-                    hits += 1
-            return hits
+            limit = last_seq_of(records, up_to_call_id)
+            if limit is None:
+                raise unknown_call(up_to_call_id)
+            return self._hide(session_id, [r.seq for r in records if r.seq <= limit])
 
+    def rewind(self, session_id: str, to_call_id: str) -> int:
+        with self._lock:
+            records = self._records.get(session_id, [])
+            limit = last_seq_of(records, to_call_id)
+            if limit is None:
+                raise unknown_call(to_call_id)
+            return self._hide(session_id, [r.seq for r in records if r.seq > limit])
 
-def covering_calls(records: Sequence[ReadRecord], content_hash: str, first: int, last: int) -> list[str] | None:
-    """The call ids whose visible ranges of version ``content_hash`` together cover every line
-    ``first..last``, newest first and as few as a greedy pass finds; None if some line is not
-    covered.
+    def put_version(self, content_hash: str, text: str) -> None:
+        with self._lock:
+            self._versions[content_hash] = text
 
-    Only results newer than the newest visible result of another version count: after the
-    model saw version B, lines it saw of an earlier version A are not "unchanged" even if the
-    file went back to A.
-    """
-    candidates: list[ReadRecord] = []
-    for rec in reversed(records):
-        if not rec.visible:
-            continue
-        if rec.content_hash != content_hash:
-            break
-        candidates.append(rec)
-    needed = set(range(first, last + 1))
-    chosen: list[str] = []
-    for rec in candidates:
-        covered = {n for a, b in rec.ranges for n in range(max(a, first), min(b, last) + 1)}
-        if covered & needed:
-            chosen.append(rec.call_id)
-            needed -= covered
-        if not needed:
-            return chosen
-    return None
+    def get_version(self, content_hash: str) -> str | None:
+        with self._lock:
+            return self._versions.get(content_hash)
+
+    def set_last_path(self, session_id: str, path: str) -> None:
+        with self._lock:
+            self._last_paths[session_id] = path
+
+    def last_path(self, session_id: str) -> str | None:
+        with self._lock:
+            return self._last_paths.get(session_id)

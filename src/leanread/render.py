@@ -184,12 +184,43 @@ def render_window(
     notices in entries instead of lines.
     """
     body = [decorate(window.first + i, line, fmt) for i, line in enumerate(window.lines)]
-    if body:
-        body.append("")
+    return render_body(display, window, body, limits, final_newline=final_newline, facts=facts, kind=kind)
+
+
+def render_body(
+    display: str,
+    window: Window,
+    body: Sequence[str],
+    limits: Limits,
+    *,
+    final_newline: bool,
+    facts: str | None = None,
+    kind: str = "file",
+    shown_as: str | None = None,
+) -> str:
+    """Like ``render_window`` with the window's lines already turned into ``body`` (decorated
+    lines, markers, or diff hunks); ``shown_as`` overrides the ``<type>`` (``diff``)."""
+    lines = list(body)
+    if lines:
+        lines.append("")
     if facts:
-        body.append(facts)
-    body.extend(_footer(window, limits, final_newline, kind))
-    return envelope(display, kind, body)
+        lines.append(facts)
+    lines.extend(_footer(window, limits, final_newline, "file" if kind == "file" else kind))
+    return envelope(display, shown_as or kind, lines)
+
+
+def unchanged_marker(first: int, last: int, call_id: str, then_first: int) -> str:
+    """Stands for lines ``first..last`` the model has unchanged from ``call_id``, where they were
+    lines ``then_first..``: ``… lines 40-80 unchanged since call r3 …``. ``edit`` and ``write``
+    refuse text that contains one."""
+    span = f"line {first}" if first == last else f"lines {first}-{last}"
+    if then_first == first:
+        where = ""
+    elif first == last:
+        where = f" (there line {then_first})"
+    else:
+        where = f" (there lines {then_first}-{then_first + last - first})"
+    return f"… {span} unchanged since call {call_id}{where} …"
 
 
 @dataclass(frozen=True)

@@ -11,6 +11,7 @@ from .errors import InvalidArgument, LeanreadError
 from .ledger import LedgerStore, MemoryLedger
 from .result import ToolResult
 from .tools import read as read_tool
+from .tools.common import ToolContext
 from .workspace import Workspace
 
 
@@ -56,11 +57,9 @@ class Session:
         self.limits = limits
         self.workspace = Workspace(checked.roots, policy=policy)
         self.ledger: LedgerStore = ledger if ledger is not None else MemoryLedger()
-        #: The file the last successful ``read`` showed (as the model knows it), for ``path=None``.
-        self.last_path: str | None = None
 
-    def _context(self) -> read_tool.ToolContext:
-        return read_tool.ToolContext(self.workspace, self.ledger, self.id, self.limits)
+    def _context(self) -> ToolContext:
+        return ToolContext(self.workspace, self.ledger, self.id, self.limits, self.workspace.policy)
 
     def read(
         self,
@@ -90,17 +89,40 @@ class Session:
         """
         call_id = call_id or self.ledger.new_call_id(self.id)
         try:
-            if path is None and self.last_path is None:
+            path = path or self.last_path
+            if path is None:
                 raise InvalidArgument("path is required: no file has been read in this session yet.")
-            request = read_tool.ReadRequest(path or self.last_path or "", offset, limit, format, fresh, char_offset)
+            request = read_tool.ReadRequest(path, offset, limit, format, fresh, char_offset)
             result = read_tool.run(self._context(), request, call_id)
         except LeanreadError as exc:
             return ToolResult(text=str(exc), is_error=True, metadata={"call_id": call_id})
         if result.metadata.get("type") == "file":
-            self.last_path = result.metadata["path"]
+            self.ledger.set_last_path(self.id, result.metadata["path"])
         return result
 
+    @property
+    def last_path(self) -> str | None:
+        """The file the last successful ``read`` showed (as the model knows it): ``read(None)``
+        goes on with it."""
+        return self.ledger.last_path(self.id)
+
     def forget(self, call_ids: Iterable[str]) -> int:
-        """Mark tool results as gone from the context window (compaction, rewind); they earn no
-        more stubs. Returns how many visible results were marked."""
+        """Mark these tool results as gone from the context window; what they showed earns no
+        more stubs, diffs or edit grants. Returns how many file views were marked."""
         return self.ledger.forget(self.id, call_ids)
+
+    def compact(self, up_to_call_id: str) -> int:
+        """The history up to and including ``up_to_call_id`` was compacted (summarised away).
+
+        Raises:
+            InvalidArgument: no result of this session has that call id.
+        """
+        return self.ledger.compact(self.id, up_to_call_id)
+
+    def rewind(self, to_call_id: str) -> int:
+        """The conversation went back to ``to_call_id``: every later result is gone.
+
+        Raises:
+            InvalidArgument: no result of this session has that call id.
+        """
+        return self.ledger.rewind(self.id, to_call_id)

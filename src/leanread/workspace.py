@@ -85,7 +85,8 @@ class Workspace:
         """The first root: relative paths resolve against it."""
         return self.roots[0]
 
-    def _root_of(self, real: str) -> str | None:
+    def root_of(self, real: str) -> str | None:
+        """The root that holds the realpath ``real``, or None when it lies outside every root."""
         for root in self.roots:
             if real == root or real.startswith(root.rstrip(os.sep) + os.sep):
                 return root
@@ -93,7 +94,7 @@ class Workspace:
 
     def display(self, real: str) -> str:
         """The model-facing form of a realpath inside the workspace (see ``Resolved.display``)."""
-        if self._root_of(real) == self.primary:
+        if self.root_of(real) == self.primary:
             rel = os.path.relpath(real, self.primary)
             return "." if rel == "." else Path(rel).as_posix()
         return real
@@ -177,7 +178,7 @@ class Workspace:
         )
 
     def _require_inside(self, path: str, real: str) -> None:
-        if self._root_of(real) is None:
+        if self.root_of(real) is None:
             roots = ", ".join(self.roots)
             raise OutsideWorkspace(f"{path} resolves outside the workspace ({roots}); use a path inside it.")
 
@@ -204,7 +205,7 @@ class Workspace:
                 return []
             rest.insert(0, wanted)
             folder, wanted = parent, os.path.basename(folder)
-        if {wanted, *rest} & {"", ".", ".."} or self._root_of(folder) is None:
+        if {wanted, *rest} & {"", ".", ".."} or self.root_of(folder) is None:
             return []
         try:
             with os.scandir(folder) as entries:
@@ -227,7 +228,7 @@ class Workspace:
         """True when ``candidate`` exists, resolves inside the workspace and is not denied."""
         return (
             os.path.exists(candidate)
-            and self._root_of(os.path.realpath(candidate)) is not None
+            and self.root_of(os.path.realpath(candidate)) is not None
             and not self.is_denied(candidate)
         )
 

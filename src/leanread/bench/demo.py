@@ -81,8 +81,9 @@ def _window_label(offset: int | None, limit: int | None) -> str:
 def _note(meta: dict[str, Any], is_error: bool, text: str) -> str:
     if is_error:
         return "error: " + text.split(";")[0][:60]
-    if meta.get("unchanged_since"):
-        return "stub → " + ", ".join(meta["unchanged_since"])
+    if meta.get("mode") in ("stub", "elided", "diff"):
+        calls = ", ".join(meta.get("unchanged_since") or [])
+        return {"stub": "stub", "elided": "markers", "diff": "diff"}[meta["mode"]] + (f" → {calls}" if calls else "")
     if meta.get("truncated") == "bytes":
         return "byte cap"
     return ""

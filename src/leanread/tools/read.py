@@ -8,23 +8,28 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..config import Limits
+from ..diffing import format_hunk, hunks, window_lines
 from ..errors import InvalidArgument, PathError
-from ..formats import FORMATS, Format
-from ..ledger import LedgerStore, ReadRecord, covering_calls
-from ..lineindex import LineIndexCache, StaleIndex
+from ..formats import FORMATS, Format, decorate
+from ..instructions import Instruction, reminder
+from ..knowledge import Knowledge, KnownLine, ranges_of
+from ..ledger import LineRange
 from ..render import (
     Window,
     file_facts,
+    render_body,
     render_slice,
     render_unchanged,
     render_window,
     select_slice,
     select_window,
+    unchanged_marker,
 )
 from ..result import ToolResult
-from ..textfile import TextFile, decode, decode_indexed
+from ..textfile import TextFile
 from ..tokens import count_tokens
-from ..workspace import Resolved, Workspace, read_regular_file
+from ..workspace import Resolved
+from .common import ToolContext, knowledge_of, load_text, new_instructions, record_view
 
 NAME = "read"
 
@@ -53,16 +58,6 @@ class ReadRequest:
     format: str = "plain"
     fresh: bool = False
     char_offset: int | None = None
-
-
-@dataclass(frozen=True)
-class ToolContext:
-    """What a tool needs from its session: the workspace, the ledger and the limits."""
-
-    workspace: Workspace
-    ledger: LedgerStore
-    session_id: str
-    limits: Limits
 
 
 def _check(request: ReadRequest) -> Format:
@@ -148,14 +143,6 @@ def _read_line_slice(
     return ToolResult(text, metadata=metadata)
 
 
-def _stub_source(ctx: ToolContext, resolved: Resolved, text_file: TextFile, window: Window) -> list[str] | None:
-    """The calls whose visible output still holds every line of ``window`` in this version."""
-    if not window.lines:
-        return None
-    records = ctx.ledger.reads_of(ctx.session_id, resolved.real)
-    return covering_calls(records, text_file.content_hash, window.first, window.last)
-
-
 def _render(ctx: ToolContext, resolved: Resolved, text_file: TextFile, window: Window, fmt: Format) -> str:
     return render_window(
         resolved.display,
@@ -167,30 +154,142 @@ def _render(ctx: ToolContext, resolved: Resolved, text_file: TextFile, window: W
     )
 
 
-#: Line indexes of big files, shared by every session of the process.
-_INDEXES = LineIndexCache()
+@dataclass
+class _Output:
+    """One way to answer a read: the text, the lines it shows whole, and the calls it points to."""
+
+    text: str
+    shown: tuple[LineRange, ...]
+    points_to: list[str]
+    mode: str
+    tokens: int = 0
+
+    def __post_init__(self) -> None:
+        self.tokens = count_tokens(self.text)
 
 
-def _load(ctx: ToolContext, resolved: Resolved, first: int, limit: int) -> TextFile:
-    """The file decoded whole, or for a file over ``limits.index_bytes`` the window from ``first``
-    read through the cached line index."""
-    if resolved.size <= ctx.limits.index_bytes:
-        return decode(read_regular_file(resolved), resolved.display, ctx.limits.sniff_bytes)
-    head = read_regular_file(resolved, ctx.limits.sniff_bytes)
-    budget = ctx.limits.max_bytes + 4 * ctx.limits.max_line_chars
-    for attempt in (1, 2):
-        try:
-            index = _INDEXES.get(resolved.real, resolved.size, resolved.mtime_ns)
-            return decode_indexed(index, resolved.real, resolved.display, head, first, limit, budget)
-        except StaleIndex:
-            if attempt == 2:
-                raise
-            resolved = ctx.workspace.resolve(resolved.real)
-    raise AssertionError("unreachable")
+def _known_runs(window: Window, knowledge: Knowledge) -> list[tuple[int, int, KnownLine | None]]:
+    """The window cut into runs ``(first, last, known)``: lines the model has from one call with
+    one shift, or (``None``) lines it does not have. Cut lines never count as known."""
+    cut = {n for n, _ in window.cut_lines}
+    runs: list[tuple[int, int, KnownLine | None]] = []
+    for n in range(window.first, window.last + 1):
+        known = None if n in cut else knowledge.lines.get(n)
+        if runs:
+            a, _, prev = runs[-1]
+            same = (known is None and prev is None) or (
+                known is not None
+                and prev is not None
+                and known.call_id == prev.call_id
+                and known.then - n == prev.then - a
+            )
+            if same:
+                runs[-1] = (a, n, prev)
+                continue
+        runs.append((n, n, known))
+    return runs
+
+
+def _elided(
+    ctx: ToolContext, resolved: Resolved, text_file: TextFile, window: Window, fmt: Format, knowledge: Knowledge
+) -> _Output:
+    """The window with each run of lines the model already has replaced by a marker, where the
+    marker is cheaper than the lines."""
+    body: list[str] = []
+    shown: list[int] = []
+    points_to: list[str] = []
+    cut = {n for n, _ in window.cut_lines}
+    for a, b, known in _known_runs(window, knowledge):
+        decorated = [decorate(n, window.lines[n - window.first], fmt) for n in range(a, b + 1)]
+        if known is not None:
+            marker = unchanged_marker(a, b, known.call_id, known.then)
+            if count_tokens(marker) < count_tokens("\n".join(decorated)):
+                body.append(marker)
+                points_to.append(known.call_id)
+                continue
+        body.extend(decorated)
+        shown.extend(n for n in range(a, b + 1) if n not in cut)
+    facts = file_facts(text_file.encoding, text_file.newline)
+    if knowledge.changed_since is not None and points_to:
+        changed = (
+            f"({resolved.display} changed since call {knowledge.changed_since}; "
+            "the lines marked unchanged are as you saw them.)"
+        )
+        facts = f"{changed}\n{facts}" if facts else changed
+    text = render_body(resolved.display, window, body, ctx.limits, final_newline=text_file.final_newline, facts=facts)
+    return _Output(text, ranges_of(shown), list(dict.fromkeys(points_to)), "elided" if points_to else "full")
+
+
+def _stub(resolved: Resolved, window: Window, knowledge: Knowledge) -> _Output | None:
+    """The one-line stub when the model has every line of the window of this very version."""
+    if not knowledge.unchanged or not window.lines or knowledge.missing(window.first, window.last):
+        return None
+    if any(n in {c for c, _ in window.cut_lines} for n in range(window.first, window.last + 1)):
+        return None
+    calls = list(dict.fromkeys(knowledge.lines[n].call_id for n in range(window.last, window.first - 1, -1)))
+    return _Output(render_unchanged(resolved.display, window.first, window.last, calls), (), calls, "stub")
+
+
+def _diff(
+    ctx: ToolContext, resolved: Resolved, text_file: TextFile, window: Window, knowledge: Knowledge
+) -> _Output | None:
+    """The window as a unified diff against the version the model saw, when it saw every line
+    the diff leaves out or removes."""
+    if knowledge.opcodes is None or knowledge.seen_text is None or window.cut_lines:
+        return None
+    lines = window_lines(knowledge.opcodes, knowledge.seen_text, text_file.lines, window.first, window.last)
+    if lines is None or all(line.tag == " " for line in lines):
+        return None
+    if any(line.tag == "-" and line.old not in knowledge.seen_lines for line in lines):
+        return None
+    groups = hunks(lines, context=1)
+    in_hunks = {line.new for group in groups for line in group if line.new is not None}
+    if any(line.tag == " " and line.new not in in_hunks and line.new not in knowledge.lines for line in lines):
+        return None
+    body = [row for group in groups for row in format_hunk(group)]
+    calls = list(dict.fromkeys(knowledge.seen_lines[line.old] for g in groups for line in g if line.old is not None))
+    shown_in = ("call " if len(calls) == 1 else "calls ") + ", ".join(calls)
+    header = (
+        f"({resolved.display} changed since you saw it. Lines {window.first}-{window.last} as a diff against "
+        f"what {shown_in} showed; lines outside the hunks are unchanged.)"
+    )
+    text = render_body(
+        resolved.display,
+        window,
+        [header, *body],
+        ctx.limits,
+        final_newline=text_file.final_newline,
+        facts=file_facts(text_file.encoding, text_file.newline),
+        shown_as="diff",
+    )
+    return _Output(text, ranges_of(in_hunks), calls, "diff")
+
+
+def _answer(
+    ctx: ToolContext,
+    resolved: Resolved,
+    text_file: TextFile,
+    window: Window,
+    fmt: Format,
+    knowledge: Knowledge,
+    fresh: bool,
+) -> _Output:
+    """The cheapest truthful answer: the full window, a stub, a diff, or the window with markers."""
+    full = _Output(_render(ctx, resolved, text_file, window, fmt), window.full_ranges, [], "full")
+    if fresh or knowledge.seen_hash is None or not window.lines:
+        return full
+    stub = _stub(resolved, window, knowledge)
+    if stub is not None and stub.tokens < full.tokens:
+        return stub
+    diff = _diff(ctx, resolved, text_file, window, knowledge)
+    if diff is not None and diff.tokens * 2 < full.tokens:
+        return diff
+    elided = _elided(ctx, resolved, text_file, window, fmt, knowledge)
+    return elided if elided.tokens < full.tokens else full
 
 
 def run(ctx: ToolContext, request: ReadRequest, call_id: str) -> ToolResult:
-    """Execute one ``read``; a file window shown in full is recorded in the ledger under ``call_id``.
+    """Execute one ``read``; what it showed is recorded in the ledger under ``call_id``.
 
     Raises:
         LeanreadError: any refusal (bad argument, path outside the workspace or denied, missing
@@ -203,37 +302,24 @@ def run(ctx: ToolContext, request: ReadRequest, call_id: str) -> ToolResult:
         return _list_directory(ctx, request, resolved, call_id)
     slice_wanted = request.char_offset is not None and request.char_offset > 1
     limit = 1 if slice_wanted else request.limit or ctx.limits.max_lines
-    text_file = _load(ctx, resolved, max(request.offset or 1, 1), limit)
+    text_file = load_text(ctx, resolved, max(request.offset or 1, 1), limit)
+    instructions = new_instructions(ctx, resolved)
+    attached = tuple(i.real for i in instructions)
     if slice_wanted:
-        return _read_line_slice(request, resolved, text_file, ctx.limits, call_id)
+        result = _read_line_slice(request, resolved, text_file, ctx.limits, call_id)
+        record_view(ctx, call_id, resolved, text_file, (), kind="read", instructions=attached)
+        return _with_instructions(result, instructions)
     first = _first_line(request, resolved.display, len(text_file.lines))
     window = select_window(text_file.lines, first, limit, ctx.limits, fmt)
-
-    text = _render(ctx, resolved, text_file, window, fmt)
-    tokens = count_tokens(text)
-    earlier = None if request.fresh else _stub_source(ctx, resolved, text_file, window)
-    if earlier:
-        stub = render_unchanged(resolved.display, window.first, window.last, earlier)
-        stub_tokens = count_tokens(stub)
-        if stub_tokens < tokens:  # a stub must pay for itself
-            text, tokens = stub, stub_tokens
-        else:
-            earlier = None
-    if not earlier:
-        ctx.ledger.record(
-            ctx.session_id,
-            ReadRecord(
-                call_id=call_id,
-                path=resolved.real,
-                ranges=window.full_ranges,
-                content_hash=text_file.content_hash,
-                size=text_file.size,
-                mtime_ns=resolved.mtime_ns,
-            ),
-        )
-    metadata = _metadata(call_id, resolved.display, "file", window, tokens)
+    knowledge = knowledge_of(ctx, resolved, text_file)
+    answer = _answer(ctx, resolved, text_file, window, fmt, knowledge, request.fresh)
+    record_view(
+        ctx, call_id, resolved, text_file, answer.shown, kind="read", knowledge=knowledge, instructions=attached
+    )
+    metadata = _metadata(call_id, resolved.display, "file", window, answer.tokens)
     metadata.update(
-        unchanged_since=earlier,
+        mode=answer.mode,
+        unchanged_since=answer.points_to or None,
         content_hash=text_file.content_hash,
         size=text_file.size,
         mtime_ns=resolved.mtime_ns,
@@ -241,8 +327,18 @@ def run(ctx: ToolContext, request: ReadRequest, call_id: str) -> ToolResult:
         bom=text_file.bom,
         newline=text_file.newline,
         final_newline=text_file.final_newline,
+        instructions=[i.display for i in instructions],
     )
-    if earlier or fmt != "plain":
+    if answer.mode != "full" or fmt != "plain":
         plain = select_window(text_file.lines, first, limit, ctx.limits, "plain")
         metadata["full_tokens"] = count_tokens(_render(ctx, resolved, text_file, plain, "plain"))
-    return ToolResult(text=text, metadata=metadata)
+    return _with_instructions(ToolResult(text=answer.text, metadata=metadata), instructions)
+
+
+def _with_instructions(result: ToolResult, instructions: list[Instruction]) -> ToolResult:
+    """The result with newly found instruction files attached after its content."""
+    if not instructions:
+        return result
+    text = result.text + "\n" + reminder(instructions)
+    metadata = dict(result.metadata, tokens=count_tokens(text))
+    return ToolResult(text=text, is_error=result.is_error, metadata=metadata)

@@ -1,0 +1,88 @@
+"""Unified diffs of one window of a file against the version the model was shown.
+
+Pure functions over ``difflib`` opcodes (0-based, half-open, as ``SequenceMatcher`` gives
+them); line numbers in the output are 1-based, in the unified diff format of GNU diff
+(``@@ -old_start,old_count +new_start,new_count @@``; a count of 0 puts start on the line
+before).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+Opcode = tuple[str, int, int, int, int]
+
+
+@dataclass(frozen=True)
+class DiffLine:
+    """One line of a diff: ``tag`` is ``" "`` (context), ``"-"`` or ``"+"``; ``old``/``new`` are
+    its 1-based numbers in the old/new version (None on the side it is absent from)."""
+
+    tag: str
+    old: int | None
+    new: int | None
+    text: str
+
+
+def window_lines(
+    opcodes: Sequence[Opcode], old: Sequence[str], new: Sequence[str], first: int, last: int
+) -> list[DiffLine] | None:
+    """Every line of new lines ``first..last`` as context or ``+``, with the old lines removed
+    in between as ``-``; None when a change block straddles the window's edge (the diff would
+    need lines outside it)."""
+    lo, hi = first - 1, last  # the window, 0-based half-open in new-space
+    out: list[DiffLine] = []
+    for tag, i1, i2, j1, j2 in opcodes:
+        if tag == "equal":
+            for j in range(max(j1, lo), min(j2, hi)):
+                out.append(DiffLine(" ", i1 + (j - j1) + 1, j + 1, new[j]))
+            continue
+        if (j2 <= lo and not (tag == "delete" and j1 == lo)) or j1 >= hi:
+            continue
+        if j1 < lo or j2 > hi:
+            return None
+        out.extend(DiffLine("-", i + 1, None, old[i]) for i in range(i1, i2))
+        out.extend(DiffLine("+", None, j + 1, new[j]) for j in range(j1, j2))
+    return out
+
+
+def hunks(lines: Sequence[DiffLine], context: int = 1) -> list[list[DiffLine]]:
+    """Group ``lines`` into hunks: each change with up to ``context`` context lines around it."""
+    changed = [i for i, line in enumerate(lines) if line.tag != " "]
+    groups: list[list[DiffLine]] = []
+    start = end = -1
+    for i in changed:
+        lo, hi = max(0, i - context), min(len(lines), i + context + 1)
+        if groups and lo <= end:
+            end = hi
+            groups[-1] = list(lines[start:end])
+        else:
+            start, end = lo, hi
+            groups.append(list(lines[start:end]))
+    return groups
+
+
+def _span(numbers: list[int], before: int) -> str:
+    if not numbers:
+        return f"{before},0"
+    return f"{numbers[0]}" if len(numbers) == 1 else f"{numbers[0]},{len(numbers)}"
+
+
+def format_hunk(hunk: Sequence[DiffLine]) -> list[str]:
+    """A hunk's ``@@`` header and its lines, each prefixed with its tag."""
+    olds = [line.old for line in hunk if line.old is not None]
+    news = [line.new for line in hunk if line.new is not None]
+    old_before = _before(hunk, "old")
+    new_before = _before(hunk, "new")
+    header = f"@@ -{_span(olds, old_before)} +{_span(news, new_before)} @@"
+    return [header, *(line.tag + line.text for line in hunk)]
+
+
+def _before(hunk: Sequence[DiffLine], side: str) -> int:
+    """For an empty side: the number of the line just before the hunk on that side."""
+    other = "new" if side == "old" else "old"
+    for line in hunk:
+        if getattr(line, other) is not None and line.tag == " ":
+            return int(getattr(line, side)) - 1
+    return 0

@@ -1,0 +1,153 @@
+"""What the model knows of a file's current version, worked out from the ledger's view records.
+
+Pure functions: records and texts in, facts out. Line numbers are 1-based.
+
+The model's view of a file is the version it saw last (the hash of its newest visible record)
+and the lines of that version it still has: the ranges of the visible records of that version
+that came after any visible record of another version. When the file has changed since, the
+lines it saw are mapped onto the current version through a line diff (``difflib``), so lines
+that did not change stay known under their new numbers.
+
+Knowledge that outlives a change is written back as *carry* records: a record of the new
+version owned by the call that first showed the lines, so forgetting that call forgets them.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+
+from .diffing import Opcode
+from .ledger import CARRY, LineRange, ViewRecord
+
+
+@dataclass(frozen=True)
+class KnownLine:
+    """A line of the current version the model has: from ``call_id``, where it was line ``then``."""
+
+    call_id: str
+    then: int
+
+
+@dataclass(frozen=True)
+class Knowledge:
+    """The model's view of one file against its current version.
+
+    Attributes:
+        lines: current line number → where the model has it from.
+        seen_hash: content hash of the version the model saw last, or None if it saw none.
+        changed_since: the newest visible call, when the version it showed is not the current
+            one (the file changed since); None when unchanged or never seen.
+        seen_lines: line numbers of the seen version the model has, each with its call id.
+        opcodes: ``difflib`` opcodes from the seen version to the current one, when changed and
+            both texts were available; else None.
+        seen_text: the seen version's lines, when changed and available.
+    """
+
+    lines: dict[int, KnownLine]
+    seen_hash: str | None
+    changed_since: str | None
+    seen_lines: dict[int, str]
+    opcodes: list[Opcode] | None = None
+    seen_text: Sequence[str] | None = None
+
+    @property
+    def unchanged(self) -> bool:
+        """The model saw this very version last."""
+        return self.seen_hash is not None and self.changed_since is None
+
+    def missing(self, first: int, last: int) -> list[int]:
+        """Line numbers in ``first..last`` the model does not have."""
+        return [n for n in range(first, last + 1) if n not in self.lines]
+
+
+def ranges_of(numbers: Iterable[int]) -> tuple[LineRange, ...]:
+    """Sorted line numbers folded into inclusive ranges: ``[1, 2, 3, 7]`` → ``((1, 3), (7, 7))``."""
+    out: list[LineRange] = []
+    for n in sorted(set(numbers)):
+        if out and out[-1][1] == n - 1:
+            out[-1] = (out[-1][0], n)
+        else:
+            out.append((n, n))
+    return tuple(out)
+
+
+def _latest_group(records: Sequence[ViewRecord]) -> list[ViewRecord]:
+    """Visible records of the newest visible version, newest first, up to the first visible
+    record of another version."""
+    group: list[ViewRecord] = []
+    for rec in sorted((r for r in records if r.visible), key=lambda r: r.seq, reverse=True):
+        if group and rec.content_hash != group[0].content_hash:
+            break
+        group.append(rec)
+    return group
+
+
+def line_opcodes(old: Sequence[str], new: Sequence[str]) -> list[Opcode]:
+    """``difflib.SequenceMatcher`` opcodes between two line lists (0-based, half-open)."""
+    return [
+        (str(tag), i1, i2, j1, j2)
+        for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(None, old, new, autojunk=False).get_opcodes()
+    ]
+
+
+def map_lines(opcodes: Sequence[Opcode]) -> dict[int, int]:
+    """Old line number → new line number for every line in an ``equal`` block (1-based)."""
+    mapping: dict[int, int] = {}
+    for tag, i1, i2, j1, _ in opcodes:
+        if tag == "equal":
+            for k in range(i2 - i1):
+                mapping[i1 + k + 1] = j1 + k + 1
+    return mapping
+
+
+def know(
+    records: Sequence[ViewRecord],
+    current_hash: str,
+    current_lines: Sequence[str] | None,
+    get_version: Callable[[str], str | None],
+) -> Knowledge:
+    """The model's ``Knowledge`` of the version ``current_hash`` whose lines are ``current_lines``
+    (None when the file is too big to hold whole: then a changed file counts as unseen)."""
+    group = _latest_group(records)
+    if not group:
+        return Knowledge({}, None, None, {})
+    seen_hash = group[0].content_hash
+    seen_lines: dict[int, str] = {}
+    for rec in reversed(group):  # oldest first, so the newest call wins each line
+        for a, b in rec.ranges:
+            for n in range(a, b + 1):
+                seen_lines[n] = rec.call_id
+    if seen_hash == current_hash:
+        lines = {n: KnownLine(call, n) for n, call in seen_lines.items()}
+        return Knowledge(lines, seen_hash, None, seen_lines)
+    changed_since = next((r.call_id for r in group if r.ranges), group[0].call_id)
+    old_text = get_version(seen_hash)
+    if old_text is None or current_lines is None:
+        return Knowledge({}, seen_hash, changed_since, seen_lines)
+    old_lines = old_text.split("\n")
+    opcodes = line_opcodes(old_lines, current_lines)
+    lines = {new: KnownLine(seen_lines[old], old) for old, new in map_lines(opcodes).items() if old in seen_lines}
+    return Knowledge(lines, seen_hash, changed_since, seen_lines, opcodes, old_lines)
+
+
+def carry_records(
+    knowledge: Knowledge, path: str, content_hash: str, size: int, mtime_ns: int, skip: Iterable[int] = ()
+) -> list[ViewRecord]:
+    """Records of the current version for the lines the model knows from earlier calls, one per
+    call (owned by that call, kind ``carry``); lines in ``skip`` are left out."""
+    skipped = set(skip)
+    by_call: dict[str, list[int]] = {}
+    for n, known in knowledge.lines.items():
+        if n not in skipped:
+            by_call.setdefault(known.call_id, []).append(n)
+    return [
+        ViewRecord(call, path, content_hash, ranges_of(numbers), size, mtime_ns, kind=CARRY)
+        for call, numbers in sorted(by_call.items())
+    ]
+
+
+def text_lines(text: str) -> list[str]:
+    """The logical text of a version (lines joined by ``\\n``) back into its lines."""
+    return text.split("\n")

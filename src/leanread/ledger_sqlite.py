@@ -1,0 +1,418 @@
+"""The SQLite ``LedgerStore``: the default store, on disk, so a session resumed later keeps its dedup.
+
+One file holds every session of a user (or of a workspace, when the caller passes a path); it
+is opened in WAL mode, so readers never block the writer, and every write that reads first
+(``new_call_id``, ``record``, ``compact``, ``rewind``) runs in a ``BEGIN IMMEDIATE`` transaction,
+so several processes (two ``leanread serve`` on one machine) can share the file without ever
+handing out the same call id or ``seq`` twice. Within a process one connection serves every
+thread, guarded by a lock.
+
+Schema (``PRAGMA user_version`` = ``SCHEMA_VERSION``; free-text columns hold the UTF-8 bytes of
+the string, ``surrogatepass`` so any Python ``str``, a non-UTF-8 file name included, round-trips):
+
+    records(session, seq, call_id, path, content_hash, ranges, size, mtime_ns, kind,
+            instructions, visible)        one row per ``ViewRecord``; primary key (session, seq);
+                                          ``ranges`` compact JSON ``[[1,40],[61,80]]``,
+                                          ``instructions`` compact JSON ``["/ws/AGENTS.md"]``,
+                                          ``visible`` 0 or 1; indexes (session, path, seq) and
+                                          (session, call_id, seq)
+    counters(session, calls, seqs)        the last call id number and the last seq handed out
+    versions(hash, text)                  SHA-256 hex → zlib-compressed UTF-8 text, shared by sessions
+    last_paths(session, path)             the file each session read last
+
+Every failure of the file (corrupt, unreadable, locked too long, newer schema) is a one-sentence
+``LeanreadError`` naming the file and the next step, never a raw ``sqlite3`` traceback.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import sqlite3
+import threading
+import zlib
+from collections.abc import Iterable, Iterator
+from dataclasses import replace
+from pathlib import Path
+from types import TracebackType
+from typing import Any
+
+from .errors import LeanreadError
+from .ledger import LineRange, ViewRecord, unknown_call
+
+__all__ = ["BUSY_TIMEOUT_MS", "SCHEMA_VERSION", "SQLiteLedger", "default_ledger_path"]
+
+SCHEMA_VERSION = 1
+"""The schema this module writes (``PRAGMA user_version``); files of a higher version are refused."""
+
+BUSY_TIMEOUT_MS = 5000
+"""How long a call waits for another process's write transaction before giving up, in milliseconds."""
+
+_SCHEMA = (
+    """CREATE TABLE records (
+        session BLOB NOT NULL,
+        seq INTEGER NOT NULL,
+        call_id BLOB NOT NULL,
+        path BLOB NOT NULL,
+        content_hash TEXT NOT NULL,
+        ranges TEXT NOT NULL,
+        size INTEGER NOT NULL,
+        mtime_ns INTEGER NOT NULL,
+        kind TEXT NOT NULL,
+        instructions TEXT NOT NULL,
+        visible INTEGER NOT NULL,
+        PRIMARY KEY (session, seq)
+    ) WITHOUT ROWID""",
+    "CREATE INDEX records_by_path ON records (session, path, seq)",
+    "CREATE INDEX records_by_call ON records (session, call_id, seq)",
+    """CREATE TABLE counters (
+        session BLOB PRIMARY KEY,
+        calls INTEGER NOT NULL DEFAULT 0,
+        seqs INTEGER NOT NULL DEFAULT 0
+    ) WITHOUT ROWID""",
+    "CREATE TABLE versions (hash TEXT PRIMARY KEY, text BLOB NOT NULL) WITHOUT ROWID",
+    "CREATE TABLE last_paths (session BLOB PRIMARY KEY, path BLOB NOT NULL) WITHOUT ROWID",
+)
+
+_COLUMNS = "call_id, path, content_hash, ranges, size, mtime_ns, kind, instructions, visible, seq"
+
+
+def default_ledger_path() -> Path:
+    """Where the ledger lives when no path is given.
+
+    Returns:
+        ``$XDG_STATE_HOME/leanread/ledger.sqlite3`` when ``XDG_STATE_HOME`` is set to an absolute
+        path (the XDG spec ignores relative ones), else ``~/.local/state/leanread/ledger.sqlite3``.
+        The folders are not created here; ``SQLiteLedger`` creates them.
+    """
+    state = os.environ.get("XDG_STATE_HOME", "")
+    base = Path(state) if state and os.path.isabs(state) else Path.home() / ".local" / "state"
+    return base / "leanread" / "ledger.sqlite3"
+
+
+def _b(text: str) -> bytes:
+    """A string as stored in a BLOB column: UTF-8, lone surrogates kept (``surrogatepass``)."""
+    return text.encode("utf-8", "surrogatepass")
+
+
+def _s(data: bytes) -> str:
+    """The inverse of ``_b``."""
+    return data.decode("utf-8", "surrogatepass")
+
+
+def _json(value: Any) -> str:
+    """Compact JSON (ASCII only, so lone surrogates survive as ``\\udcxx`` escapes)."""
+    return json.dumps(value, separators=(",", ":"))
+
+
+def _row_to_record(row: tuple[Any, ...]) -> ViewRecord:
+    call_id, path, content_hash, ranges, size, mtime_ns, kind, instructions, visible, seq = row
+    spans: tuple[LineRange, ...] = tuple((int(a), int(b)) for a, b in json.loads(ranges))
+    return ViewRecord(
+        call_id=_s(call_id),
+        path=_s(path),
+        content_hash=content_hash,
+        ranges=spans,
+        size=size,
+        mtime_ns=mtime_ns,
+        kind=kind,
+        instructions=tuple(json.loads(instructions)),
+        visible=bool(visible),
+        seq=seq,
+    )
+
+
+class SQLiteLedger:
+    """A ``LedgerStore`` in a SQLite file; survives restarts and can be shared by processes.
+
+    Args:
+        path: the database file; created (with its folders) when missing. Default:
+            ``default_ledger_path()``. A new file is made readable by its owner only, since
+            it keeps the texts of the file versions shown.
+
+    Raises:
+        LeanreadError: the file (or its folder) cannot be created or opened, is not a leanread
+            ledger, is corrupt, or was written by a newer leanread (schema version above
+            ``SCHEMA_VERSION``). Every method raises it too when the file fails later (disk
+            full, locked by another process for more than ``BUSY_TIMEOUT_MS``, closed store).
+
+    Usable as a context manager; ``close()`` releases the file.
+    """
+
+    def __init__(self, path: str | os.PathLike[str] | None = None) -> None:
+        self.path = Path(os.fspath(path)) if path is not None else default_ledger_path()
+        self._lock = threading.Lock()
+        self._closed = False
+        created = self._prepare_folder()
+        try:
+            self._conn = sqlite3.connect(
+                self.path,
+                timeout=BUSY_TIMEOUT_MS / 1000,
+                isolation_level=None,
+                check_same_thread=False,
+            )
+        except sqlite3.Error as exc:
+            raise self._error(exc) from exc
+        try:
+            self._open(created)
+        except sqlite3.Error as exc:
+            self._conn.close()
+            raise self._error(exc) from exc
+        except BaseException:
+            self._conn.close()
+            raise
+
+    # --- opening ---------------------------------------------------------------------------
+
+    def _prepare_folder(self) -> bool:
+        """Create the file's folder; returns whether the file is new."""
+        folder = self.path.parent
+        try:
+            if not folder.is_dir():
+                folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+            return not self.path.exists()
+        except OSError as exc:
+            raise LeanreadError(
+                f"Cannot create the folder {folder} for the leanread ledger ({exc.strerror or exc}); "
+                "pass another ledger path."
+            ) from exc
+
+    def _open(self, created: bool) -> None:
+        conn = self._conn
+        conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+        conn.execute("PRAGMA journal_mode = WAL").fetchone()
+        conn.execute("PRAGMA synchronous = NORMAL")
+        if created:
+            with contextlib.suppress(OSError):  # best effort: a file system without modes keeps the default
+                os.chmod(self.path, 0o600)
+        if self._schema_version() == SCHEMA_VERSION:
+            return
+        with self._transaction():
+            version = self._schema_version()
+            if version > SCHEMA_VERSION:
+                raise LeanreadError(
+                    f"The ledger file {self.path} was written by a newer leanread (schema version {version}, "
+                    f"this one reads up to {SCHEMA_VERSION}); upgrade leanread or pass another ledger path."
+                )
+            if version == 0:
+                tables = conn.execute("SELECT count(*) FROM sqlite_master WHERE name NOT LIKE 'sqlite_%'").fetchone()
+                if tables[0]:
+                    raise LeanreadError(
+                        f"The file {self.path} is a SQLite database but not a leanread ledger; "
+                        "pass another ledger path."
+                    )
+                for statement in _SCHEMA:
+                    conn.execute(statement)
+                conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+
+    def _schema_version(self) -> int:
+        row = self._conn.execute("PRAGMA user_version").fetchone()
+        return int(row[0])
+
+    def _error(self, exc: sqlite3.Error) -> LeanreadError:
+        """One sentence for a failure of the file: what happened to which file, and what to do."""
+        name = getattr(exc, "sqlite_errorname", "")
+        reason = str(exc) or name or type(exc).__name__
+        if name in ("SQLITE_BUSY", "SQLITE_LOCKED") or "locked" in reason:
+            return LeanreadError(
+                f"The ledger file {self.path} stayed locked by another process for more than "
+                f"{BUSY_TIMEOUT_MS // 1000} s; retry, or give each server its own ledger path."
+            )
+        if name in ("SQLITE_NOTADB", "SQLITE_CORRUPT") or "not a database" in reason or "malformed" in reason:
+            return LeanreadError(
+                f"The ledger file {self.path} is corrupt or not a leanread ledger ({reason}); "
+                "delete it (a new ledger is started) or pass another ledger path."
+            )
+        return LeanreadError(
+            f"Cannot use the ledger file {self.path} ({reason}); make sure it is a readable and writable "
+            "file on a local disk with space left, or pass another ledger path."
+        )
+
+    # --- plumbing --------------------------------------------------------------------------
+
+    @contextlib.contextmanager
+    def _guard(self) -> Iterator[sqlite3.Connection]:
+        """Hold the lock and turn every ``sqlite3`` failure into a ``LeanreadError``."""
+        with self._lock:
+            if self._closed:
+                raise LeanreadError(f"The ledger store of {self.path} is closed; open a new SQLiteLedger.")
+            try:
+                yield self._conn
+            except sqlite3.Error as exc:
+                raise self._error(exc) from exc
+
+    @contextlib.contextmanager
+    def _transaction(self) -> Iterator[sqlite3.Connection]:
+        """A write transaction taken up front (``BEGIN IMMEDIATE``); rolled back on any error."""
+        conn = self._conn
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            yield conn
+            conn.execute("COMMIT")
+        except BaseException:
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
+            raise
+
+    def close(self) -> None:
+        """Close the connection (idempotent); later calls raise ``LeanreadError``."""
+        with self._lock:
+            if not self._closed:
+                self._closed = True
+                self._conn.close()
+
+    def __enter__(self) -> SQLiteLedger:
+        return self
+
+    def __exit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        return f"SQLiteLedger({str(self.path)!r})"
+
+    # --- LedgerStore -----------------------------------------------------------------------
+
+    def new_call_id(self, session_id: str) -> str:
+        """A call id not yet used in ``session_id``: ``r1``, ``r2``, …, unique across processes."""
+        with self._guard(), self._transaction() as conn:
+            conn.execute(
+                "INSERT INTO counters (session, calls) VALUES (?, 1) "
+                "ON CONFLICT (session) DO UPDATE SET calls = calls + 1",
+                (_b(session_id),),
+            )
+            (number,) = conn.execute("SELECT calls FROM counters WHERE session = ?", (_b(session_id),)).fetchone()
+        return f"r{number}"
+
+    def record(self, session_id: str, record: ViewRecord) -> ViewRecord:
+        """Append ``record``; returns it with its ``seq`` set (1, 2, … per session)."""
+        session = _b(session_id)
+        with self._guard(), self._transaction() as conn:
+            conn.execute(
+                "INSERT INTO counters (session, seqs) VALUES (?, 1) "
+                "ON CONFLICT (session) DO UPDATE SET seqs = seqs + 1",
+                (session,),
+            )
+            (seq,) = conn.execute("SELECT seqs FROM counters WHERE session = ?", (session,)).fetchone()
+            stored = replace(record, seq=seq)
+            conn.execute(
+                f"INSERT INTO records (session, {_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    session,
+                    _b(stored.call_id),
+                    _b(stored.path),
+                    stored.content_hash,
+                    _json([list(r) for r in stored.ranges]),
+                    stored.size,
+                    stored.mtime_ns,
+                    stored.kind,
+                    _json(list(stored.instructions)),
+                    int(stored.visible),
+                    seq,
+                ),
+            )
+        return stored
+
+    def views_of(self, session_id: str, path: str) -> list[ViewRecord]:
+        """Every record of ``path`` in the session, oldest first, visible or not."""
+        with self._guard() as conn:
+            rows = conn.execute(
+                f"SELECT {_COLUMNS} FROM records WHERE session = ? AND path = ? ORDER BY seq",
+                (_b(session_id), _b(path)),
+            ).fetchall()
+        return [_row_to_record(row) for row in rows]
+
+    def visible_instructions(self, session_id: str) -> set[str]:
+        """Instruction files attached to results still visible in the session."""
+        with self._guard() as conn:
+            rows = conn.execute(
+                "SELECT instructions FROM records WHERE session = ? AND visible = 1 AND instructions != '[]'",
+                (_b(session_id),),
+            ).fetchall()
+        return {name for (files,) in rows for name in json.loads(files)}
+
+    def forget(self, session_id: str, call_ids: Iterable[str]) -> int:
+        """Mark the results of ``call_ids`` as gone; returns how many visible records were marked.
+        Unknown ids are ignored."""
+        session = _b(session_id)
+        ids = [(session, _b(call_id)) for call_id in set(call_ids)]
+        with self._guard() as conn:
+            if not ids:
+                return 0
+        with self._guard(), self._transaction() as conn:
+            cursor = conn.executemany(
+                "UPDATE records SET visible = 0 WHERE session = ? AND call_id = ? AND visible = 1", ids
+            )
+            return max(cursor.rowcount, 0)
+
+    def compact(self, session_id: str, up_to_call_id: str) -> int:
+        """Mark every result up to and including ``up_to_call_id`` (its last record) as gone;
+        returns how many visible records were marked.
+
+        Raises:
+            InvalidArgument: the session has no result with that call id.
+        """
+        return self._hide_around(session_id, up_to_call_id, "seq <= ?")
+
+    def rewind(self, session_id: str, to_call_id: str) -> int:
+        """Mark every result after ``to_call_id`` (its last record) as gone; returns how many
+        visible records were marked.
+
+        Raises:
+            InvalidArgument: the session has no result with that call id.
+        """
+        return self._hide_around(session_id, to_call_id, "seq > ?")
+
+    def _hide_around(self, session_id: str, call_id: str, condition: str) -> int:
+        session = _b(session_id)
+        with self._guard(), self._transaction() as conn:
+            (limit,) = conn.execute(
+                "SELECT max(seq) FROM records WHERE session = ? AND call_id = ?", (session, _b(call_id))
+            ).fetchone()
+            if limit is None:
+                raise unknown_call(call_id)
+            cursor = conn.execute(
+                f"UPDATE records SET visible = 0 WHERE session = ? AND visible = 1 AND {condition}", (session, limit)
+            )
+            return cursor.rowcount
+
+    def put_version(self, content_hash: str, text: str) -> None:
+        """Keep the logical text of a shown file version (shared by every session of the file)."""
+        blob = zlib.compress(_b(text))
+        with self._guard() as conn:
+            conn.execute(
+                "INSERT INTO versions (hash, text) VALUES (?, ?) "
+                "ON CONFLICT (hash) DO UPDATE SET text = excluded.text WHERE text IS NOT excluded.text",
+                (content_hash, blob),
+            )
+
+    def get_version(self, content_hash: str) -> str | None:
+        """The text kept by ``put_version``, or None."""
+        with self._guard() as conn:
+            row = conn.execute("SELECT text FROM versions WHERE hash = ?", (content_hash,)).fetchone()
+        if row is None:
+            return None
+        try:
+            return _s(zlib.decompress(row[0]))
+        except (zlib.error, UnicodeDecodeError, TypeError) as exc:
+            raise LeanreadError(
+                f"The ledger file {self.path} holds a damaged text for version {content_hash}; "
+                "delete the file (a new ledger is started) or pass another ledger path."
+            ) from exc
+
+    def set_last_path(self, session_id: str, path: str) -> None:
+        """Remember the file the session read last (as the model knows it)."""
+        with self._guard() as conn:
+            conn.execute(
+                "INSERT INTO last_paths (session, path) VALUES (?, ?) "
+                "ON CONFLICT (session) DO UPDATE SET path = excluded.path",
+                (_b(session_id), _b(path)),
+            )
+
+    def last_path(self, session_id: str) -> str | None:
+        """The path given to ``set_last_path`` last, or None."""
+        with self._guard() as conn:
+            row = conn.execute("SELECT path FROM last_paths WHERE session = ?", (_b(session_id),)).fetchone()
+        return None if row is None else _s(row[0])
