@@ -6,7 +6,13 @@ from pathlib import Path
 
 import pytest
 
-from leanread import Session
+from leanread import MemoryLedger, Session
+
+
+@pytest.fixture(autouse=True)
+def _private_state_dir(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Keep the default SQLite ledger of every test out of the user's state folder."""
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path_factory.mktemp("state")))
 
 
 @pytest.fixture
@@ -20,4 +26,4 @@ def root(tmp_path: Path) -> Path:
 @pytest.fixture
 def session(root: Path) -> Session:
     """A session with default limits and an in-memory ledger, rooted at ``root``."""
-    return Session([root])
+    return Session([root], ledger=MemoryLedger())

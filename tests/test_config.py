@@ -12,7 +12,10 @@ from leanread.errors import ConfigError, Denied, LeanreadError
 from leanread.tools import description
 from leanread.workspace import Workspace
 
-KEYS = "max_lines, max_bytes, max_line_chars, sniff_bytes, index_bytes, deny, allow, extra_deny, instruction_files, root_instructions"
+KEYS = (
+    "max_lines, max_bytes, max_line_chars, sniff_bytes, index_bytes, deny, allow, extra_deny, "
+    "instruction_files, root_instructions"
+)
 
 
 def config_error(root: Path, overrides: dict[str, object] | None = None) -> str:

@@ -94,7 +94,7 @@ async def test_stdio_subprocess_serves_reads(repo: Path) -> None:
         result = await client.call_tool("read", {"path": "src/app.py", "offset": 9})
         full = await client.call_tool("read", {"path": "src/app.py"})
         stub = await client.call_tool("read", {"path": "src/app.py", "offset": 2, "limit": 8})
-    assert tools == ["read"]
+    assert tools == ["read", "context"]
     assert _text(result) == (
         "<path>src/app.py</path>\n<type>file</type>\n<content>\nline 9\nline 10\n\n"
         "(End of file - total 10 lines)\n</content>"

@@ -74,14 +74,22 @@ def serve(
         str | None,
         typer.Option(help="Ledger id for every client session (a harness resuming a conversation)."),
     ] = None,
+    ledger: Annotated[
+        str | None,
+        typer.Option(help="Where the ledger lives: a SQLite file path, or 'memory'. Default: the user state folder."),
+    ] = None,
     max_lines: MaxLines = None,
     max_bytes: MaxBytes = None,
     max_line_chars: MaxLineChars = None,
 ) -> None:
     """Serve the tools over MCP on stdin/stdout."""
+    from .ledger import MemoryLedger
+    from .ledger_sqlite import shared_ledger
     from .server import serve_stdio
 
-    serve_stdio(root, settings=_settings(root, max_lines, max_bytes, max_line_chars), session_id=session)
+    store = MemoryLedger() if ledger == "memory" else shared_ledger(ledger)
+    settings = _settings(root, max_lines, max_bytes, max_line_chars)
+    serve_stdio(root, settings=settings, ledger=store, session_id=session)
 
 
 @app.command()

@@ -416,3 +416,22 @@ class SQLiteLedger:
         with self._guard() as conn:
             row = conn.execute("SELECT path FROM last_paths WHERE session = ?", (_b(session_id),)).fetchone()
         return None if row is None else _s(row[0])
+
+
+_SHARED: dict[str, SQLiteLedger] = {}
+_SHARED_LOCK = threading.Lock()
+
+
+def shared_ledger(path: str | os.PathLike[str] | None = None) -> SQLiteLedger:
+    """One ``SQLiteLedger`` per file for the whole process (default ``default_ledger_path()``),
+    so every ``Session`` of a process shares one connection to it.
+
+    Raises:
+        LeanreadError: the file cannot be opened or is not a leanread ledger.
+    """
+    key = os.path.realpath(path if path is not None else default_ledger_path())
+    with _SHARED_LOCK:
+        store = _SHARED.get(key)
+        if store is None:
+            store = _SHARED[key] = SQLiteLedger(key)
+        return store

@@ -19,9 +19,11 @@ from pydantic import Field
 
 from . import __version__
 from .config import Settings, load_settings
-from .ledger import LedgerStore, MemoryLedger
+from .ledger import LedgerStore
+from .ledger_sqlite import shared_ledger
 from .result import ToolResult
 from .session import Session
+from .tools import context as context_tool
 from .tools import description
 from .tools import read as read_tool
 from .workspace import Workspace
@@ -94,7 +96,8 @@ def build_server(
         roots: workspace roots; default the current directory.
         settings: limits and deny list; default from the first root's configuration file
             (``config.load_settings``).
-        ledger: shared store of every session's reads; default in memory.
+        ledger: shared store of every session's views; default the process's SQLite ledger at
+            ``ledger_sqlite.default_ledger_path()``.
         session_id: give every MCP session this ledger id (a harness resuming one conversation);
             default a new id per MCP session.
 
@@ -105,7 +108,7 @@ def build_server(
     checked_roots = Workspace(roots).roots
     settings = settings or load_settings(checked_roots[0])
     limits = settings.limits
-    sessions = _Sessions(checked_roots, ledger or MemoryLedger(), settings, session_id)
+    sessions = _Sessions(checked_roots, ledger if ledger is not None else shared_ledger(), settings, session_id)
     server: MCPServer = MCPServer("leanread", version=__version__, instructions=INSTRUCTIONS, log_level="WARNING")
     params = read_tool.PARAMETERS
 
@@ -130,6 +133,23 @@ def build_server(
         description=description(read_tool.NAME, limits),
         annotations=ToolAnnotations(read_only_hint=True, destructive_hint=False, idempotent_hint=True),
     )
+    cparams = context_tool.PARAMETERS
+
+    async def context(
+        ctx: Context,
+        action: Annotated[str, Field(description=cparams["action"])],
+        call_ids: Annotated[list[str] | None, Field(description=cparams["call_ids"])] = None,
+        call_id: Annotated[str | None, Field(description=cparams["call_id"])] = None,
+    ) -> CallToolResult:
+        session = sessions.get(ctx)
+        return _to_mcp(await anyio.to_thread.run_sync(lambda: session.context(action, call_ids or (), call_id)))
+
+    server.add_tool(
+        context,
+        name=context_tool.NAME,
+        description=description(context_tool.NAME, limits),
+        annotations=ToolAnnotations(read_only_hint=False, destructive_hint=False, idempotent_hint=True),
+    )
     return server
 
 
@@ -137,7 +157,8 @@ def serve_stdio(
     roots: Sequence[str | os.PathLike[str]] | None = None,
     *,
     settings: Settings | None = None,
+    ledger: LedgerStore | None = None,
     session_id: str | None = None,
 ) -> None:
     """Run the server on stdin/stdout until the client closes the connection."""
-    build_server(roots, settings=settings, session_id=session_id).run("stdio")
+    build_server(roots, settings=settings, ledger=ledger, session_id=session_id).run("stdio")

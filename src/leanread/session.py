@@ -8,8 +8,10 @@ from collections.abc import Iterable, Sequence
 
 from .config import Limits, Policy, load_settings
 from .errors import InvalidArgument, LeanreadError
-from .ledger import LedgerStore, MemoryLedger
+from .ledger import LedgerStore
+from .ledger_sqlite import shared_ledger
 from .result import ToolResult
+from .tools import context as context_tool
 from .tools import read as read_tool
 from .tools.common import ToolContext
 from .workspace import Workspace
@@ -22,7 +24,9 @@ class Session:
         roots: workspace roots; the first resolves relative paths. Default: the current directory.
         id: a stable session id, so a harness that resumes a conversation finds its ledger.
             Default: a new random id.
-        ledger: where reads are recorded. Default: a new in-memory ledger.
+        ledger: where what the model was shown is recorded. Default: the SQLite ledger in the
+            user's state folder (``ledger_sqlite.default_ledger_path()``), shared by the process,
+            so a session resumed under the same ``id`` keeps its dedup after a restart.
         limits: caps on each result. Default: from the first root's ``leanread.toml`` or
             ``[tool.leanread]`` in its ``pyproject.toml`` (see ``config.load_settings``), else
             ``Limits()``.
@@ -56,7 +60,7 @@ class Session:
             policy = policy or settings.policy
         self.limits = limits
         self.workspace = Workspace(checked.roots, policy=policy)
-        self.ledger: LedgerStore = ledger if ledger is not None else MemoryLedger()
+        self.ledger: LedgerStore = ledger if ledger is not None else shared_ledger()
 
     def _context(self) -> ToolContext:
         return ToolContext(self.workspace, self.ledger, self.id, self.limits, self.workspace.policy)
@@ -106,13 +110,14 @@ class Session:
         goes on with it."""
         return self.ledger.last_path(self.id)
 
-    def forget(self, call_ids: Iterable[str]) -> int:
+    def forget(self, call_ids: Iterable[str] | str) -> int:
         """Mark these tool results as gone from the context window; what they showed earns no
         more stubs, diffs or edit grants. Returns how many file views were marked."""
-        return self.ledger.forget(self.id, call_ids)
+        return self.ledger.forget(self.id, [call_ids] if isinstance(call_ids, str) else call_ids)
 
     def compact(self, up_to_call_id: str) -> int:
         """The history up to and including ``up_to_call_id`` was compacted (summarised away).
+        Returns how many file views were marked.
 
         Raises:
             InvalidArgument: no result of this session has that call id.
@@ -120,9 +125,18 @@ class Session:
         return self.ledger.compact(self.id, up_to_call_id)
 
     def rewind(self, to_call_id: str) -> int:
-        """The conversation went back to ``to_call_id``: every later result is gone.
+        """The conversation went back to ``to_call_id``: every later result is gone. Returns how
+        many file views were marked.
 
         Raises:
             InvalidArgument: no result of this session has that call id.
         """
         return self.ledger.rewind(self.id, to_call_id)
+
+    def context(self, action: str, call_ids: Sequence[str] = (), call_id: str | None = None) -> ToolResult:
+        """The ``context`` tool (see ``tools/context.txt``): ``forget``, ``compact`` or ``rewind``
+        as a tool result, refusals with ``is_error=True``."""
+        try:
+            return context_tool.run(self._context(), action, call_ids, call_id)
+        except LeanreadError as exc:
+            return ToolResult(text=str(exc), is_error=True)

@@ -22,6 +22,7 @@ from rich.console import Console
 from rich.table import Table
 
 from ..errors import LeanreadError
+from ..ledger import MemoryLedger
 from ..session import Session
 from ..tokens import count_tokens
 from .ops import FILE_CHANGES, Replayer, inside, read_window
@@ -113,7 +114,7 @@ async def _replay(trace: Trace, scratch: Path) -> tuple[list[Row], list[str], di
             result = await client.call_tool("read", {"path": path, "offset": offset, "limit": limit})
             text = "".join(getattr(block, "text", "") for block in result.content)
             meta = (result.meta or {}).get("leanread", {})
-            baseline = Session([scratch]).read(path, offset=offset, limit=limit, format="colon")
+            baseline = Session([scratch], ledger=MemoryLedger()).read(path, offset=offset, limit=limit, format="colon")
             rows.append(
                 Row(
                     step=int(op.get("step", 0)),
