@@ -19,6 +19,14 @@ def refused(error: type[Exception], text: str, old: str, new: str, **options: ob
     return str(err.value)
 
 
+def file_lines(text: str) -> list[str]:
+    """The lines of a logical text, as ``read`` counts them."""
+    if not text:
+        return []
+    lines = text.split("\n")
+    return lines[:-1] if text.endswith("\n") else lines
+
+
 def arrow(number: int, line: str) -> str:
     """Claude Code's read format: number right-aligned in 6 columns, then an arrow."""
     return f"{number:>6}→{line}"
@@ -64,7 +72,9 @@ def test_replace_all_merges_matches_on_one_line() -> None:
         ("a\nb", "b", "", "a\n", ((2, 2),), ((2, 1),)),
         # part of a line removed: the line is still there, changed
         ("a\nbar\nc", "ba", "", "a\nr\nc", ((2, 2),), ((2, 2),)),
-        ("foo a\nb", "a\n", "", "foo b", ((1, 1),), ((1, 1),)),
+        # a removed line ending joins the next line onto the changed one
+        ("foo a\nb", "a\n", "", "foo b", ((1, 2),), ((1, 1),)),
+        ("foo a\n", "a\n", "", "foo ", ((1, 1),), ((1, 1),)),
         # lines added
         ("a\nb\nc\n", "b\n", "x\ny\nz\n", "a\nx\ny\nz\nc\n", ((2, 2),), ((2, 4),)),
         ("a\nb\nc", "b", "x\ny", "a\nx\ny\nc", ((2, 2),), ((2, 3),)),
@@ -105,6 +115,12 @@ def test_a_unique_substring_is_replaced_exactly(text: str, start: int, length: i
     assume(text.count(old) == 1 and text.find(old, text.find(old) + 1) == -1 and old != new)
     plan = plan_edit(text, old, new)
     assert (plan.rule, plan.count, plan.new_text) == ("exact", 1, text.replace(old, new, 1))
+    # Outside the ranges, the lines before and after are the same in both texts.
+    ((a, b),), ((c, d),) = plan.old_lines, plan.new_lines
+    before, after = file_lines(text), file_lines(plan.new_text)
+    assert a == c and a <= b + 1 and c <= d + 1
+    assert before[: a - 1] == after[: c - 1]
+    assert before[b:] == after[d:]
 
 
 # --- line endings -------------------------------------------------------------------------------------
@@ -310,7 +326,8 @@ def test_same_strings() -> None:
 def test_several_matches_list_their_lines() -> None:
     text = "x\n" * 3
     assert refused(MultipleMatches, text, "x", "y") == (
-        "old_string matches 3 places (lines 1, 2, 3); add surrounding lines to make it unique, or pass replace_all=true."
+        "old_string matches 3 places (lines 1, 2, 3); "
+        "add surrounding lines to make it unique, or pass replace_all=true."
     )
     assert refused(MultipleMatches, "aaa", "aa", "b") == (
         "old_string matches 2 places (line 1); add surrounding lines to make it unique, or pass replace_all=true."
@@ -382,6 +399,19 @@ def test_no_match_finds_the_closest_window_in_a_big_file_quickly() -> None:
             "(Output capped at 50 KB. Showing lines 1-2000 of 5000. Use offset=2001 to continue.)",
         ),
         ("data<response clipped><NOTE>To save on context", "<response clipped>"),
+        # the wording render.py uses today
+        ("… lines 1-10 unchanged since you read them …", "… lines 1-10 unchanged since you read them …"),
+        ("a\n… line 5 unchanged since you read it as line 7 …", "… line 5 unchanged since you read it as line 7 …"),
+        (
+            "(Lines 1-20 unchanged since you read them, still in your context. Use fresh=true to see them again.)",
+            "(Lines 1-20 unchanged since you read them, still in your context. Use fresh=true to see them again.)",
+        ),
+        (
+            "(Line 3 is longer than 2,000 characters and was cut where marked; "
+            "read the rest with offset=3, char_offset=2001.)",
+            "(Line 3 is longer than 2,000 characters and was cut where marked; "
+            "read the rest with offset=3, char_offset=2001.)",
+        ),
     ],
 )
 def test_find_marker_finds_each_marker(text: str, marker: str) -> None:
@@ -436,3 +466,31 @@ def test_refuse_markers_for_the_write_tool() -> None:
     with pytest.raises(MarkerInEdit, match=r'^content contains a "<response clipped>" marker'):
         refuse_markers("a <response clipped>", argument="content")
     refuse_markers("a <response clipped>", argument="content", allowed="old a <response clipped>")
+
+
+# --- bytes that are not valid UTF-8 ----------------------------------------------------------------------
+
+# "caf\xe9" in a UTF-8 file: the byte 0xE9 kept as a surrogateescape code point; read shows U+FFFD.
+ESCAPED = "name = 'caf\udce9'\nvalue = 1\n"
+
+
+def test_matching_sees_escaped_bytes_as_read_shows_them() -> None:
+    plan = plan_edit(ESCAPED, "value = 1", "value = 2")
+    assert plan.new_text == "name = 'caf\udce9'\nvalue = 2\n"
+    # new_string keeps the U+FFFD it was shown: the byte it stands for comes back
+    plan = plan_edit(ESCAPED, "name = 'caf\ufffd'", "name = 'caf\ufffd!'")
+    assert (plan.rule, plan.new_text) == ("exact", "name = 'caf\udce9!'\nvalue = 1\n")
+    # new_string drops it: the model rewrote the text, so what it wrote is what the file gets
+    assert plan_edit(ESCAPED, "'caf\ufffd'", "'cafe'").new_text == "name = 'cafe'\nvalue = 1\n"
+
+
+def test_escaped_bytes_survive_the_whitespace_rule() -> None:
+    plan = plan_edit(ESCAPED, "name = 'caf\ufffd'  \nvalue = 1", "name = 'caf\ufffd'\nvalue = 3")
+    assert (plan.rule, plan.new_text) == ("whitespace", "name = 'caf\udce9'\nvalue = 3\n")
+
+
+def test_real_replacement_characters_stay() -> None:
+    # a real U+FFFD of the file and an escaped byte, both shown as U+FFFD, each come back as they were
+    text = "a = '\ufffd'\nb = '\udcff'\n"
+    plan = plan_edit(text, "a = '\ufffd'\nb = '\ufffd'", "a = '\ufffd'\nb = '\ufffd'\nc = 1")
+    assert plan.new_text == "a = '\ufffd'\nb = '\udcff'\nc = 1\n"

@@ -12,12 +12,17 @@ from leanread import MemoryLedger, Session, count_tokens
 LINES = [f"    result_{i} = transform(payload, option={i})" for i in range(1, 61)]
 
 
-def stub(path: str, first: int, last: int, *calls: str) -> str:
-    noun = "call" if len(calls) == 1 else "calls"
+def stub(path: str, first: int, last: int, total: int = 60, capped: str = "") -> str:
+    """The stub for lines first..last of a file of ``total`` lines; the calls it stands for are
+    in the result's metadata (``unchanged_since``), not in the text."""
+    if last == total:
+        notice = f"(End of file - total {total} lines)"
+    else:
+        notice = f"({capped}Showing lines {first}-{last} of {total}. Use offset={last + 1} to continue.)"
     return (
         f"<path>{path}</path>\n<type>file</type>\n<content>\n"
-        f"(Lines {first}-{last} unchanged since {noun} {', '.join(calls)}, still in your context. "
-        "Use fresh=true to see them again.)\n</content>"
+        f"(Lines {first}-{last} unchanged since you read them, still in your context. "
+        f"Use fresh=true to see them again.)\n\n{notice}\n</content>"
     )
 
 
@@ -45,7 +50,7 @@ def test_same_range_reread_is_a_stub(session: Session, mod: Path) -> None:
     first = session.read("mod.py")
     assert first.text == full("mod.py", LINES, 1, 60, 60)
     again = session.read("mod.py")
-    assert again.text == stub("mod.py", 1, 60, "r1")
+    assert again.text == stub("mod.py", 1, 60)
     meta = again.metadata
     assert meta["call_id"] == "r2"
     assert meta["unchanged_since"] == ["r1"]
@@ -60,7 +65,7 @@ def test_same_range_reread_is_a_stub(session: Session, mod: Path) -> None:
 
 def test_sub_range_is_a_stub(session: Session, mod: Path) -> None:
     session.read("mod.py")
-    assert session.read("mod.py", offset=10, limit=11).text == stub("mod.py", 10, 20, "r1")
+    assert session.read("mod.py", offset=10, limit=11).text == stub("mod.py", 10, 20)
 
 
 def test_range_partly_outside_shows_only_the_new_lines(session: Session, mod: Path) -> None:
@@ -71,7 +76,7 @@ def test_range_partly_outside_shows_only_the_new_lines(session: Session, mod: Pa
             "<path>mod.py</path>",
             "<type>file</type>",
             "<content>",
-            "… lines 15-20 unchanged since call r1 …",
+            "… lines 15-20 unchanged since you read them …",
             *LINES[20:30],
             "",
             "(Showing lines 15-30 of 60. Use offset=31 to continue.)",
@@ -81,13 +86,13 @@ def test_range_partly_outside_shows_only_the_new_lines(session: Session, mod: Pa
     assert result.metadata["unchanged_since"] == ["r1"]
     assert result.metadata["mode"] == "elided"
     # lines 21-30 are now known from r2: the whole window is a stub naming both calls
-    assert session.read("mod.py", offset=15, limit=16).text == stub("mod.py", 15, 30, "r2", "r1")
+    assert session.read("mod.py", offset=15, limit=16).text == stub("mod.py", 15, 30)
 
 
 def test_range_covered_by_two_calls(session: Session, mod: Path) -> None:
     session.read("mod.py", offset=1, limit=20)
     session.read("mod.py", offset=21, limit=20)
-    assert session.read("mod.py", offset=5, limit=30).text == stub("mod.py", 5, 34, "r2", "r1")
+    assert session.read("mod.py", offset=5, limit=30).text == stub("mod.py", 5, 34)
 
 
 def test_forgotten_read_earns_no_stub(session: Session, mod: Path) -> None:
@@ -97,7 +102,7 @@ def test_forgotten_read_earns_no_stub(session: Session, mod: Path) -> None:
     assert result.text == full("mod.py", LINES, 1, 60, 60)
     assert result.metadata["unchanged_since"] is None
     # the new full read is what a later stub points to
-    assert session.read("mod.py").text == stub("mod.py", 1, 60, "r2")
+    assert session.read("mod.py").text == stub("mod.py", 1, 60)
     assert session.forget(["r1"]) == 0
 
 
@@ -112,7 +117,7 @@ def test_changed_bytes_give_a_diff_against_what_was_shown(session: Session, mod:
             "<path>mod.py</path>",
             "<type>diff</type>",
             "<content>",
-            "(mod.py changed since you saw it. Lines 1-60 as a diff against what call r1 showed; "
+            "(mod.py changed since you read it. Lines 1-60 as a diff against what you were shown; "
             "lines outside the hunks are unchanged.)",
             "@@ -29,3 +29,3 @@",
             " " + LINES[28],
@@ -126,8 +131,8 @@ def test_changed_bytes_give_a_diff_against_what_was_shown(session: Session, mod:
     )
     assert result.metadata["mode"] == "diff"
     # the unchanged lines stay known through r1, carried onto the new version
-    assert session.read("mod.py", offset=1, limit=10).text == stub("mod.py", 1, 10, "r1")
-    assert session.read("mod.py", offset=29, limit=3).text == stub("mod.py", 29, 31, "r2")
+    assert session.read("mod.py", offset=1, limit=10).text == stub("mod.py", 1, 10)
+    assert session.read("mod.py", offset=29, limit=3).text == stub("mod.py", 29, 31)
 
 
 def test_same_size_edit_with_same_mtime_still_gives_full_text(session: Session, mod: Path) -> None:
@@ -146,7 +151,7 @@ def test_touch_with_same_bytes_keeps_the_stub(session: Session, mod: Path) -> No
     stat = mod.stat()
     os.utime(mod, ns=(stat.st_atime_ns + 10**9, stat.st_mtime_ns + 10**9))
     result = session.read("mod.py")
-    assert result.text == stub("mod.py", 1, 60, "r1")
+    assert result.text == stub("mod.py", 1, 60)
     assert result.metadata["mtime_ns"] == stat.st_mtime_ns + 10**9
 
 
@@ -155,14 +160,15 @@ def test_fresh_gives_full_text_and_becomes_the_source(session: Session, mod: Pat
     result = session.read("mod.py", fresh=True)
     assert result.text == full("mod.py", LINES, 1, 60, 60)
     assert result.metadata["unchanged_since"] is None
-    assert session.read("mod.py").text == stub("mod.py", 1, 60, "r2")
+    assert session.read("mod.py").text == stub("mod.py", 1, 60)
 
 
 def test_stub_names_the_harness_call_id(session: Session, mod: Path) -> None:
     session.read("mod.py", call_id="toolu_01ABC")
     result = session.read("mod.py", offset=3, limit=3, call_id="toolu_02DEF")
-    assert result.text == stub("mod.py", 3, 5, "toolu_01ABC")
+    assert result.text == stub("mod.py", 3, 5)
     assert result.metadata["call_id"] == "toolu_02DEF"
+    assert result.metadata["unchanged_since"] == ["toolu_01ABC"]
 
 
 def test_other_spellings_and_links_of_the_same_file_dedup(session: Session, root: Path, mod: Path) -> None:
@@ -171,12 +177,12 @@ def test_other_spellings_and_links_of_the_same_file_dedup(session: Session, root
     for spelling in ("./mod.py", str(mod), "sub/../mod.py", "alias.py"):
         if spelling.startswith("sub"):
             (root / "sub").mkdir(exist_ok=True)
-        assert session.read(spelling).text == stub("mod.py", 1, 60, "r1"), spelling
+        assert session.read(spelling).text == stub("mod.py", 1, 60), spelling
 
 
 def test_format_change_still_stubs_visible_lines(session: Session, mod: Path) -> None:
     session.read("mod.py", format="tab")
-    assert session.read("mod.py", offset=2, limit=5).text == stub("mod.py", 2, 6, "r1")
+    assert session.read("mod.py", offset=2, limit=5).text == stub("mod.py", 2, 6)
 
 
 def test_other_session_has_its_own_ledger(root: Path, mod: Path) -> None:
@@ -185,7 +191,7 @@ def test_other_session_has_its_own_ledger(root: Path, mod: Path) -> None:
     other = Session([root], id="b", ledger=ledger).read("mod.py")
     assert other.text == full("mod.py", LINES, 1, 60, 60)
     resumed = Session([root], id="a", ledger=ledger).read("mod.py")
-    assert resumed.text == stub("mod.py", 1, 60, "r1")
+    assert resumed.text == stub("mod.py", 1, 60)
 
 
 def test_cut_line_is_never_counted_as_seen(session: Session, root: Path) -> None:
@@ -195,8 +201,11 @@ def test_cut_line_is_never_counted_as_seen(session: Session, root: Path) -> None
     again = session.read("cut.py")
     assert again.metadata["cut_lines"] == [11]
     assert again.metadata["unchanged_since"] == ["r1"]  # lines 1-10 and 12-21 are marked, 11 is shown again
-    assert "… lines 1-10 unchanged since call r1 …\n" + "z" * 2000 + "… [line cut: 2,500 chars in all]\n" in again.text
-    assert session.read("cut.py", offset=12).text == stub("cut.py", 12, 21, "r1")
+    assert (
+        "… lines 1-10 unchanged since you read them …\n" + "z" * 2000 + "… [line cut: 2,500 chars in all]\n"
+        in again.text
+    )
+    assert session.read("cut.py", offset=12).text == stub("cut.py", 12, 21, total=21)
     assert session.read("cut.py", offset=11, limit=1).metadata["mode"] == "full"
 
 
@@ -207,7 +216,7 @@ def test_byte_capped_window_reread_is_a_stub(session: Session, root: Path) -> No
     assert first.metadata["truncated"] == "bytes"
     last = first.metadata["last_line"]
     again = session.read("big.txt")
-    assert again.text == stub("big.txt", 1, last, "r1")
+    assert again.text == stub("big.txt", 1, last, total=1000, capped="Output capped at 50 KB. ")
     assert again.metadata["next_offset"] == last + 1
 
 
@@ -242,4 +251,4 @@ def test_changed_back_after_the_other_version_was_forgotten_is_a_stub(session: S
     session.read("mod.py")
     session.forget(["r2"])
     mod.write_bytes(original)
-    assert session.read("mod.py").text == stub("mod.py", 1, 60, "r1")
+    assert session.read("mod.py").text == stub("mod.py", 1, 60)

@@ -675,6 +675,6 @@ def test_split_page_helper_rejects_a_stub(session: Session, root: Path) -> None:
     (root / "f.txt").write_text("".join(f"line number {i}\n" for i in range(1, 41)))
     session.read("f.txt")
     stub = session.read("f.txt")
-    assert re.fullmatch(r".*\(Lines 1-40 unchanged since call r1, .*\)\n</content>", stub.text, re.S)
+    assert re.fullmatch(r".*\(Lines 1-40 unchanged since you read them, .*\)\n</content>", stub.text, re.S)
     with pytest.raises(AssertionError):
         split_page(stub)

@@ -14,6 +14,7 @@ from leanread.render import (
     render_unchanged,
     render_window,
     select_window,
+    unchanged_marker,
 )
 
 DEFAULT = Limits()
@@ -198,17 +199,30 @@ def test_render_several_cut_lines_with_a_partial_range() -> None:
     )
 
 
-def test_render_unchanged_stub_one_call() -> None:
-    assert render_unchanged("src/app.py", 1, 120, ["r1"]) == _doc(
-        "(Lines 1-120 unchanged since call r1, still in your context. Use fresh=true to see them again.)"
+def test_render_unchanged_stub_keeps_the_window_notice() -> None:
+    window = select_window([f"l{i}" for i in range(1, 121)], 1, 120, Limits(), "plain")
+    assert render_unchanged("src/app.py", window, Limits(), final_newline=True) == _doc(
+        "(Lines 1-120 unchanged since you read them, still in your context. Use fresh=true to see them again.)",
+        "",
+        "(End of file - total 120 lines)",
     )
 
 
-def test_render_unchanged_stub_several_calls() -> None:
-    assert render_unchanged("a.txt", 3, 9, ["r4", "r2"]) == _doc(
-        "(Lines 3-9 unchanged since calls r4, r2, still in your context. Use fresh=true to see them again.)",
+def test_render_unchanged_stub_of_one_line_mid_file() -> None:
+    window = select_window([f"l{i}" for i in range(1, 10)], 3, 1, Limits(), "plain")
+    assert render_unchanged("a.txt", window, Limits(), final_newline=True) == _doc(
+        "(Line 3 unchanged since you read it, still in your context. Use fresh=true to see it again.)",
+        "",
+        "(Showing lines 3-3 of 9. Use offset=4 to continue.)",
         path="a.txt",
     )
+
+
+def test_unchanged_marker_names_the_old_numbers_when_lines_moved() -> None:
+    assert unchanged_marker(15, 20, 15) == "… lines 15-20 unchanged since you read them …"
+    assert unchanged_marker(40, 80, 38) == "… lines 40-80 unchanged since you read them as lines 38-78 …"
+    assert unchanged_marker(7, 7, 9) == "… line 7 unchanged since you read it as line 9 …"
+    assert unchanged_marker(7, 7, 7) == "… line 7 unchanged since you read it …"
 
 
 @pytest.mark.parametrize("name", ["max_lines", "max_bytes", "max_line_chars", "sniff_bytes"])

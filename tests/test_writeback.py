@@ -18,8 +18,10 @@ from leanread.writeback import atomic_write, encode_text
 
 
 def logical(tf: TextFile) -> str:
-    """The logical text of a decoded file: ``"\\n"`` between lines."""
-    return "\n".join(tf.lines) + ("\n" if tf.final_newline else "")
+    """The logical text of a decoded file: ``"\\n"`` between lines, bytes that are not valid
+    UTF-8 kept as surrogateescape code points (``raw_lines``)."""
+    lines = getattr(tf, "raw_lines", None) or tf.lines
+    return "\n".join(lines) + ("\n" if tf.final_newline else "")
 
 
 def write_back(tf: TextFile, text: str, display: str = "the file") -> bytes:
@@ -171,6 +173,24 @@ def test_gb18030_text_round_trips_through_an_edit() -> None:
     data = "# 中文注释：编码测试\nname = '旧值'\n".encode("gb18030")
     out = edit_bytes(data, "name = '旧值'", "name = '新值'")
     assert out == "# 中文注释：编码测试\nname = '新值'\n".encode("gb18030")
+
+
+def test_bytes_that_are_not_utf8_survive_an_edit() -> None:
+    text = "caf\udce9 \u00e9\r\nx = 1\r\n"  # logical text holds "\n"; here CRLF to encode by hand
+    logical_text = text.replace("\r\n", "\n")
+    data = text.encode("utf-8", "surrogateescape")
+    assert data == b"caf\xe9 \xc3\xa9\r\nx = 1\r\n"
+    assert encode_text(logical_text, encoding="utf-8", bom=False, newline="\r\n") == data
+    plan = plan_edit(logical_text, "caf\ufffd \u00e9", "caf\ufffd \u00e9 ok")
+    out = encode_text(plan.new_text, encoding="utf-8", bom=False, newline="\r\n")
+    assert out == b"caf\xe9 \xc3\xa9 ok\r\nx = 1\r\n"
+
+
+@pytest.mark.skipif("raw_lines" not in TextFile.__dataclass_fields__, reason="decode keeps no invalid bytes")
+def test_a_utf8_file_with_a_bad_byte_round_trips_through_decode() -> None:
+    data = "# r\u00e9sum\u00e9 na\u00efve\n".encode() + b"name = 'caf\xe9'\n"
+    assert edit_bytes(data, "na\u00efve", "naive") == b"# r\xc3\xa9sum\xc3\xa9 naive\nname = 'caf\xe9'\n"
+    assert edit_bytes(data, "caf\ufffd'", "caf\ufffd!'") == data.replace(b"\xe9'", b"\xe9!'")
 
 
 # --- encode_text ---------------------------------------------------------------------------------------

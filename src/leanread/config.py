@@ -65,12 +65,14 @@ def _check_patterns(owner: str, patterns: tuple[str, ...]) -> None:
 
 @dataclass(frozen=True)
 class Policy:
-    """Which files no tool may touch, decided from the file name alone.
+    """Which files no tool may touch, decided from names alone.
 
-    Patterns are shell globs (``*``, ``?``, ``[...]``) matched case-sensitively against the
-    base name of a path, never against its folders. A name that matches ``allow`` is served
-    even when it matches ``deny``: with the defaults ``.env.example`` is readable and
-    ``.env.local`` is not.
+    Patterns are shell globs (``*``, ``?``, ``[...]``) matched case-insensitively against one
+    name: ``.ENV`` and ``Server.PEM`` are secrets too, since a case-insensitive file system
+    opens ``.env`` for ``.ENV``. A name that matches ``allow`` is served even when it matches
+    ``deny``: with the defaults ``.env.example`` is readable and ``.env.local`` is not.
+    ``Workspace`` applies ``denied`` to every component of a path below its root, so a file
+    inside a denied folder (``.env/secrets.txt``) is refused as well.
 
     Attributes:
         deny: file-name patterns refused (default ``DEFAULT_DENY``).
@@ -96,16 +98,17 @@ class Policy:
             _check_patterns(name, getattr(self, name))
 
     def denied(self, name: str) -> bool:
-        """True when the file name ``name`` matches ``deny`` and no ``allow`` pattern.
+        """True when the name ``name`` matches ``deny`` and no ``allow`` pattern, ignoring case.
 
         Args:
             name: a base name such as ``.env.local``; given a path, only its last component
-                counts (``config/.env`` is checked as ``.env``).
+                counts (``config/.env`` is checked as ``.env``; ``Workspace.is_denied`` checks
+                the folders too).
         """
-        base = os.path.basename(name.rstrip("/" + os.sep))
-        if not base or not any(fnmatch.fnmatchcase(base, pattern) for pattern in self.deny):
+        base = os.path.basename(name.rstrip("/" + os.sep)).lower()
+        if not base or not any(fnmatch.fnmatchcase(base, pattern.lower()) for pattern in self.deny):
             return False
-        return not any(fnmatch.fnmatchcase(base, pattern) for pattern in self.allow)
+        return not any(fnmatch.fnmatchcase(base, pattern.lower()) for pattern in self.allow)
 
 
 @dataclass(frozen=True)

@@ -25,6 +25,11 @@ rule                           what it forgives
 A later rule never runs when an earlier one matched, so copied line numbers are only stripped
 when old_string as given is not in the file. Whatever the rule, new_string is refused when it
 carries a display-only marker (``find_marker``) that old_string does not.
+
+Bytes of a UTF-8 file that are not valid UTF-8 may be in the text as ``surrogateescape`` code
+points (``TextFile.raw_lines``). Matching sees each as U+FFFD, as ``read`` shows it; when the
+replacement keeps as many U+FFFD as the replaced text shows, they take back, in order, what they
+stood for, so the bytes survive the edit.
 """
 
 from __future__ import annotations
@@ -75,15 +80,15 @@ _MarkerKind = Literal["cut", "omission", "clipped"]
 _CUT_RE = re.compile(r"(?:…|\.\.\.)? ?\[line cut: [\d,]+ chars in all\][ \t]*$", re.MULTILINE)
 _CLIPPED_RE = re.compile(r"<response clipped>", re.IGNORECASE)
 # Whole lines leanread puts in place of lines it did not show: dedup and prune omission markers
-# ("… lines 40-80 unchanged since call r3 …", "… lines 12-30 omitted …"), the unchanged-re-read
-# stub, and the notices of a window or line that stops early.
+# ("… lines 40-80 unchanged since you read them …", "… lines 12-30 omitted …"), the stub of an
+# unchanged re-read, and the notices of a window or line that stops early.
 _OMISSION_RES = (
     re.compile(
         r"^[ \t]*(?:…|\.\.\.)[ \t]*[(\[]?[ \t]*lines? \d[\d,]*(?:[ \t]*[-\u2013][ \t]*\d[\d,]*)?"
         r"[ \t,]+(?:unchanged|omitted|not shown)\b.*$",
         re.MULTILINE | re.IGNORECASE,
     ),
-    re.compile(r"^[ \t]*\(Lines? \d+(?:-\d+)? unchanged since calls? .*\)[ \t]*$", re.MULTILINE),
+    re.compile(r"^[ \t]*\(Lines? \d+(?:-\d+)? unchanged since .*\)[ \t]*$", re.MULTILINE),
     re.compile(
         r"^[ \t]*\((?:Output capped at [^()]*?\. )?Showing (?:lines|entries) \d+-\d+ of \d+\. "
         r"Use offset=\d+ to continue\.\)[ \t]*$",
@@ -114,8 +119,8 @@ def find_marker(text: str) -> str | None:
     """The first display-only marker of leanread in ``text``, or None.
 
     Markers: the read tool's line-cut marker at the end of a line (``… [line cut: 5,000 chars in
-    all]``); a whole line that stands for lines left out (``… lines 40-80 unchanged since call r3
-    …``, ``… lines 12-30 omitted …``, the ``(Lines 1-120 unchanged since call r1, …)`` stub, the
+    all]``); a whole line that stands for lines left out (``… lines 40-80 unchanged since you read
+    them …``, ``… lines 12-30 omitted …``, the ``(Lines 1-120 unchanged since …)`` stub, the
     ``(Showing lines 1-2000 of 5000. Use offset=2001 to continue.)`` and line-cut notices); and
     ``<response clipped>`` anywhere. The same words inside a string literal or a comment of code
     do not count: only the shapes leanread emits.
@@ -327,36 +332,39 @@ def _too_many(count: int, lines: Sequence[int]) -> MultipleMatches:
 
 def _apply(text: str, matches: Sequence[_Match]) -> tuple[str, _Ranges, _Ranges]:
     """The text with ``matches`` (ascending, not overlapping, non-empty) replaced, and the line
-    ranges touched in the old and the new text (merged where they share a line)."""
+    ranges touched in the old and the new text (merged where they share a line).
+
+    A line is touched when any of its characters, or its line ending, was replaced, or when it was
+    joined onto such a line; in the new text, the line the rest of the last matched old line ends
+    up on counts too, unless that rest is whole untouched lines starting a fresh line. So the
+    lines before and after the ranges are the same in both texts."""
     pieces: list[str] = []
     old_ranges: list[tuple[int, int]] = []
     new_ranges: list[tuple[int, int]] = []
     prev, old_line, new_line = 0, 1, 1
-    last_char = ""
+    last_char = ""  # the last character of the new text so far
     for start, end, replacement in matches:
         gap = text.count("\n", prev, start)
         old_line += gap
         new_line += gap
         before = text[prev:start]
-        if before:
-            last_char = before[-1]
-        old_range = (old_line, old_line + text.count("\n", start, end - 1))
-        if replacement:
-            new_range = (new_line, new_line + replacement.count("\n", 0, len(replacement) - 1))
-        else:
-            at_line_start = last_char in ("", "\n")
-            whole_lines = text[end - 1] == "\n" or end == len(text)
-            new_range = (new_line, new_line - 1 if at_line_start and whole_lines else new_line)
+        pieces.append(before)
+        pieces.append(replacement)
+        last_char = (before + replacement)[-1:] or last_char
+        old_last = old_line + text.count("\n", start, end - 1)
+        after = new_line + replacement.count("\n")  # the line the rest of the old line lands on
+        if text[end - 1] == "\n" or end == len(text):
+            if last_char in ("", "\n"):
+                after -= 1  # the rest is whole untouched lines, starting a fresh line
+            elif end < len(text):
+                old_last += 1  # the next line is joined onto the changed one
+        old_range, new_range = (old_line, old_last), (new_line, after)
         if old_ranges and old_range[0] <= old_ranges[-1][1]:
             old_ranges[-1] = (old_ranges[-1][0], max(old_ranges[-1][1], old_range[1]))
             new_ranges[-1] = (min(new_ranges[-1][0], new_range[0]), max(new_ranges[-1][1], new_range[1]))
         else:
             old_ranges.append(old_range)
             new_ranges.append(new_range)
-        pieces.append(before)
-        pieces.append(replacement)
-        if replacement:
-            last_char = replacement[-1]
         old_line += text.count("\n", start, end)
         new_line += replacement.count("\n")
         prev = end
@@ -587,11 +595,28 @@ def _no_match(text: str, old_lines: Sequence[str], display: str) -> NoMatch:
 # --- the cascade -----------------------------------------------------------------------------------
 
 
+# A byte kept by ``surrogateescape``, and how read shows it.
+_ESCAPED = re.compile("[\udc80-\udcff]")
+_REPLACEMENT = "\ufffd"
+
+
+def _restore_escapes(raw: str, view: str, replacement: str) -> str:
+    """``replacement`` with its U+FFFD turned back into what ``view``'s stood for in ``raw``, in
+    order, when it has as many as ``view`` (``view`` is ``raw`` with escapes shown as U+FFFD)."""
+    kept = [raw[i] for i, char in enumerate(view) if char == _REPLACEMENT]
+    if kept == [_REPLACEMENT] * len(kept) or replacement.count(_REPLACEMENT) != len(kept):
+        return replacement
+    stood_for = iter(kept)
+    return "".join(next(stood_for) if char == _REPLACEMENT else char for char in replacement)
+
+
 def _normalise_endings(text: str) -> str:
     return text.replace("\r\n", "\n").replace("\r", "\n")
 
 
-def _plan(text: str, rule: Rule, matches: Sequence[_Match]) -> EditPlan:
+def _plan(text: str, view: str, rule: Rule, matches: Sequence[_Match]) -> EditPlan:
+    if view is not text:
+        matches = [(s, e, _restore_escapes(text[s:e], view[s:e], r)) for s, e, r in matches]
     new_text, old_ranges, new_ranges = _apply(text, matches)
     if new_text == text:
         raise NoChange("old_string and new_string are the same; nothing to change.")
@@ -602,7 +627,8 @@ def plan_edit(text: str, old: str, new: str, *, replace_all: bool = False, displ
     """Replace old_string by new_string in the logical ``text`` (``"\\n"`` line endings).
 
     Args:
-        text: the file's logical text.
+        text: the file's logical text (with ``surrogateescape`` code points for bytes that are
+            not valid UTF-8, if any; see the module docstring).
         old: old_string, the text to replace; may carry copied line numbers or other line
             endings (see the module table).
         new: new_string, the replacement.
@@ -633,14 +659,16 @@ def plan_edit(text: str, old: str, new: str, *, replace_all: bool = False, displ
         )
     # A CR in new_string can only mean a line ending unless the file itself holds CRs.
     plain_new = new if "\r" in text else _normalise_endings(new)
+    # Rules match on the text as read shows it; it has the same length, so offsets carry over.
+    view = _ESCAPED.sub(_REPLACEMENT, text) if _ESCAPED.search(text) else text
 
-    matches = _substring_matches(text, old, plain_new, replace_all=replace_all)
+    matches = _substring_matches(view, old, plain_new, replace_all=replace_all)
     if matches:
-        return _plan(text, "exact", matches)
+        return _plan(text, view, "exact", matches)
 
     old_n, new_n = _normalise_endings(old), _normalise_endings(new)
-    if old_n != old and (matches := _substring_matches(text, old_n, new_n, replace_all=replace_all)):
-        return _plan(text, "line-endings", matches)
+    if old_n != old and (matches := _substring_matches(view, old_n, new_n, replace_all=replace_all)):
+        return _plan(text, view, "line-endings", matches)
 
     numbered = _strip_numbers(old_n)
     stripped = numbered is not None and bool(numbered.text.strip())
@@ -649,10 +677,10 @@ def plan_edit(text: str, old: str, new: str, *, replace_all: bool = False, displ
         new_s = _strip_new_numbers(new_n, numbered, height)
         refuse_markers(new_s, allowed=numbered.text)
         matches = _substring_matches(
-            text, numbered.text, new_s, replace_all=replace_all, line_start=True, prefer_line=numbered.first
+            view, numbered.text, new_s, replace_all=replace_all, line_start=True, prefer_line=numbered.first
         )
         if matches:
-            return _plan(text, "line-numbers", matches)
+            return _plan(text, view, "line-numbers", matches)
         old_n, new_n = numbered.text, new_s
 
     if _visible_markers(old):
@@ -661,9 +689,9 @@ def plan_edit(text: str, old: str, new: str, *, replace_all: bool = False, displ
             "copy the text from a plain read instead."
         )
 
-    matches = _whitespace_matches(text, old_n, new_n, replace_all=replace_all)
+    matches = _whitespace_matches(view, old_n, new_n, replace_all=replace_all)
     if matches:
-        return _plan(text, "line-numbers+whitespace" if stripped else "whitespace", matches)
+        return _plan(text, view, "line-numbers+whitespace" if stripped else "whitespace", matches)
 
     refuse_markers(old, argument="old_string")
-    raise _no_match(text, _lines_of(old_n), display)
+    raise _no_match(view, _lines_of(old_n), display)

@@ -27,20 +27,23 @@ def governing(workspace: Workspace, real_path: str, policy: Policy) -> list[str]
     root = workspace.root_of(real_path)
     if root is None:
         return []
-    found: list[str] = []
+    per_folder: list[list[str]] = []  # nearest folder first
     folder = os.path.dirname(real_path)
     while True:
         at_root = folder == root
         if not at_root or policy.root_instructions:
-            for name in policy.instruction_files:
-                candidate = os.path.join(folder, name)
-                real = os.path.realpath(candidate)
-                if os.path.isfile(real) and workspace.root_of(real) is not None and not policy.denied(name):
-                    found.append(real)
+            here = [os.path.realpath(os.path.join(folder, name)) for name in policy.instruction_files]
+            per_folder.append(
+                [
+                    real
+                    for real, name in zip(here, policy.instruction_files, strict=True)
+                    if os.path.isfile(real) and workspace.root_of(real) is not None and not policy.denied(name)
+                ]
+            )
         if at_root or len(folder) <= len(root):
             break
         folder = os.path.dirname(folder)
-    return list(reversed(dict.fromkeys(found)))
+    return list(dict.fromkeys(real for found in reversed(per_folder) for real in found))
 
 
 def load(workspace: Workspace, reals: Sequence[str], max_bytes: int) -> list[Instruction]:

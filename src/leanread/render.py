@@ -129,17 +129,24 @@ def _cut_notice(window: Window, limits: Limits) -> str:
     )
 
 
-def file_facts(encoding: str, newline: str) -> str | None:
-    """A notice naming a non-UTF-8 encoding and non-LF line endings, or None for UTF-8 + LF."""
+def file_facts(encoding: str, newline: str, invalid_bytes: int = 0) -> str | None:
+    """A notice naming a non-UTF-8 encoding, non-LF line endings and bytes that are not valid
+    UTF-8 (shown as U+FFFD), or None for clean UTF-8 with LF."""
     endings = {"\r\n": "CRLF", "\r": "CR"}.get(newline)
     legacy = None if encoding == "utf-8" else encoding
+    notes: list[str] = []
     if legacy and endings:
-        return f"(File is {legacy}-encoded with {endings} line endings; edits keep both.)"
-    if legacy:
-        return f"(File is {legacy}-encoded; edits keep that encoding.)"
-    if endings:
-        return f"(File uses {endings} line endings; edits keep them.)"
-    return None
+        notes.append(f"(File is {legacy}-encoded with {endings} line endings; edits keep both.)")
+    elif legacy:
+        notes.append(f"(File is {legacy}-encoded; edits keep that encoding.)")
+    elif endings:
+        notes.append(f"(File uses {endings} line endings; edits keep them.)")
+    if invalid_bytes:
+        noun = "byte that is" if invalid_bytes == 1 else "bytes that are"
+        notes.append(
+            f"(File is UTF-8 with {invalid_bytes:,} {noun} not valid UTF-8, shown as \ufffd; edits keep them.)"
+        )
+    return "\n".join(notes) or None
 
 
 def _footer(window: Window, limits: Limits, final_newline: bool, kind: str) -> list[str]:
@@ -209,18 +216,15 @@ def render_body(
     return envelope(display, shown_as or kind, lines)
 
 
-def unchanged_marker(first: int, last: int, call_id: str, then_first: int) -> str:
-    """Stands for lines ``first..last`` the model has unchanged from ``call_id``, where they were
-    lines ``then_first..``: ``… lines 40-80 unchanged since call r3 …``. ``edit`` and ``write``
+def unchanged_marker(first: int, last: int, then_first: int) -> str:
+    """Stands for lines ``first..last`` the model has unchanged, read when they were lines
+    ``then_first..``: ``… lines 40-80 unchanged since you read them …``. ``edit`` and ``write``
     refuse text that contains one."""
-    span = f"line {first}" if first == last else f"lines {first}-{last}"
+    span, them = (f"line {first}", "it") if first == last else (f"lines {first}-{last}", "them")
     if then_first == first:
-        where = ""
-    elif first == last:
-        where = f" (there line {then_first})"
-    else:
-        where = f" (there lines {then_first}-{then_first + last - first})"
-    return f"… {span} unchanged since call {call_id}{where} …"
+        return f"… {span} unchanged since you read {them} …"
+    then = f"line {then_first}" if first == last else f"lines {then_first}-{then_first + last - first}"
+    return f"… {span} unchanged since you read {them} as {then} …"
 
 
 @dataclass(frozen=True)
@@ -268,12 +272,14 @@ def render_slice(display: str, part: LineSlice, *, final_newline: bool) -> str:
     return envelope(display, "file", [part.text, "", note])
 
 
-def render_unchanged(display: str, first: int, last: int, call_ids: Sequence[str]) -> str:
-    """The stub for a re-read of lines the model still has, unchanged, from ``call_ids``.
-
-    ``read`` sends it only when it costs fewer tokens than the lines themselves."""
-    calls = ", ".join(call_ids)
-    noun = "call" if len(call_ids) == 1 else "calls"
-    lines = f"Line {first}" if first == last else f"Lines {first}-{last}"
-    note = f"({lines} unchanged since {noun} {calls}, still in your context. Use fresh=true to see them again.)"
-    return envelope(display, "file", [note])
+def render_unchanged(display: str, window: Window, limits: Limits, *, final_newline: bool) -> str:
+    """The stub for a re-read of lines the model still has, unchanged, with the window's usual
+    notices. ``read`` sends it only when it costs fewer tokens than the lines themselves."""
+    if window.first == window.last:
+        note = (
+            f"(Line {window.first} unchanged since you read it, still in your context. Use fresh=true to see it again.)"
+        )
+    else:
+        span = f"Lines {window.first}-{window.last}"
+        note = f"({span} unchanged since you read them, still in your context. Use fresh=true to see them again.)"
+    return render_body(display, window, [note], limits, final_newline=final_newline)

@@ -100,6 +100,13 @@ class Session:
             result = read_tool.run(self._context(), request, call_id)
         except LeanreadError as exc:
             return ToolResult(text=str(exc), is_error=True, metadata={"call_id": call_id})
+        except OSError as exc:  # the file system failed mid-read (/proc, FUSE, a vanished mount)
+            reason = exc.strerror or str(exc)
+            return ToolResult(
+                text=f"Cannot read {path}: {reason}; the file system refused it, so try another file.",
+                is_error=True,
+                metadata={"call_id": call_id},
+            )
         if result.metadata.get("type") == "file":
             self.ledger.set_last_path(self.id, result.metadata["path"])
         return result

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import codecs
 import hashlib
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import overload
@@ -44,6 +45,9 @@ class TextFile:
         final_newline: the last line ends with a line ending.
         content_hash: SHA-256 hex digest of the file's bytes.
         size: length of the file in bytes.
+        invalid_bytes: bytes of a UTF-8 file that are not valid UTF-8; ``lines`` shows each as
+            U+FFFD, ``raw_lines`` keeps them (as ``surrogateescape`` code points) for write-back.
+        raw_lines: the lines with invalid bytes kept, when there are any; else None.
     """
 
     lines: Sequence[str]
@@ -53,6 +57,27 @@ class TextFile:
     final_newline: bool
     content_hash: str
     size: int
+    invalid_bytes: int = 0
+    raw_lines: Sequence[str] | None = None
+
+
+_ESCAPED = re.compile("[\udc80-\udcff]")
+
+
+def shown(text: str) -> str:
+    """``text`` with bytes kept by ``surrogateescape`` shown as U+FFFD, the replacement character."""
+    return _ESCAPED.sub("\ufffd", text)
+
+
+def _mostly_utf8(data: bytes) -> tuple[str, int] | None:
+    """The text with its invalid bytes kept as ``surrogateescape`` code points, and their count,
+    when the file is UTF-8 with a few bad bytes: at least three valid multi-byte characters and
+    three times as many as bad bytes (legacy multi-byte text such as GBK forms valid UTF-8
+    sequences only by chance, well below that); else None."""
+    text = data.decode("utf-8", "surrogateescape")
+    invalid = len(_ESCAPED.findall(text))
+    multibyte = sum(1 for char in text if ord(char) > 0x7F) - invalid
+    return (text, invalid) if multibyte >= max(3, 3 * invalid) else None
 
 
 def content_hash(data: bytes) -> str:
@@ -179,12 +204,28 @@ def _detect_legacy(data: bytes) -> str | None:
         return guess if guess and not unicode_guess else None
 
 
+def _with_invalid_bytes(data: bytes, text: str, invalid: int, *, bom: bool) -> TextFile:
+    raw, newline, final_newline = split_lines(text)
+    return TextFile(
+        lines=tuple(shown(line) for line in raw),
+        encoding="utf-8",
+        bom=bom,
+        newline=newline,
+        final_newline=final_newline,
+        content_hash=content_hash(data),
+        size=len(data),
+        invalid_bytes=invalid,
+        raw_lines=tuple(raw),
+    )
+
+
 def decode(data: bytes, display: str, sniff_bytes: int = 8192) -> TextFile:
     """Decode a file's bytes into a ``TextFile``.
 
     Order: a UTF-32/UTF-8/UTF-16 byte-order mark decides; else leading bytes that look binary
-    (a known signature, a NUL) refuse; else strict UTF-8; else the legacy encoding
-    charset-normalizer detects (GBK, Shift-JIS, windows-1252, …).
+    (a known signature, a NUL) refuse; else strict UTF-8; else UTF-8 with a few invalid bytes
+    (shown as U+FFFD, kept for write-back) when valid multi-byte characters outnumber them;
+    else the legacy encoding charset-normalizer detects (GBK, Shift-JIS, windows-1252, …).
 
     Args:
         data: the whole file.
@@ -200,6 +241,9 @@ def decode(data: bytes, display: str, sniff_bytes: int = 8192) -> TextFile:
         try:
             text = data[skip:].decode(codec)
         except UnicodeDecodeError as exc:
+            mostly = _mostly_utf8(data[skip:]) if codec == "utf-8" else None
+            if mostly is not None:
+                return _with_invalid_bytes(data, *mostly, bom=True)
             raise NotText(
                 f"{display} starts with a {codec} byte-order mark but is not valid {codec} "
                 f"(bad byte at offset {exc.start + skip:,} of {len(data):,}); leanread cannot show it."
@@ -212,6 +256,9 @@ def decode(data: bytes, display: str, sniff_bytes: int = 8192) -> TextFile:
         try:
             text = data.decode(codec)
         except UnicodeDecodeError:
+            mostly = _mostly_utf8(data)
+            if mostly is not None:
+                return _with_invalid_bytes(data, *mostly, bom=False)
             legacy = _detect_legacy(data)
             if legacy is None:
                 raise NotText(
@@ -274,6 +321,8 @@ def _head_encoding(head: bytes, display: str, size: int) -> tuple[str, int]:
         codecs.getincrementaldecoder("utf-8")().decode(head, final=False)
         return "utf-8", 0
     except UnicodeDecodeError:
+        if _mostly_utf8(head) is not None:
+            return "utf-8", 0
         legacy = _detect_legacy(head)
         if legacy is None:
             raise NotText(
@@ -291,14 +340,15 @@ def decode_indexed(
     file's first bytes, which decide binary and encoding.
 
     Raises:
-        NotText: binary, UTF-16/32, or a line in the window that does not decode.
+        NotText: binary, or UTF-16/32 (which the index cannot split). Bytes of a line that do
+            not decode are shown as U+FFFD and counted in ``invalid_bytes``.
         StaleIndex, PathError: as for ``LineIndex.read_lines``.
     """
     codec, bom = _head_encoding(head, display, index.size)
     crlf = index.lf_count > 0 and index.crlf_count == index.lf_count
     total = 0 if index.size == bom else index.total_lines  # a lone BOM is an empty file
     held: list[str] = []
-    used = 0
+    used = invalid = 0
     number = max(first, 1)
     while len(held) < count and number <= total and used <= byte_budget:
         batch = index.read_lines(real, number, min(256, count - len(held)))
@@ -310,7 +360,9 @@ def decode_indexed(
             try:
                 held.append(raw.decode(codec))
             except UnicodeDecodeError:
-                raise NotText(f"Line {number} of {display} is not valid {codec}; leanread cannot show it.") from None
+                escaped = raw.decode(codec, "surrogateescape") if codec == "utf-8" else raw.decode(codec, "replace")
+                invalid += len(_ESCAPED.findall(escaped)) or 1
+                held.append(shown(escaped))
             used += len(raw) + 1
             number += 1
     return TextFile(
@@ -321,4 +373,5 @@ def decode_indexed(
         final_newline=index.final_newline,
         content_hash=index.content_hash,
         size=index.size,
+        invalid_bytes=invalid,
     )

@@ -1,10 +1,13 @@
 """Resolve a path inside the workspace roots and read it without surprises.
 
 A path may be relative to the first root or absolute inside any root. Its realpath (every
-symbolic link in the target and its parents followed) must stay inside a root. A name on the
-policy's deny list is refused, both as given and as the name its realpath ends in, before the
-file is opened or even stat-ed. FIFOs, devices and sockets are refused from ``stat`` alone,
-before anything opens them. A missing file's error suggests similar existing names.
+symbolic link in the target and its parents followed) must stay inside a root. A path is
+refused when any of its names below its root is on the policy's deny list (case ignored):
+first the path as given, before the file is opened or even stat-ed, then its realpath, so
+neither a link to a secret nor a link to a secret folder gets through. FIFOs, devices and
+sockets are refused from ``stat`` alone, before anything opens them. A path that goes on past
+a file (``a.txt/``) is refused as the operating system would refuse it. A missing file's error
+names the dangling symbolic link on the way, or suggests similar existing names.
 """
 
 from __future__ import annotations
@@ -32,6 +35,11 @@ class Resolved:
         size: bytes, from ``stat``.
         mtime_ns: modification time in nanoseconds, from ``stat``.
         is_dir: True for a directory, False for a regular file.
+        ino: inode number, from the same ``stat`` (0 when unknown): a file replaced by another
+            of the same size and mtime (``rsync -a``, ``cp -p``, ``tar x``) has a new one.
+        ctime_ns: inode change time in nanoseconds, from the same ``stat`` (0 when unknown):
+            unlike the mtime, no user can set it, so an in-place rewrite that restores the
+            mtime still changes it.
     """
 
     real: str
@@ -39,6 +47,8 @@ class Resolved:
     size: int
     mtime_ns: int
     is_dir: bool
+    ino: int = 0
+    ctime_ns: int = 0
 
 
 _SPECIAL_KINDS = (
@@ -99,39 +109,67 @@ class Workspace:
             return "." if rel == "." else Path(rel).as_posix()
         return real
 
+    def _first_denied(self, absolute: str) -> str | None:
+        """The prefix of the normalised absolute path ``absolute`` that ends in its first denied
+        name, or None.
+
+        Inside a root, every name below the root counts (the root's own never does); outside
+        every root, only the last name does.
+        """
+        root = self.root_of(absolute)
+        if root is None:
+            return absolute if self.policy.denied(os.path.basename(absolute)) else None
+        prefix = root
+        for name in os.path.relpath(absolute, root).split(os.sep):
+            if name in ("", "."):
+                continue
+            prefix = os.path.join(prefix, name)
+            if self.policy.denied(name):
+                return prefix
+        return None
+
     def is_denied(self, path: str | os.PathLike[str]) -> bool:
         """True when a tool must not touch ``path`` (and a listing or search must skip it).
 
         Args:
             path: absolute, or relative to the first root: a realpath from ``resolve`` or an
-                entry met while walking a folder. Its own name is checked and, when it is a
-                symbolic link, the name of the file it resolves to (``config.txt -> .env`` is
-                denied). A workspace root itself is never denied.
+                entry met while walking a folder. Every name of it below its root is checked
+                (``sub/.env/secrets.txt`` is denied), case ignored, and so is every name of its
+                realpath (``config.txt -> .env`` and ``envlink/secrets.txt`` with
+                ``envlink -> sub/.env`` are denied). A workspace root itself is never denied.
         """
         joined = os.path.normpath(os.path.join(self.primary, os.fspath(path)))
         if joined in self.roots:
             return False
-        if self.policy.denied(os.path.basename(joined)):
+        if self._first_denied(joined) is not None:
             return True
-        if os.path.islink(joined):
-            real = os.path.realpath(joined)
-            return real not in self.roots and self.policy.denied(os.path.basename(real))
-        return False
+        real = os.path.realpath(joined)
+        return real != joined and real not in self.roots and self._first_denied(real) is not None
 
     def _deny_message(self, subject: str) -> str:
         patterns = ", ".join(self.policy.deny)
         return f"{subject} on leanread's deny list (secrets: {patterns}); ask the user for the value you need instead."
 
     def _refuse_given_name(self, path: str, joined: str) -> None:
-        """Refuse a denied name as the caller wrote it, before the filesystem is touched."""
+        """Refuse a denied name on the path as the caller wrote it, before the filesystem is touched."""
         normal = os.path.normpath(joined)
-        if normal not in self.roots and self.policy.denied(os.path.basename(normal)):
+        if normal in self.roots:
+            return
+        hit = self._first_denied(normal)
+        if hit == normal:
             raise Denied(self._deny_message(f"{path} is"))
+        if hit is not None:
+            raise Denied(self._deny_message(f"{path} is inside {self.display(hit)}, which is"))
 
     def _refuse_real_name(self, path: str, real: str) -> None:
-        """Refuse a path whose realpath (through links) ends in a denied name."""
-        if real not in self.roots and self.policy.denied(os.path.basename(real)):
+        """Refuse a path whose realpath (through links) ends in, or lies inside, a denied name."""
+        if real in self.roots:
+            return
+        hit = self._first_denied(real)
+        if hit == real:
             raise Denied(self._deny_message(f"{path} resolves to {self.display(real)}, which is"))
+        if hit is not None:
+            raise Denied(self._deny_message(f"{path} is inside {self.display(hit)}, which is"))
 
     def resolve(self, path: str) -> Resolved:
         """Check ``path`` against the roots and the deny list, and ``stat`` it.

@@ -1,7 +1,8 @@
 """Turn logical text back into a file's own bytes, and put bytes on disk atomically.
 
-``encode_text`` inverts ``textfile.decode``: for any bytes ``decode`` accepts,
-``encode_text("\\n".join(tf.lines) + ("\\n" if tf.final_newline else ""), encoding=tf.encoding,
+``encode_text`` inverts ``textfile.decode``: for any bytes ``decode`` accepts, with
+``lines = tf.raw_lines or tf.lines`` (``raw_lines`` keeps bytes that are not valid UTF-8),
+``encode_text("\\n".join(lines) + ("\\n" if tf.final_newline else ""), encoding=tf.encoding,
 bom=tf.bom, newline=tf.newline) == data``. ``atomic_write`` writes a temp file in the same
 folder and renames it over the target, so a reader sees the old bytes or the new, never a mix,
 and a failure leaves the file as it was.
@@ -35,6 +36,8 @@ def encode_text(text: str, *, encoding: str, bom: bool, newline: str, display: s
 
     Args:
         text: the logical text, ``"\\n"`` between lines (a final ``"\\n"`` for a final newline).
+            For UTF-8, code points U+DC80-U+DCFF stand for bytes that are not valid UTF-8
+            (``surrogateescape``, as in ``TextFile.raw_lines``) and are written as those bytes.
         encoding: the file's codec name (``TextFile.encoding``: ``utf-8``, ``utf-16-le``,
             ``cp1252``, ``gb18030``, …).
         bom: start with the byte-order mark of ``encoding`` (UTF-8, UTF-16/32 LE/BE only).
@@ -57,8 +60,10 @@ def encode_text(text: str, *, encoding: str, bom: bool, newline: str, display: s
             raise ValueError(f"{encoding} has no byte-order mark")
         mark = _BOMS[codec]
     body = text if newline == "\n" else text.replace("\n", newline)
+    # Bytes of a UTF-8 file that are not valid UTF-8 come back from their surrogateescape code points.
+    errors = "surrogateescape" if codec == "utf-8" else "strict"
     try:
-        return mark + body.encode(codec)
+        return mark + body.encode(codec, errors)
     except UnicodeEncodeError as exc:
         char = body[exc.start]
         line = body.count(newline, 0, exc.start) + 1

@@ -5,6 +5,7 @@ from __future__ import annotations
 import importlib.resources
 
 from ..config import Limits
+from ..render import byte_size
 
 
 def description(tool: str, limits: Limits) -> str:
@@ -14,7 +15,7 @@ def description(tool: str, limits: Limits) -> str:
     return text.format(
         max_lines=limits.max_lines,
         max_lines_next=limits.max_lines + 1,
-        max_kb=limits.max_bytes // 1024,
+        max_size=byte_size(limits.max_bytes),
         max_line_chars=limits.max_line_chars,
         max_line_chars_next=limits.max_line_chars + 1,
     ).strip()

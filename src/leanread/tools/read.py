@@ -26,7 +26,7 @@ from ..render import (
     unchanged_marker,
 )
 from ..result import ToolResult
-from ..textfile import TextFile
+from ..textfile import TextFile, shown
 from ..tokens import count_tokens
 from ..workspace import Resolved
 from .common import ToolContext, knowledge_of, load_text, new_instructions, record_view
@@ -98,12 +98,22 @@ def _metadata(call_id: str, display: str, kind: str, window: Window, tokens: int
     }
 
 
+def _entry_name(entry: os.DirEntry[str]) -> str:
+    """The listed name: folders end with ``/``; a link that cannot be followed (a loop, a
+    missing target) is listed as it is; bytes of the name that are not UTF-8 show as U+FFFD."""
+    try:
+        is_dir = entry.is_dir()
+    except OSError:
+        is_dir = False
+    return shown(entry.name) + ("/" if is_dir else "")
+
+
 def _list_directory(ctx: ToolContext, request: ReadRequest, resolved: Resolved, call_id: str) -> ToolResult:
     if request.char_offset is not None:
         raise InvalidArgument(f"{resolved.display} is a directory; char_offset applies to file lines only.")
     try:
         with os.scandir(resolved.real) as entries:
-            names = sorted(e.name + "/" if e.is_dir() else e.name for e in entries)
+            names = sorted(_entry_name(entry) for entry in entries)
     except OSError as exc:
         raise PathError(f"Cannot list {resolved.display}: {exc.strerror}.") from None
     first = _first_line(request, resolved.display, len(names))
@@ -120,9 +130,9 @@ def _read_line_slice(
     line = text_file.lines[number - 1] if total else ""
     start = request.char_offset or 1
     if start > max(len(line), 1):
+        after = f"use offset={number + 1} to read on" if number < total else "it is the last line of the file"
         raise InvalidArgument(
-            f"char_offset={start} is past the end of line {number}, which has {len(line):,} characters; "
-            f"use offset={number + 1} to read on."
+            f"char_offset={start} is past the end of line {number}, which has {len(line):,} characters; {after}."
         )
     part = select_slice(line, number, total, start, limits)
     text = render_slice(resolved.display, part, final_newline=text_file.final_newline)
@@ -150,7 +160,7 @@ def _render(ctx: ToolContext, resolved: Resolved, text_file: TextFile, window: W
         fmt,
         ctx.limits,
         final_newline=text_file.final_newline,
-        facts=file_facts(text_file.encoding, text_file.newline),
+        facts=file_facts(text_file.encoding, text_file.newline, text_file.invalid_bytes),
     )
 
 
@@ -202,32 +212,37 @@ def _elided(
     for a, b, known in _known_runs(window, knowledge):
         decorated = [decorate(n, window.lines[n - window.first], fmt) for n in range(a, b + 1)]
         if known is not None:
-            marker = unchanged_marker(a, b, known.call_id, known.then)
+            marker = unchanged_marker(a, b, known.then)
             if count_tokens(marker) < count_tokens("\n".join(decorated)):
                 body.append(marker)
                 points_to.append(known.call_id)
                 continue
         body.extend(decorated)
         shown.extend(n for n in range(a, b + 1) if n not in cut)
-    facts = file_facts(text_file.encoding, text_file.newline)
+    facts = file_facts(text_file.encoding, text_file.newline, text_file.invalid_bytes)
     if knowledge.changed_since is not None and points_to:
-        changed = (
-            f"({resolved.display} changed since call {knowledge.changed_since}; "
-            "the lines marked unchanged are as you saw them.)"
-        )
+        changed = f"({resolved.display} changed since you read it; the lines marked unchanged are as you saw them.)"
         facts = f"{changed}\n{facts}" if facts else changed
     text = render_body(resolved.display, window, body, ctx.limits, final_newline=text_file.final_newline, facts=facts)
     return _Output(text, ranges_of(shown), list(dict.fromkeys(points_to)), "elided" if points_to else "full")
 
 
-def _stub(resolved: Resolved, window: Window, knowledge: Knowledge) -> _Output | None:
-    """The one-line stub when the model has every line of the window of this very version."""
+def _stub(
+    ctx: ToolContext, resolved: Resolved, text_file: TextFile, window: Window, knowledge: Knowledge
+) -> _Output | None:
+    """The stub when the model has every line of the window of this very version."""
     if not knowledge.unchanged or not window.lines or knowledge.missing(window.first, window.last):
         return None
-    if any(n in {c for c, _ in window.cut_lines} for n in range(window.first, window.last + 1)):
+    if window.cut_lines:
         return None
-    calls = list(dict.fromkeys(knowledge.lines[n].call_id for n in range(window.last, window.first - 1, -1)))
-    return _Output(render_unchanged(resolved.display, window.first, window.last, calls), (), calls, "stub")
+    calls = sorted({knowledge.lines[n].call_id for n in range(window.first, window.last + 1)}, key=_call_order)
+    text = render_unchanged(resolved.display, window, ctx.limits, final_newline=text_file.final_newline)
+    return _Output(text, (), calls, "stub")
+
+
+def _call_order(call_id: str) -> tuple[int, str]:
+    """Sort ``r2`` before ``r10``; other ids (the harness's) by text."""
+    return (int(call_id[1:]), "") if call_id[1:].isdigit() else (1 << 62, call_id)
 
 
 def _diff(
@@ -248,10 +263,9 @@ def _diff(
         return None
     body = [row for group in groups for row in format_hunk(group)]
     calls = list(dict.fromkeys(knowledge.seen_lines[line.old] for g in groups for line in g if line.old is not None))
-    shown_in = ("call " if len(calls) == 1 else "calls ") + ", ".join(calls)
     header = (
-        f"({resolved.display} changed since you saw it. Lines {window.first}-{window.last} as a diff against "
-        f"what {shown_in} showed; lines outside the hunks are unchanged.)"
+        f"({resolved.display} changed since you read it. Lines {window.first}-{window.last} as a diff against "
+        "what you were shown; lines outside the hunks are unchanged.)"
     )
     text = render_body(
         resolved.display,
@@ -259,7 +273,7 @@ def _diff(
         [header, *body],
         ctx.limits,
         final_newline=text_file.final_newline,
-        facts=file_facts(text_file.encoding, text_file.newline),
+        facts=file_facts(text_file.encoding, text_file.newline, text_file.invalid_bytes),
         shown_as="diff",
     )
     return _Output(text, ranges_of(in_hunks), calls, "diff")
@@ -276,9 +290,9 @@ def _answer(
 ) -> _Output:
     """The cheapest truthful answer: the full window, a stub, a diff, or the window with markers."""
     full = _Output(_render(ctx, resolved, text_file, window, fmt), window.full_ranges, [], "full")
-    if fresh or knowledge.seen_hash is None or not window.lines:
-        return full
-    stub = _stub(resolved, window, knowledge)
+    if fresh or fmt != "plain" or knowledge.seen_hash is None or not window.lines:
+        return full  # line numbers were asked for: a stub or markers would not give them
+    stub = _stub(ctx, resolved, text_file, window, knowledge)
     if stub is not None and stub.tokens < full.tokens:
         return stub
     diff = _diff(ctx, resolved, text_file, window, knowledge)

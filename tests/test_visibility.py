@@ -1,0 +1,72 @@
+"""forget / compact / rewind: a result that left the context window never earns a stub or a diff."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from leanread import MemoryLedger, Session
+from leanread.ledger_sqlite import SQLiteLedger
+
+
+@pytest.fixture(params=["memory", "sqlite"])
+def session(request: pytest.FixtureRequest, root: Path, tmp_path: Path) -> Session:
+    ledger = MemoryLedger() if request.param == "memory" else SQLiteLedger(tmp_path / "ledger.sqlite3")
+    (root / "a.py").write_text("".join(f"alpha_{i} = {i}\n" for i in range(1, 41)))
+    (root / "b.py").write_text("".join(f"beta_{i} = {i}\n" for i in range(1, 41)))
+    return Session([root], ledger=ledger)
+
+
+def test_read_rewind_past_it_read_again_is_full(session: Session) -> None:
+    session.read("b.py", limit=1)  # r1
+    session.read("a.py")  # r2
+    assert session.read("a.py").metadata["mode"] == "stub"  # r3
+    assert session.rewind("r1") == 2  # r2 and the stub r3 are gone
+    again = session.read("a.py")
+    assert again.metadata["mode"] == "full"
+    assert again.text.count("alpha_") == 40
+
+
+def test_compact_hides_everything_up_to_the_call(session: Session) -> None:
+    session.read("a.py")  # r1
+    session.read("b.py")  # r2
+    session.read("a.py", offset=1, limit=5)  # r3 (stub)
+    assert session.compact("r2") == 2
+    assert session.read("a.py").metadata["mode"] == "full"
+    assert session.read("b.py").metadata["mode"] == "full"
+
+
+def test_unknown_call_id_is_a_clear_error(session: Session) -> None:
+    session.read("a.py")
+    result = session.context("rewind", call_id="r99")
+    assert result.is_error
+    assert result.text == "This session has no tool result with call id 'r99'; pass a call_id from a result's metadata."
+
+
+def test_context_tool_actions(session: Session) -> None:
+    session.read("a.py")
+    assert session.context("forget", call_ids=["r1"]).text == "forget: 1 file view marked as out of the context window."
+    assert session.context("forget").text == (
+        "forget needs call_ids: the ids of the results that left the context window."
+    )
+    assert session.context("shrink", call_id="r1").text == (
+        "action must be one of forget, compact, rewind (got 'shrink')."
+    )
+
+
+def test_forget_takes_a_single_id_as_one_id(session: Session) -> None:
+    session.read("a.py")  # r1
+    assert session.forget("r1") == 1
+
+
+def test_resumed_session_keeps_its_dedup_across_a_restart(root: Path, tmp_path: Path) -> None:
+    (root / "a.py").write_text("".join(f"alpha_{i} = {i}\n" for i in range(1, 41)))
+    path = tmp_path / "ledger.sqlite3"
+    with SQLiteLedger(path) as ledger:
+        Session([root], id="conv-1", ledger=ledger).read("a.py")
+    with SQLiteLedger(path) as ledger:
+        resumed = Session([root], id="conv-1", ledger=ledger)
+        assert resumed.read("a.py").metadata["mode"] == "stub"
+        assert resumed.last_path == "a.py"
+        assert Session([root], id="conv-2", ledger=ledger).read("a.py").metadata["mode"] == "full"
