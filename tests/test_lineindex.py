@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import os
 import threading
+import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from leanread import lineindex
+from leanread import Limits, MemoryLedger, Session, lineindex
 from leanread.errors import InvalidArgument, NotAFile, PathError
 from leanread.lineindex import LineIndex, LineIndexCache, StaleIndex, _nth_newline
 
@@ -179,6 +181,120 @@ def test_cache_same_object_and_rebuild(tmp_path: Path) -> None:
     with pytest.raises(StaleIndex):
         cache.get(real, st1.st_size, st1.st_mtime_ns)
     assert cache.get(real, st2.st_size, st2.st_mtime_ns) is second
+
+
+def _replace_same_size_same_mtime(path: Path, data: bytes) -> None:
+    """Swap in ``data`` (same size) as rsync -a or cp -p would: a new file renamed over the old
+    one, its mtime set back to the old one's."""
+    old = os.stat(path)
+    assert len(data) == old.st_size
+    fresh = path.with_name(path.name + ".tmp")
+    fresh.write_bytes(data)
+    os.utime(fresh, ns=(old.st_atime_ns, old.st_mtime_ns))
+    os.replace(fresh, path)
+
+
+def _rewrite_in_place_same_mtime(path: Path, data: bytes) -> None:
+    """Overwrite the same inode with ``data`` (same size) and restore the mtime with os.utime."""
+    old = os.stat(path)
+    assert len(data) == old.st_size
+    deadline = time.monotonic() + 2
+    while os.stat(path).st_ctime_ns == old.st_ctime_ns and time.monotonic() < deadline:
+        time.sleep(0.01)  # coarse file-system clocks: let the ctime tick before the rewrite
+        os.utime(path, ns=(old.st_atime_ns, old.st_mtime_ns))
+    with open(path, "r+b") as handle:
+        handle.write(data)
+    os.utime(path, ns=(old.st_atime_ns, old.st_mtime_ns))
+
+
+def test_index_remembers_inode_and_ctime(tmp_path: Path) -> None:
+    path = write(tmp_path / "f", b"a\nb\n")
+    st_ = os.stat(path)
+    index = LineIndex.build(path)
+    assert (index.ino, index.ctime_ns) == (st_.st_ino, st_.st_ctime_ns)
+    assert index.version == (st_.st_size, st_.st_mtime_ns, st_.st_ino, st_.st_ctime_ns)
+
+
+def test_read_after_same_size_same_mtime_replace_is_refused(tmp_path: Path) -> None:
+    path = write(tmp_path / "f", b"old\nold\n")
+    index = LineIndex.build(path)
+    _replace_same_size_same_mtime(path, b"new\nnew\n")
+    assert (os.stat(path).st_size, os.stat(path).st_mtime_ns) == (index.size, index.mtime_ns)
+    with pytest.raises(StaleIndex) as info:
+        index.read_lines(path, 1, 1)
+    assert str(info.value) == (
+        f"{path} changed since it was indexed (same size and modification time, but replaced or rewritten); "
+        "read it again."
+    )
+
+
+def test_read_after_in_place_rewrite_with_restored_mtime_is_refused(tmp_path: Path) -> None:
+    path = write(tmp_path / "f", b"old\nold\n")
+    index = LineIndex.build(path)
+    _rewrite_in_place_same_mtime(path, b"new\nnew\n")
+    assert os.stat(path).st_ino == index.ino
+    with pytest.raises(StaleIndex):
+        index.read_lines(path, 1, 1)
+
+
+@pytest.mark.parametrize("swap", [_replace_same_size_same_mtime, _rewrite_in_place_same_mtime])
+def test_cache_serves_the_new_version_after_a_same_size_same_mtime_swap(
+    tmp_path: Path, swap: Callable[[Path, bytes], None]
+) -> None:
+    path = write(tmp_path / "f", b"old\nold\n")
+    real = os.path.realpath(path)
+    cache = LineIndexCache()
+    st1 = os.stat(real)
+    first = cache.get(real, st1.st_size, st1.st_mtime_ns, ino=st1.st_ino, ctime_ns=st1.st_ctime_ns)
+    swap(path, b"new\nnew\n")
+    st2 = os.stat(real)
+    assert (st2.st_size, st2.st_mtime_ns) == (st1.st_size, st1.st_mtime_ns)
+    second = cache.get(real, st2.st_size, st2.st_mtime_ns, ino=st2.st_ino, ctime_ns=st2.st_ctime_ns)
+    assert second is not first
+    assert second.read_lines(real, 1, 5) == [b"new", b"new"]
+    # the caller's older stat is refused, saying what changed
+    with pytest.raises(StaleIndex) as info:
+        cache.get(real, st1.st_size, st1.st_mtime_ns, ino=st1.st_ino, ctime_ns=st1.st_ctime_ns)
+    assert str(info.value) == (
+        f"{real} changed since it was stat-ed (same size and modification time, but replaced or rewritten); "
+        "read it again."
+    )
+
+
+def test_cache_without_inode_and_ctime_stats_for_them(tmp_path: Path) -> None:
+    path = write(tmp_path / "f", b"old\nold\n")
+    real = os.path.realpath(path)
+    cache = LineIndexCache()
+    st1 = os.stat(real)
+    first = cache.get(real, st1.st_size, st1.st_mtime_ns)
+    assert cache.get(real, st1.st_size, st1.st_mtime_ns) is first
+    _replace_same_size_same_mtime(path, b"new\nnew\n")
+    second = cache.get(real, st1.st_size, st1.st_mtime_ns)  # same size and mtime as before
+    assert second is not first
+    assert second.read_lines(real, 1, 2) == [b"new", b"new"]
+    path.write_bytes(b"longer\n" * 3)
+    with pytest.raises(StaleIndex) as info:
+        cache.get(real, st1.st_size, st1.st_mtime_ns)
+    assert str(info.value) == f"{real} changed since it was stat-ed (8 bytes, now 21); read it again."
+
+
+@pytest.mark.parametrize("swap", [_replace_same_size_same_mtime, _rewrite_in_place_same_mtime])
+def test_session_reads_the_new_version_of_an_indexed_file(tmp_path: Path, swap: Callable[[Path, bytes], None]) -> None:
+    root = tmp_path / "ws"
+    root.mkdir()
+    path = write(root / "big.log", b"".join(b"old %d\n" % n for n in range(1, 7)))
+    session = Session([root], ledger=MemoryLedger(), limits=Limits(index_bytes=16))
+    first = session.read("big.log", offset=2, limit=2)
+    assert first.text == (
+        "<path>big.log</path>\n<type>file</type>\n<content>\nold 2\nold 3\n\n"
+        "(Showing lines 2-3 of 6. Use offset=4 to continue.)\n</content>"
+    )
+    swap(path, b"a\n" + b"b" * 10 + b"\nc\n" + b"d" * 20 + b"\n")  # 36 bytes, other line starts
+    again = session.read("big.log", offset=2, limit=2)
+    assert again.text == (
+        "<path>big.log</path>\n<type>file</type>\n<content>\nbbbbbbbbbb\nc\n\n"
+        "(Showing lines 2-3 of 4. Use offset=4 to continue.)\n</content>"
+    )
 
 
 def test_cache_is_bounded_lru(tmp_path: Path) -> None:

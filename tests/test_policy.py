@@ -1,5 +1,5 @@
-"""Paths and policy: the deny list (as given and through links, before any open) and the
-suggestions a missing file's error makes."""
+"""Paths and policy: the deny list (case ignored; every name below the root; as given and through
+links, before any open) and the suggestions a missing file's error makes."""
 
 from __future__ import annotations
 
@@ -45,6 +45,12 @@ def test_policy_defaults() -> None:
         "config/.env",
         "/abs/dir/.env.local",
         ".env/",
+        ".ENV",
+        ".Env.local",
+        "Server.PEM",
+        "TLS.KEY",
+        "Id_rsa",
+        "ID_ED25519.PUB",
     ],
 )
 def test_policy_denies(name: str) -> None:
@@ -61,9 +67,8 @@ def test_policy_denies(name: str) -> None:
         ".envrc",
         "env",
         "dotenv",
-        ".ENV",
-        "TLS.KEY",
-        "Id_rsa",
+        ".ENV.EXAMPLE",
+        ".Env.Sample",
         "keys.py",
         "pem",
         "README.md",
@@ -78,6 +83,12 @@ def test_policy_allows(name: str) -> None:
 def test_policy_matches_the_name_not_the_folders() -> None:
     assert not Policy().denied(".env/settings.py")
     assert not Policy().denied("certs.pem/readme.txt")
+
+
+def test_custom_patterns_match_any_case() -> None:
+    policy = Policy(deny=("*.Secret", "[A-C]*.db"), allow=("PUBLIC.*",))
+    assert policy.denied("db.SECRET") and policy.denied("b.db") and policy.denied("C.DB")
+    assert not policy.denied("public.secret") and not policy.denied("d.db")
 
 
 def test_custom_policy_and_sequences_stored_as_tuples() -> None:
@@ -206,6 +217,120 @@ def test_trailing_slash_and_dots_do_not_hide_the_name(root: Path) -> None:
             ws.resolve(path)
 
 
+@pytest.mark.parametrize("name", [".ENV", ".Env.local", "Server.PEM"])
+def test_secret_names_refused_in_any_case(root: Path, name: str) -> None:
+    (root / name).write_text("secret\n")
+    with pytest.raises(Denied) as info:
+        Workspace([root]).resolve(name)
+    assert str(info.value) == denied_text(f"{name} is")
+
+
+def test_other_case_of_an_existing_secret_refused_before_the_disk(root: Path) -> None:
+    # On a case-insensitive file system .ENV opens .env; here it does not even exist.
+    (root / ".env").write_text("K=1\n")
+    with pytest.raises(Denied) as info:
+        Workspace([root]).resolve(".ENV")
+    assert str(info.value) == denied_text(".ENV is")
+
+
+def test_templates_readable_in_any_case(root: Path) -> None:
+    (root / ".ENV.Example").write_text("K=\n")
+    assert Workspace([root]).resolve(".ENV.Example").display == ".ENV.Example"
+
+
+@pytest.fixture
+def env_folder(root: Path) -> Path:
+    """``sub/.env/secrets.txt`` and ``sub/.env/nested/deep.txt``: secrets in a denied folder."""
+    folder = root / "sub" / ".env"
+    (folder / "nested").mkdir(parents=True)
+    (folder / "secrets.txt").write_text("API_KEY=sk-123\n")
+    (folder / "nested" / "deep.txt").write_text("deep\n")
+    return folder
+
+
+@pytest.mark.parametrize(
+    ("path", "subject"),
+    [
+        ("sub/.env/secrets.txt", "sub/.env/secrets.txt is inside sub/.env, which is"),
+        ("sub/.env/nested/deep.txt", "sub/.env/nested/deep.txt is inside sub/.env, which is"),
+        ("sub/.env/nested", "sub/.env/nested is inside sub/.env, which is"),
+        ("./sub/.env/../.env/secrets.txt", "./sub/.env/../.env/secrets.txt is inside sub/.env, which is"),
+        ("SUB/.ENV/secrets.txt", "SUB/.ENV/secrets.txt is inside SUB/.ENV, which is"),
+        ("sub/.env/missing.txt", "sub/.env/missing.txt is inside sub/.env, which is"),
+        ("sub/.env", "sub/.env is"),
+        ("sub/.env/", "sub/.env/ is"),
+    ],
+)
+def test_paths_inside_a_denied_folder_refused(root: Path, env_folder: Path, path: str, subject: str) -> None:
+    with pytest.raises(Denied) as info:
+        Workspace([root]).resolve(path)
+    assert str(info.value) == denied_text(subject)
+
+
+def test_absolute_path_inside_a_denied_folder_names_the_folder_relative(root: Path, env_folder: Path) -> None:
+    absolute = str(env_folder / "secrets.txt")
+    with pytest.raises(Denied) as info:
+        Workspace([root]).resolve(absolute)
+    assert str(info.value) == denied_text(f"{absolute} is inside sub/.env, which is")
+
+
+@pytest.mark.parametrize(
+    ("link", "target", "path", "subject"),
+    [
+        ("envdirlink", "sub/.env", "envdirlink/secrets.txt", "envdirlink/secrets.txt is inside sub/.env, which is"),
+        (
+            "envdirlink",
+            "sub/.env",
+            "envdirlink/nested/deep.txt",
+            "envdirlink/nested/deep.txt is inside sub/.env, which is",
+        ),
+        ("envdirlink", "sub/.env", "envdirlink", "envdirlink resolves to sub/.env, which is"),
+        ("nestlink", "sub/.env/nested", "nestlink/deep.txt", "nestlink/deep.txt is inside sub/.env, which is"),
+        ("plain.txt", "sub/.env/secrets.txt", "plain.txt", "plain.txt is inside sub/.env, which is"),
+    ],
+)
+def test_links_into_a_denied_folder_refused(
+    root: Path, env_folder: Path, link: str, target: str, path: str, subject: str
+) -> None:
+    os.symlink(target, root / link)
+    with pytest.raises(Denied) as info:
+        Workspace([root]).resolve(path)
+    assert str(info.value) == denied_text(subject)
+
+
+def test_denied_folder_in_a_second_root_is_named_absolute(root: Path, tmp_path: Path) -> None:
+    other = tmp_path / "other"
+    (other / "certs.pem").mkdir(parents=True)
+    (other / "certs.pem" / "readme.txt").write_text("r\n")
+    ws = Workspace([root, other])
+    given = str(other / "certs.pem" / "readme.txt")
+    folder = os.path.join(os.path.realpath(other), "certs.pem")
+    with pytest.raises(Denied) as info:
+        ws.resolve(given)
+    assert str(info.value) == denied_text(f"{given} is inside {folder}, which is")
+
+
+def test_allow_wins_per_component(root: Path) -> None:
+    (root / ".env.example").mkdir()
+    (root / ".env.example" / "notes.txt").write_text("n\n")
+    (root / ".env.example" / ".env").write_text("K=1\n")
+    ws = Workspace([root])
+    assert ws.resolve(".env.example/notes.txt").display == ".env.example/notes.txt"
+    with pytest.raises(Denied) as info:
+        ws.resolve(".env.example/.env")
+    assert str(info.value) == denied_text(".env.example/.env is")
+
+
+def test_names_above_the_root_do_not_count(tmp_path: Path) -> None:
+    root = tmp_path / ".env" / "project"
+    root.mkdir(parents=True)
+    (root / "a.txt").write_text("a\n")
+    ws = Workspace([root])
+    assert ws.resolve("a.txt").display == "a.txt"
+    assert ws.resolve(str(root / "a.txt")).display == "a.txt"
+    assert not ws.is_denied(root / "a.txt")
+
+
 def test_configured_policy(root: Path) -> None:
     (root / ".env").write_text("K=1\n")
     (root / "db.secret").write_text("pw\n")
@@ -249,6 +374,32 @@ def test_is_denied(root: Path) -> None:
     assert not ws.is_denied(os.path.join(real, ".env.example"))
     assert not ws.is_denied(os.path.join(real, "notes.txt"))
     assert not ws.is_denied(os.path.join(real, "notes.key.txt"))
+    assert ws.is_denied(".ENV") and ws.is_denied("Secret.PEM")
+
+
+def test_is_denied_checks_every_name_below_the_root(root: Path, env_folder: Path) -> None:
+    os.symlink("sub/.env", root / "envdirlink")
+    os.symlink("sub", root / "sublink")
+    (root / "sub" / "ok.txt").write_text("ok\n")
+    ws = Workspace([root])
+    assert ws.is_denied("sub/.env/secrets.txt")
+    assert ws.is_denied(env_folder / "nested" / "deep.txt")
+    assert ws.is_denied("envdirlink/secrets.txt")  # the link's own name is harmless
+    assert ws.is_denied("sublink/.env/secrets.txt")
+    assert ws.is_denied("sub/.ENV/secrets.txt")
+    assert not ws.is_denied("sub/ok.txt")
+    assert not ws.is_denied("sublink/ok.txt")
+    assert not ws.is_denied("sub")
+
+
+def test_session_read_refuses_a_file_in_a_denied_folder(root: Path, env_folder: Path) -> None:
+    os.symlink("sub/.env", root / "envdirlink")
+    session = Session([root])
+    for path in ("sub/.env/secrets.txt", "envdirlink/secrets.txt"):
+        result = session.read(path)
+        assert result.is_error
+        assert result.text == denied_text(f"{path} is inside sub/.env, which is")
+        assert "sk-123" not in result.text
 
 
 def test_session_read_refuses_env(root: Path) -> None:
@@ -333,6 +484,12 @@ def test_never_suggests_denied_names(root: Path) -> None:
     os.symlink(".env", root / "secrets.cfg")  # an allowed name linking to a denied one
     ws = Workspace([root])
     assert missing(ws, "secrets.kye") == "File not found: secrets.kye. Did you mean secrets.txt?"
+
+
+def test_never_suggests_names_inside_a_denied_folder(root: Path, env_folder: Path) -> None:
+    os.symlink("sub/.env/secrets.txt", root / "secrets.txt")  # an allowed name in a denied folder
+    (root / "secrets.md").write_text("m\n")
+    assert missing(Workspace([root]), "secrets.tx") == "File not found: secrets.tx. Did you mean secrets.md?"
 
 
 def test_never_suggests_links_out_or_dangling_links(root: Path, tmp_path: Path) -> None:

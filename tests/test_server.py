@@ -25,7 +25,12 @@ def anyio_backend() -> str:
 def repo(tmp_path: Path) -> Path:
     (tmp_path / "src").mkdir()
     (tmp_path / "src" / "app.py").write_text("".join(f"line {i}\n" for i in range(1, 11)))
+    (tmp_path / "src" / "defs.py").write_text("".join(f"{DEF.format(i)}\n" for i in range(1, 11)))
     return tmp_path
+
+
+#: Line ``i`` of ``src/defs.py``: long enough that a stub is cheaper than the lines it stands for.
+DEF = "def function_{0}(argument_one, argument_two): return {0}"
 
 
 def _text(result: Any) -> str:
@@ -39,17 +44,20 @@ async def test_lists_read_with_description_and_schema(repo: Path) -> None:
     assert read.description == description("read", Limits())
     schema = read.input_schema
     assert "required" not in schema  # path may be omitted to go on with the last file
-    assert sorted(schema["properties"]) == ["char_offset", "format", "fresh", "limit", "offset", "path"]
+    assert list(schema["properties"]) == ["path", "offset", "limit", "format", "fresh", "char_offset"]
+    assert schema["properties"]["path"]["anyOf"] == [{"type": "string"}, {"type": "null"}]
+    assert schema["properties"]["path"]["default"] is None
     assert read.annotations is not None and read.annotations.read_only_hint is True
 
 
 async def test_read_window_then_stub_then_fresh(repo: Path) -> None:
+    args = {"path": "src/defs.py", "offset": 3, "limit": 2}
     async with Client(build_server([repo])) as client:
-        first = await client.call_tool("read", {"path": "src/app.py", "offset": 3, "limit": 2})
-        again = await client.call_tool("read", {"path": "src/app.py", "offset": 3, "limit": 2})
-        fresh = await client.call_tool("read", {"path": "src/app.py", "offset": 3, "limit": 2, "fresh": True})
+        first = await client.call_tool("read", args)
+        again = await client.call_tool("read", args)
+        fresh = await client.call_tool("read", {**args, "fresh": True})
     assert _text(first) == (
-        "<path>src/app.py</path>\n<type>file</type>\n<content>\nline 3\nline 4\n\n"
+        f"<path>src/defs.py</path>\n<type>file</type>\n<content>\n{DEF.format(3)}\n{DEF.format(4)}\n\n"
         "(Showing lines 3-4 of 10. Use offset=5 to continue.)\n</content>"
     )
     assert first.is_error is False
@@ -57,9 +65,10 @@ async def test_read_window_then_stub_then_fresh(repo: Path) -> None:
     assert (meta["offset"], meta["last_line"], meta["total_lines"], meta["next_offset"]) == (3, 4, 10, 5)
     assert meta["call_id"] == "r1" and meta["tokens"] > 0
     assert _text(again) == (
-        "<path>src/app.py</path>\n<type>file</type>\n<content>\n"
-        "(Lines 3-4 unchanged since call r1, still in your context. "
-        "Use fresh=true to see them again.)\n</content>"
+        "<path>src/defs.py</path>\n<type>file</type>\n<content>\n"
+        "(Lines 3-4 unchanged since you read them, still in your context. "
+        "Use fresh=true to see them again.)\n\n"
+        "(Showing lines 3-4 of 10. Use offset=5 to continue.)\n</content>"
     )
     assert again.meta["leanread"]["unchanged_since"] == ["r1"]
     assert _text(fresh) == _text(first)
@@ -77,12 +86,12 @@ async def test_errors_are_results_not_tracebacks(repo: Path) -> None:
 
 async def test_handshake_clients_get_separate_ledgers(repo: Path) -> None:
     server = build_server([repo])
-    args = {"path": "src/app.py", "limit": 2}
+    args = {"path": "src/defs.py", "limit": 2}
     async with Client(server, mode="legacy") as one, Client(server, mode="legacy") as two:
         await one.call_tool("read", args)
         first_for_two = await two.call_tool("read", args)
         second_for_one = await one.call_tool("read", args)
-    assert "line 1\nline 2" in _text(first_for_two)
+    assert f"{DEF.format(1)}\n{DEF.format(2)}" in _text(first_for_two)
     assert first_for_two.meta["leanread"]["unchanged_since"] is None
     assert second_for_one.meta["leanread"]["unchanged_since"] == ["r1"]
 
@@ -91,19 +100,31 @@ async def test_stdio_subprocess_serves_reads(repo: Path) -> None:
     params = StdioServerParameters(command=sys.executable, args=["-m", "leanread", "serve", "--root", str(repo)])
     async with Client(params) as client:
         tools = [tool.name for tool in (await client.list_tools()).tools]
-        result = await client.call_tool("read", {"path": "src/app.py", "offset": 9})
-        full = await client.call_tool("read", {"path": "src/app.py"})
-        stub = await client.call_tool("read", {"path": "src/app.py", "offset": 2, "limit": 8})
-    assert tools == ["read", "context"]
+        result = await client.call_tool("read", {"path": "src/defs.py", "offset": 9})
+        full = await client.call_tool("read", {"path": "src/defs.py"})
+        stub = await client.call_tool("read", {"path": "src/defs.py", "offset": 2, "limit": 8})
+        bad = await client.call_tool("read", {"path": "src/defs.py", "offset": "two"})
+    assert tools == ["read", "edit", "write", "context"]
     assert _text(result) == (
-        "<path>src/app.py</path>\n<type>file</type>\n<content>\nline 9\nline 10\n\n"
+        f"<path>src/defs.py</path>\n<type>file</type>\n<content>\n{DEF.format(9)}\n{DEF.format(10)}\n\n"
         "(End of file - total 10 lines)\n</content>"
     )
-    assert full.meta["leanread"]["unchanged_since"] is None  # lines 1-8 were not shown yet
+    lines = "".join(f"{DEF.format(i)}\n" for i in range(1, 9))
+    assert _text(full) == (
+        f"<path>src/defs.py</path>\n<type>file</type>\n<content>\n{lines}"
+        "… lines 9-10 unchanged since you read them …\n\n(End of file - total 10 lines)\n</content>"
+    )
+    assert full.meta["leanread"]["unchanged_since"] == ["r1"]  # lines 1-8 were not shown yet
     assert _text(stub) == (
-        "<path>src/app.py</path>\n<type>file</type>\n<content>\n"
-        "(Lines 2-9 unchanged since call r2, still in your context. "
-        "Use fresh=true to see them again.)\n</content>"
+        "<path>src/defs.py</path>\n<type>file</type>\n<content>\n"
+        "(Lines 2-9 unchanged since you read them, still in your context. "
+        "Use fresh=true to see them again.)\n\n"
+        "(Showing lines 2-9 of 10. Use offset=10 to continue.)\n</content>"
+    )
+    assert stub.meta["leanread"]["unchanged_since"] == ["r1", "r2"]
+    assert bad.is_error is True
+    assert _text(bad) == (
+        "Invalid arguments for read: offset must be a whole number (got 'two'); see the tool's input schema."
     )
 
 

@@ -49,6 +49,8 @@ def test_resolve_relative_and_absolute(root: Path) -> None:
         size=9,
         mtime_ns=st.st_mtime_ns,
         is_dir=False,
+        ino=st.st_ino,
+        ctime_ns=st.st_ctime_ns,
     )
     assert ws.resolve(str(target)) == rel
     assert ws.resolve("./src/../src/app.py") == rel
@@ -125,11 +127,93 @@ def test_dangling_symlink_pointing_outside_refused(root: Path, outside: Path) ->
         Workspace([root]).resolve("ghost")
 
 
-def test_dangling_symlink_inside_is_missing(root: Path) -> None:
-    os.symlink(root / "gone.txt", root / "dangling")
+def test_dangling_symlink_inside_says_so(root: Path) -> None:
+    os.symlink("missing-target", root / "dangling")
+    os.symlink(root / "gone.txt", root / "absolute")
+    (root / "docs").mkdir()
+    os.symlink("../nowhere/x.md", root / "docs" / "notes.md")
+    ws = Workspace([root])
+    tail = "which does not exist; fix the link or read its target's real path."
+    for path, target in [
+        ("dangling", "missing-target"),
+        ("dangling/", "missing-target"),
+        ("absolute", "gone.txt"),
+        ("docs/notes.md", "nowhere/x.md"),
+        ("./docs/../docs/notes.md", "nowhere/x.md"),
+    ]:
+        with pytest.raises(FileMissing) as info:
+            ws.resolve(path)
+        assert str(info.value) == f"{path} is a symbolic link to {target}, {tail}"
+
+
+def test_dangling_link_to_a_link_names_the_final_target(root: Path) -> None:
+    os.symlink("second", root / "first")
+    os.symlink("sub/missing.txt", root / "second")
     with pytest.raises(FileMissing) as info:
-        Workspace([root]).resolve("dangling")
-    assert str(info.value) == ("File not found: dangling. Check the spelling, or list its folder to see what exists.")
+        Workspace([root]).resolve("first")
+    assert str(info.value) == (
+        "first is a symbolic link to sub/missing.txt, which does not exist; "
+        "fix the link or read its target's real path."
+    )
+
+
+def test_dangling_folder_link_on_the_way_says_so(root: Path) -> None:
+    os.symlink("old-build", root / "build")
+    with pytest.raises(FileMissing) as info:
+        Workspace([root]).resolve("build/out/app.js")
+    assert str(info.value) == (
+        "build/out/app.js is inside build, a symbolic link to old-build, which does not exist; "
+        "fix the link or read its target's real path."
+    )
+
+
+def test_missing_file_next_to_a_dangling_link_keeps_the_suggestions(root: Path) -> None:
+    os.symlink("missing-target", root / "dangling")
+    (root / "readme.md").write_text("r\n")
+    with pytest.raises(FileMissing) as info:
+        Workspace([root]).resolve("readme.mx")
+    assert str(info.value) == "File not found: readme.mx. Did you mean readme.md?"
+
+
+@pytest.mark.parametrize("path", ["a.txt/", "a.txt/.", "a.txt//", "a.txt/./", "./a.txt/"])
+def test_trailing_slash_on_a_file_refused(root: Path, path: str) -> None:
+    (root / "a.txt").write_text("a\n")
+    with pytest.raises(PathError) as info:
+        Workspace([root]).resolve(path)
+    assert str(info.value) == f"{path} is a file, not a folder; drop the trailing slash."
+
+
+def test_trailing_slash_on_a_link_to_a_file_refused(root: Path) -> None:
+    (root / "a.txt").write_text("a\n")
+    os.symlink("a.txt", root / "alias")
+    with pytest.raises(PathError) as info:
+        Workspace([root]).resolve("alias/")
+    assert str(info.value) == "alias/ is a file, not a folder; drop the trailing slash."
+
+
+@pytest.mark.parametrize("path", ["a.txt/..", "a.txt/../sub", "a.txt/x", "sub/../a.txt/../sub"])
+def test_a_file_used_as_a_folder_refused(root: Path, path: str) -> None:
+    (root / "a.txt").write_text("a\n")
+    (root / "sub").mkdir()
+    with pytest.raises(PathError) as info:
+        Workspace([root]).resolve(path)
+    file = "sub/../a.txt" if path.startswith("sub/") else "a.txt"
+    assert str(info.value) == f"{path} goes on past {file}, which is a file, not a folder; fix the path."
+
+
+def test_trailing_slash_on_a_folder_is_fine(root: Path) -> None:
+    (root / "sub").mkdir()
+    ws = Workspace([root])
+    for path in ["sub/", "sub/.", "sub//", "./sub/./", "sub/../sub/"]:
+        res = ws.resolve(path)
+        assert (res.display, res.is_dir) == ("sub", True)
+
+
+def test_file_used_as_a_folder_outside_is_outside(root: Path, outside: Path) -> None:
+    with pytest.raises(OutsideWorkspace):
+        Workspace([root]).resolve("../outside/secret.txt/")
+    with pytest.raises(OutsideWorkspace):
+        Workspace([root]).resolve("../outside/secret.txt/x")
 
 
 def test_symlink_inside_resolves_to_target(root: Path) -> None:
@@ -192,6 +276,21 @@ def test_socket_refused() -> None:
         finally:
             sock.close()
     assert str(info.value) == "s.sock is a socket, not a regular file; leanread does not open it."
+
+
+def test_resolved_carries_inode_and_ctime_of_the_same_stat(root: Path) -> None:
+    (root / "f.txt").write_text("one\n")
+    ws = Workspace([root])
+    before = ws.resolve("f.txt")
+    replacement = root / "f.tmp"
+    replacement.write_text("two\n")  # same size
+    os.utime(replacement, ns=(before.mtime_ns, before.mtime_ns))
+    os.replace(replacement, root / "f.txt")
+    after = ws.resolve("f.txt")
+    assert (after.size, after.mtime_ns) == (before.size, before.mtime_ns)
+    assert after.ino != before.ino
+    st = os.stat(root / "f.txt")
+    assert (after.ino, after.ctime_ns) == (st.st_ino, st.st_ctime_ns)
 
 
 def test_read_regular_file_returns_bytes(root: Path) -> None:

@@ -34,10 +34,12 @@ stood for, so the bytes survive the edit.
 
 from __future__ import annotations
 
+import bisect
 import difflib
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import accumulate
 from typing import Literal
 
 from .errors import InvalidArgument, MarkerInEdit, MultipleMatches, NoChange, NoMatch
@@ -50,6 +52,19 @@ MAX_QUOTED_LINES = 8
 MAX_QUOTED_CHARS = 200
 #: Match lines listed at most in a MultipleMatches message.
 MAX_LISTED_MATCHES = 10
+
+# Finding the closest text for NoMatch: a word or line found in more lines than MAX_POSTINGS
+# does not vote; at most MAX_WORDS words of old_string (the longest) are looked for; the
+# MAX_CANDIDATES best-voted windows are compared line by line on MAX_SCORED_CHARS characters.
+MAX_POSTINGS = 1000
+MAX_WORDS = 200
+MAX_CANDIDATES = 30
+MAX_SCORED_CHARS = 200
+# Without votes, a file of at most MAX_BRUTE_LINES (lines x old_string's lines) is compared
+# window by window; a window less alike than MIN_BRUTE_SIMILARITY (0-1) is not quoted.
+MAX_BRUTE_LINES = 20_000
+MIN_BRUTE_SIMILARITY = 0.4
+_WORD = re.compile(r"\w{2,}")
 
 
 @dataclass(frozen=True)
@@ -484,20 +499,27 @@ def _whitespace_matches(text: str, old: str, new: str, *, replace_all: bool) -> 
     if not any(line.strip() for line in old_lines):
         return None
     file_lines = _lines_of(text)
-    starts = [0]
-    for line in file_lines:
-        starts.append(starts[-1] + len(line) + 1)
+    starts = list(accumulate((len(line) + 1 for line in file_lines), initial=0))
     height = len(old_lines)
+    key_index = next(i for i, line in enumerate(old_lines) if line.strip())
+    last_start = len(file_lines) - height
     for indent in (False, True):
+        # Only windows whose line facing old_string's first non-blank line agrees can match.
+        key = old_lines[key_index].strip() if indent else old_lines[key_index].rstrip()
+        facing = (
+            [j for j, line in enumerate(file_lines) if line.strip() == key]
+            if indent
+            else [j for j, line in enumerate(file_lines) if line.rstrip() == key]
+        )
         found: list[tuple[int, _Shift]] = []
-        start = 0
-        while start + height <= len(file_lines):
-            shift = _window_shift(file_lines, start, old_lines, indent)
-            if shift is None:
-                start += 1
+        free = 0  # with replace_all, matches do not overlap
+        for start in (j - key_index for j in facing):
+            if start < free or start > last_start:
                 continue
-            found.append((start, shift))
-            start += height if replace_all else 1
+            shift = _window_shift(file_lines, start, old_lines, indent)
+            if shift is not None:
+                found.append((start, shift))
+                free = start + height if replace_all else 0
         if not found:
             continue
         if len(found) > 1 and not replace_all:
@@ -520,49 +542,76 @@ def _whitespace_matches(text: str, old: str, new: str, *, replace_all: bool) -> 
 # --- the closest text, for NoMatch -----------------------------------------------------------------
 
 
-def _closest(file_lines: Sequence[str], old_lines: Sequence[str]) -> tuple[int, int] | None:
-    """0-based inclusive ``(first, last)`` of the window of the file most like old_lines.
+def _closest(text: str, file_lines: Sequence[str], old_lines: Sequence[str]) -> tuple[int, int] | None:
+    """0-based inclusive ``(first, last)`` of the window of ``file_lines`` (the lines of
+    ``text``) most like ``old_lines``, of the same height; None when nothing is alike.
 
-    Candidate windows come from votes: each old line found in the file (stripped), weighted by
-    its rarity, and the close matches of a few old lines, vote for the window that would align
-    them; difflib's ratio over the joined window picks among the best-voted.
+    Candidate windows come from votes, each weighted by its rarity: old lines found whole in the
+    file, and words (``\\w{2,}``) of old lines found anywhere, vote for the window that would
+    align them. The best-voted windows are ranked by the mean line-by-line similarity. Without
+    votes, a small file is searched window by window.
     """
     total = len(file_lines)
     height = min(len(old_lines), total)
     if height == 0:
         return None
-    keys = [line.strip() for line in file_lines]
-    where: dict[str, list[int]] = {}
-    for number, key in enumerate(keys):
-        if key:
-            where.setdefault(key, []).append(number)
     votes: dict[int, float] = {}
 
-    def vote(index: int, key: str, weight: float) -> None:
-        spots = where[key]
-        for spot in spots[:200]:
+    def vote(index: int, spots: Sequence[int], weight: float) -> None:
+        if len(spots) > MAX_POSTINGS:
+            return  # too common to tell windows apart
+        for spot in spots:
             start = min(max(spot - index, 0), total - height)
             votes[start] = votes.get(start, 0.0) + weight / len(spots)
 
-    wanted = [(index, line.strip()) for index, line in enumerate(old_lines) if line.strip()]
-    for index, key in wanted:
-        if key in where:
-            vote(index, key, 1.0)
-    samples = {wanted[0], wanted[len(wanted) // 2], wanted[-1]} if wanted else set()
-    choices = list(where)
-    for index, key in sorted(samples):
-        for close in difflib.get_close_matches(key, choices, n=5, cutoff=0.5):
-            vote(index, close, 0.5)
-    if not votes:
-        return None
-    ranked = sorted(votes, key=lambda start: (-votes[start], start))[:30]
-    target = "\n".join(line.strip() for line in old_lines)
+    wanted = {line.strip() for line in old_lines} - {""}
+    if not wanted:
+        return None  # only whitespace: nothing to compare
+    where: dict[str, list[int]] = {}
+    for number, line in enumerate(file_lines):
+        if (key := line.strip()) in wanted:
+            where.setdefault(key, []).append(number)
+    words_at: dict[str, list[int]] = {}
+    for index, line in enumerate(old_lines):
+        for word in set(_WORD.findall(line)):
+            words_at.setdefault(word, []).append(index)
+    words = sorted(words_at, key=lambda word: (-len(word), word))[:MAX_WORDS]
+    postings: dict[str, list[int]] = {}
+    if words:
+        starts = list(accumulate((len(line) + 1 for line in file_lines), initial=0))
+        pattern = re.compile(r"\b(?:" + "|".join(map(re.escape, words)) + r")\b")
+        for match in pattern.finditer(text):
+            spots = postings.setdefault(match.group(), [])
+            if len(spots) <= MAX_POSTINGS:
+                number = bisect.bisect_right(starts, match.start()) - 1
+                if not spots or spots[-1] != number:
+                    spots.append(number)
+    for index, line in enumerate(old_lines):
+        if (key := line.strip()) in where:
+            vote(index, where[key], 2.0)
+    for word in words:
+        if word in postings:
+            for index in words_at[word]:
+                vote(index, postings[word], 1.0)
+    wanted_lines = [line.strip()[:MAX_SCORED_CHARS] for line in old_lines[:height]]
 
     def score(start: int) -> tuple[float, int]:
-        shown = "\n".join(keys[start : start + height])
-        return difflib.SequenceMatcher(None, shown, target, autojunk=False).ratio(), -start
+        similar = sum(
+            difflib.SequenceMatcher(None, file_lines[start + i].strip()[:MAX_SCORED_CHARS], want).ratio()
+            for i, want in enumerate(wanted_lines)
+        )
+        return similar / height, -start
 
-    best = max(ranked, key=score)
+    if votes:
+        best = max(sorted(votes, key=lambda start: (-votes[start], start))[:MAX_CANDIDATES], key=score)
+    elif total * height <= MAX_BRUTE_LINES:
+        # Nothing shared word for word (a typo in every word, one-letter words): a small file is
+        # searched whole, and its best window quoted only when it is fairly alike.
+        best = max(range(total - height + 1), key=score)
+        if score(best)[0] < MIN_BRUTE_SIMILARITY:
+            return None
+    else:
+        return None
     return best, best + height - 1
 
 
@@ -570,7 +619,7 @@ def _no_match(text: str, old_lines: Sequence[str], display: str) -> NoMatch:
     file_lines = _lines_of(text) if text else []
     if not file_lines:
         return NoMatch(f"old_string was not found in {display}, which is empty; use write to give it content.")
-    window = _closest(file_lines, old_lines)
+    window = _closest(text, file_lines, old_lines)
     if window is None:
         return NoMatch(
             f"old_string was not found in {display}, and no text in it comes close; "

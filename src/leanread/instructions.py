@@ -23,7 +23,8 @@ class Instruction:
 def governing(workspace: Workspace, real_path: str, policy: Policy) -> list[str]:
     """Realpaths of the instruction files that govern ``real_path``, outermost first: those named
     in ``policy.instruction_files`` in each folder from the file's own up to its workspace root
-    (the root's own only with ``policy.root_instructions``). Denied or outside files are skipped."""
+    (the root's own only with ``policy.root_instructions``). Files outside the workspace or on
+    the deny list (by name or by where they link to) are skipped."""
     root = workspace.root_of(real_path)
     if root is None:
         return []
@@ -36,8 +37,8 @@ def governing(workspace: Workspace, real_path: str, policy: Policy) -> list[str]
             per_folder.append(
                 [
                     real
-                    for real, name in zip(here, policy.instruction_files, strict=True)
-                    if os.path.isfile(real) and workspace.root_of(real) is not None and not policy.denied(name)
+                    for real in here
+                    if os.path.isfile(real) and workspace.root_of(real) is not None and not workspace.is_denied(real)
                 ]
             )
         if at_root or len(folder) <= len(root):

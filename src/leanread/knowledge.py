@@ -16,9 +16,9 @@ from __future__ import annotations
 
 import difflib
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
-from .diffing import Opcode
+from .diffing import DiffLine, Opcode
 from .ledger import CARRY, LineRange, ViewRecord
 
 
@@ -39,7 +39,8 @@ class Knowledge:
         seen_hash: content hash of the version the model saw last, or None if it saw none.
         changed_since: the newest visible call, when the version it showed is not the current
             one (the file changed since); None when unchanged or never seen.
-        seen_lines: line numbers of the seen version the model has, each with its call id.
+        seen: line numbers of the seen version the model has, each with its call id and the
+            number the model knows it by.
         opcodes: ``difflib`` opcodes from the seen version to the current one, when changed and
             both texts were available; else None.
         seen_text: the seen version's lines, when changed and available.
@@ -48,7 +49,7 @@ class Knowledge:
     lines: dict[int, KnownLine]
     seen_hash: str | None
     changed_since: str | None
-    seen_lines: dict[int, str]
+    seen: dict[int, KnownLine]
     opcodes: list[Opcode] | None = None
     seen_text: Sequence[str] | None = None
 
@@ -114,40 +115,60 @@ def know(
     if not group:
         return Knowledge({}, None, None, {})
     seen_hash = group[0].content_hash
-    seen_lines: dict[int, str] = {}
+    seen: dict[int, KnownLine] = {}
     for rec in reversed(group):  # oldest first, so the newest call wins each line
-        for a, b in rec.ranges:
-            for n in range(a, b + 1):
-                seen_lines[n] = rec.call_id
+        for n, then in rec.known_as().items():
+            seen[n] = KnownLine(rec.call_id, then)
     if seen_hash == current_hash:
-        lines = {n: KnownLine(call, n) for n, call in seen_lines.items()}
-        return Knowledge(lines, seen_hash, None, seen_lines)
+        return Knowledge(dict(seen), seen_hash, None, seen)
     changed_since = next((r.call_id for r in group if r.ranges), group[0].call_id)
     old_text = get_version(seen_hash)
     if old_text is None or current_lines is None:
-        return Knowledge({}, seen_hash, changed_since, seen_lines)
+        return Knowledge({}, seen_hash, changed_since, seen)
     old_lines = old_text.split("\n")
     opcodes = line_opcodes(old_lines, current_lines)
-    lines = {new: KnownLine(seen_lines[old], old) for old, new in map_lines(opcodes).items() if old in seen_lines}
-    return Knowledge(lines, seen_hash, changed_since, seen_lines, opcodes, old_lines)
+    lines = {new: seen[old] for old, new in map_lines(opcodes).items() if old in seen}
+    return Knowledge(lines, seen_hash, changed_since, seen, opcodes, old_lines)
 
 
 def carry_records(
     knowledge: Knowledge, path: str, content_hash: str, size: int, mtime_ns: int, skip: Iterable[int] = ()
 ) -> list[ViewRecord]:
     """Records of the current version for the lines the model knows from earlier calls, one per
-    call (owned by that call, kind ``carry``); lines in ``skip`` are left out."""
+    call (owned by that call, kind ``carry``), each range with the number the model knows its
+    first line by; lines in ``skip`` are left out."""
     skipped = set(skip)
-    by_call: dict[str, list[int]] = {}
-    for n, known in knowledge.lines.items():
+    by_call: dict[str, list[tuple[int, int]]] = {}
+    for n, known in sorted(knowledge.lines.items()):
         if n not in skipped:
-            by_call.setdefault(known.call_id, []).append(n)
-    return [
-        ViewRecord(call, path, content_hash, ranges_of(numbers), size, mtime_ns, kind=CARRY)
-        for call, numbers in sorted(by_call.items())
-    ]
+            by_call.setdefault(known.call_id, []).append((n, known.then))
+    records: list[ViewRecord] = []
+    for call, pairs in sorted(by_call.items()):
+        ranges: list[LineRange] = []
+        origins: list[int] = []
+        for n, then in pairs:
+            if ranges and ranges[-1][1] == n - 1 and origins[-1] + (n - ranges[-1][0]) == then:
+                ranges[-1] = (ranges[-1][0], n)
+            else:
+                ranges.append((n, n))
+                origins.append(then)
+        same = all(o == a for o, (a, _) in zip(origins, ranges, strict=True))
+        records.append(
+            ViewRecord(
+                call,
+                path,
+                content_hash,
+                tuple(ranges),
+                size,
+                mtime_ns,
+                kind=CARRY,
+                origins=() if same else tuple(origins),
+            )
+        )
+    return records
 
 
-def text_lines(text: str) -> list[str]:
-    """The logical text of a version (lines joined by ``\\n``) back into its lines."""
-    return text.split("\n")
+def as_known(line: DiffLine, knowledge: Knowledge) -> DiffLine:
+    """The diff line with its old number as the model knows it (lines may have moved since)."""
+    known = knowledge.seen.get(line.old) if line.old is not None else None
+    return line if known is None else replace(line, old=known.then)

@@ -39,6 +39,8 @@ class ViewRecord:
             edit refused with the diff of an outside change), or ``carry`` (lines this call
             showed, carried onto a newer version; see ``knowledge``).
         instructions: realpaths of instruction files (AGENTS.md, …) attached to this result.
+        origins: for each range, the line number the model knows its first line by, when that
+            differs (a carry record of lines that moved); empty: the same numbers.
         visible: False once the result left the context window (forgotten, compacted, rewound).
         seq: order within the session, given by the store when the record is added.
     """
@@ -53,6 +55,12 @@ class ViewRecord:
     instructions: tuple[str, ...] = ()
     visible: bool = True
     seq: int = 0
+    origins: tuple[int, ...] = ()
+
+    def known_as(self) -> dict[int, int]:
+        """Each line number of ``ranges`` → the number the model knows it by."""
+        starts = self.origins or tuple(a for a, _ in self.ranges)
+        return {n: o + n - a for (a, b), o in zip(self.ranges, starts, strict=True) for n in range(a, b + 1)}
 
 
 class LedgerStore(Protocol):

@@ -12,7 +12,8 @@ the string, ``surrogatepass`` so any Python ``str``, a non-UTF-8 file name inclu
 
     records(session, seq, call_id, path, content_hash, ranges, size, mtime_ns, kind,
             instructions, visible)        one row per ``ViewRecord``; primary key (session, seq);
-                                          ``ranges`` compact JSON ``[[1,40],[61,80]]``,
+                                          ``ranges`` compact JSON ``[[1,40],[61,80]]`` (a third
+                                          number: the range's origin),
                                           ``instructions`` compact JSON ``["/ws/AGENTS.md"]``,
                                           ``visible`` 0 or 1; indexes (session, path, seq) and
                                           (session, call_id, seq)
@@ -106,14 +107,23 @@ def _json(value: Any) -> str:
     return json.dumps(value, separators=(",", ":"))
 
 
+def _ranges_json(record: ViewRecord) -> list[list[int]]:
+    """``[[a, b], …]``, with the origin as a third number where it differs from ``a``."""
+    origins = record.origins or tuple(a for a, _ in record.ranges)
+    return [[a, b] if o == a else [a, b, o] for (a, b), o in zip(record.ranges, origins, strict=True)]
+
+
 def _row_to_record(row: tuple[Any, ...]) -> ViewRecord:
     call_id, path, content_hash, ranges, size, mtime_ns, kind, instructions, visible, seq = row
-    spans: tuple[LineRange, ...] = tuple((int(a), int(b)) for a, b in json.loads(ranges))
+    triples = [(int(item[0]), int(item[1]), int(item[2]) if len(item) > 2 else None) for item in json.loads(ranges)]
+    spans: tuple[LineRange, ...] = tuple((a, b) for a, b, _ in triples)
+    origins = tuple(a if then is None else then for a, _, then in triples)
     return ViewRecord(
         call_id=_s(call_id),
         path=_s(path),
         content_hash=content_hash,
         ranges=spans,
+        origins=origins if any(o != a for o, (a, _) in zip(origins, spans, strict=True)) else (),
         size=size,
         mtime_ns=mtime_ns,
         kind=kind,
@@ -304,7 +314,7 @@ class SQLiteLedger:
                     _b(stored.call_id),
                     _b(stored.path),
                     stored.content_hash,
-                    _json([list(r) for r in stored.ranges]),
+                    _json(_ranges_json(stored)),
                     stored.size,
                     stored.mtime_ns,
                     stored.kind,

@@ -48,11 +48,33 @@ Source = str | os.PathLike[str] | int
 
 
 class StaleIndex(PathError):
-    """The file changed (size or mtime) since its index was built, or while it was being read.
+    """The file changed (size, mtime, inode or ctime) since its index was built, or while it was
+    being read.
 
-    The caller gets a fresh ``stat`` and a fresh index (``LineIndexCache.get`` rebuilds on a new
-    size or mtime) and reads again.
+    The caller gets a fresh ``stat`` and a fresh index (``LineIndexCache.get`` rebuilds on any new
+    value of the four) and reads again.
     """
+
+
+def _version(st: os.stat_result) -> tuple[int, int, int, int]:
+    """What tells two versions of a file apart: ``(size, mtime_ns, ino, ctime_ns)``.
+
+    Size and mtime alone miss a file replaced by one of the same size and mtime (``rsync -a``,
+    ``cp -p``, ``tar x``: a new inode) or rewritten in place with its mtime restored through
+    ``os.utime`` (a new ctime, which no user can set).
+    """
+    return st.st_size, st.st_mtime_ns, st.st_ino, st.st_ctime_ns
+
+
+def _stale_message(name: str, what: str, old: tuple[int, int, int, int], new: tuple[int, int, int, int]) -> str:
+    """``{name} changed since {what} (...); read it again.``, saying what differs."""
+    if old[0] != new[0]:
+        detail = f"{old[0]:,} bytes, now {new[0]:,}"
+    elif old[1] != new[1]:
+        detail = "same size, new modification time"
+    else:
+        detail = "same size and modification time, but replaced or rewritten"
+    return f"{name} changed since {what} ({detail}); read it again."
 
 
 def _name(source: Source) -> str:
@@ -125,6 +147,8 @@ class LineIndex:
     Attributes:
         size: bytes indexed (the file's size at build time).
         mtime_ns: the file's modification time at build time, in nanoseconds.
+        ino: the file's inode number at build time.
+        ctime_ns: the file's inode change time at build time, in nanoseconds.
         total_lines: lines in the file: the count of ``b"\\n"``, plus one for a last line without
             a trailing newline; 0 for an empty file; a file ending in ``b"\\n"`` has no extra
             empty line.
@@ -143,7 +167,9 @@ class LineIndex:
         "content_hash",
         "cr_count",
         "crlf_count",
+        "ctime_ns",
         "final_newline",
+        "ino",
         "lf_count",
         "mtime_ns",
         "size",
@@ -165,10 +191,14 @@ class LineIndex:
         lines: array[int],
         offsets: array[int],
         content_hash: str = "",
+        ino: int = 0,
+        ctime_ns: int = 0,
     ) -> None:
         self.content_hash = content_hash
         self.size = size
         self.mtime_ns = mtime_ns
+        self.ino = ino
+        self.ctime_ns = ctime_ns
         self.total_lines = total_lines
         self.final_newline = final_newline
         self.lf_count = lf_count
@@ -183,6 +213,11 @@ class LineIndex:
             f"LineIndex(size={self.size}, mtime_ns={self.mtime_ns}, total_lines={self.total_lines}, "
             f"final_newline={self.final_newline}, checkpoints={len(self._offsets)})"
         )
+
+    @property
+    def version(self) -> tuple[int, int, int, int]:
+        """``(size, mtime_ns, ino, ctime_ns)`` of the indexed version of the file."""
+        return self.size, self.mtime_ns, self.ino, self.ctime_ns
 
     @property
     def checkpoints(self) -> int:
@@ -203,7 +238,7 @@ class LineIndex:
             InvalidArgument: ``stride`` < 1.
             NotAFile: not a regular file.
             PathError: cannot be opened or read.
-            StaleIndex: the file changed (size or mtime) while it was being indexed.
+            StaleIndex: the file changed (size, mtime or ctime) while it was being indexed.
         """
         if stride < 1:
             raise InvalidArgument(f"stride must be 1 byte or more (got {stride}).")
@@ -246,8 +281,7 @@ class LineIndex:
                 prev_cr = chunk[-1:] == b"\r"
                 last_byte = chunk[-1:]
                 pos += n
-            after = os.fstat(fd)
-            if (after.st_size, after.st_mtime_ns) != (size, st.st_mtime_ns):
+            if _version(os.fstat(fd)) != _version(st):
                 raise StaleIndex(f"{_name(source)} changed while it was being indexed; read it again.")
             content_hash = hasher.hexdigest()
         final_newline = last_byte == b"\n"
@@ -264,6 +298,8 @@ class LineIndex:
             lines=lines,
             offsets=offsets,
             content_hash=content_hash,
+            ino=st.st_ino,
+            ctime_ns=st.st_ctime_ns,
         )
 
     def line_offset(self, source: Source, line: int) -> int:
@@ -298,7 +334,7 @@ class LineIndex:
             InvalidArgument: ``first`` < 1 or ``count`` < 0.
             NotAFile: not a regular file.
             PathError: cannot be opened or read.
-            StaleIndex: the file's size or mtime differs from the indexed version.
+            StaleIndex: the file's size, mtime, inode or ctime differs from the indexed version.
         """
         if first < 1:
             raise InvalidArgument(f"first must be a 1-based line number (got {first}).")
@@ -322,11 +358,8 @@ class LineIndex:
         return b"".join(parts).split(b"\n", count)[:count]
 
     def _check_fresh(self, source: Source, st: os.stat_result) -> None:
-        if (st.st_size, st.st_mtime_ns) != (self.size, self.mtime_ns):
-            raise StaleIndex(
-                f"{_name(source)} changed since it was indexed ({self.size:,} bytes, now {st.st_size:,}); "
-                "read it again."
-            )
+        if _version(st) != self.version:
+            raise StaleIndex(_stale_message(_name(source), "it was indexed", self.version, _version(st)))
 
     def _seek_line(self, fd: int, line: int, source: Source) -> int:
         """Byte offset of 1-based ``line`` (``1 <= line <= total_lines``)."""
@@ -368,7 +401,8 @@ def _nth_newline(buf: bytes, k: int) -> int:
 
 
 class LineIndexCache:
-    """Indexes of recently read files, one per path, reused while size and mtime are unchanged.
+    """Indexes of recently read files, one per path, reused while the file is the same version:
+    same size, mtime, inode and ctime (see ``_version``).
 
     Thread-safe: a lock guards the table, and each path is built by one thread at a time
     (others asking for the same version wait for it instead of building it twice). Building
@@ -392,56 +426,75 @@ class LineIndexCache:
         with self._lock:
             return len(self._entries)
 
-    def _lookup(self, real_path: str, size: int, mtime_ns: int) -> LineIndex | None:
+    def _lookup(self, real_path: str, version: tuple[int, int, int, int]) -> LineIndex | None:
         """The cached index of that version, or None (caller holds ``_lock``)."""
         index = self._entries.get(real_path)
-        if index is not None and index.size == size and index.mtime_ns == mtime_ns:
+        if index is not None and index.version == version:
             self._entries.move_to_end(real_path)
             return index
         return None
 
     @staticmethod
-    def _require_version(real_path: str, size: int, mtime_ns: int) -> None:
+    def _stat(real_path: str) -> tuple[int, int, int, int]:
         try:
-            st = os.stat(real_path)
+            return _version(os.stat(real_path))
         except FileNotFoundError:
             raise FileMissing(f"{real_path} no longer exists; check the path and read it again.") from None
         except OSError as exc:
             raise PathError(f"Cannot stat {real_path}: {exc.strerror}.") from None
-        if (st.st_size, st.st_mtime_ns) != (size, mtime_ns):
-            raise StaleIndex(
-                f"{real_path} changed since it was stat-ed ({size:,} bytes, now {st.st_size:,}); read it again."
-            )
 
-    def get(self, real_path: str, size: int, mtime_ns: int) -> LineIndex:
-        """The index of ``real_path`` as of ``(size, mtime_ns)`` from the caller's ``stat``.
+    def _require_version(self, real_path: str, version: tuple[int, int, int, int]) -> None:
+        now = self._stat(real_path)
+        if now != version:
+            raise StaleIndex(_stale_message(real_path, "it was stat-ed", version, now))
 
-        A hit returns the very same object; a different size or mtime rebuilds it and replaces
-        the older version of that path.
+    def get(
+        self,
+        real_path: str,
+        size: int,
+        mtime_ns: int,
+        *,
+        ino: int | None = None,
+        ctime_ns: int | None = None,
+    ) -> LineIndex:
+        """The index of ``real_path`` as of the caller's ``stat``.
+
+        A hit returns the very same object; any other size, mtime, inode or ctime rebuilds it
+        and replaces the older version of that path.
 
         Args:
             real_path: absolute realpath (the cache key; no resolution is done here).
             size: bytes, from ``stat``.
             mtime_ns: modification time in nanoseconds, from ``stat``.
+            ino: inode number from the same ``stat``. None: taken from a ``stat`` made now, after
+                checking that it still shows ``size`` and ``mtime_ns`` (one more system call).
+            ctime_ns: inode change time in nanoseconds from the same ``stat``; None as for ``ino``.
 
         Raises:
             FileMissing: the file is gone.
             NotAFile, PathError: as for ``LineIndex.build``.
-            StaleIndex: the file on disk no longer has this size and mtime (``stat`` again); checked
+            StaleIndex: the file on disk is no longer that version (``stat`` again); checked
                 before the pass, so a stale ``stat`` costs no rebuild.
         """
+        if ino is None or ctime_ns is None:
+            now = self._stat(real_path)
+            if now[:2] != (size, mtime_ns):
+                raise StaleIndex(_stale_message(real_path, "it was stat-ed", (size, mtime_ns, now[2], now[3]), now))
+            ino = now[2] if ino is None else ino
+            ctime_ns = now[3] if ctime_ns is None else ctime_ns
+        version = (size, mtime_ns, ino, ctime_ns)
         with self._lock:
-            hit = self._lookup(real_path, size, mtime_ns)
+            hit = self._lookup(real_path, version)
             if hit is not None:
                 return hit
             building = self._building.setdefault(real_path, threading.Lock())
         try:
             with building:
                 with self._lock:
-                    hit = self._lookup(real_path, size, mtime_ns)
+                    hit = self._lookup(real_path, version)
                 if hit is not None:
                     return hit
-                self._require_version(real_path, size, mtime_ns)  # no full pass for a stale stat
+                self._require_version(real_path, version)  # no full pass for a stale stat
                 index = LineIndex.build(real_path, stride=self.stride)
                 with self._lock:
                     # kept even when newer than asked: the caller's next stat will hit it
@@ -449,10 +502,8 @@ class LineIndexCache:
                     self._entries.move_to_end(real_path)
                     while len(self._entries) > self.max_entries:
                         self._entries.popitem(last=False)
-                if (index.size, index.mtime_ns) != (size, mtime_ns):
-                    raise StaleIndex(
-                        f"{real_path} changed since it was stat-ed ({size:,} bytes, now {index.size:,}); read it again."
-                    )
+                if index.version != version:
+                    raise StaleIndex(_stale_message(real_path, "it was stat-ed", version, index.version))
                 return index
         finally:
             with self._lock:

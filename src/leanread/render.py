@@ -107,6 +107,11 @@ def select_window(lines: Sequence[str], first: int, limit: int, limits: Limits, 
     )
 
 
+def span(first: int, last: int) -> str:
+    """``line 5`` or ``lines 5-9``."""
+    return f"line {first}" if first == last else f"lines {first}-{last}"
+
+
 def byte_size(count: int) -> str:
     """``51200`` → ``50 KB``; a count that is not a whole number of KB stays in bytes."""
     return f"{count // 1024} KB" if count % 1024 == 0 else f"{count:,} bytes"

@@ -5,17 +5,25 @@ builds each tool's input schema from them at registration.
 
 Each client gets its own ledger session (see ``_Sessions``), so two agents never see each
 other's dedup stubs.
+
+Arguments are checked against each tool's published input schema before the SDK sees them
+(``LeanreadServer.call_tool``): unknown names, missing ones and values of the wrong JSON type
+(``"abc"``, ``2.5`` or ``true`` for a whole number, ``null`` for a string) come back as one
+sentence in an ``is_error`` result, never as a pydantic dump, and nothing is coerced.
 """
 
+import json
+import math
 import os
-from collections.abc import Sequence
-from typing import Annotated
+from collections.abc import Mapping, Sequence
+from typing import Annotated, Any
 
 import anyio
 from mcp.server.mcpserver import Context, MCPServer
-from mcp_types import CallToolResult, TextContent, ToolAnnotations
+from mcp.server.mcpserver.exceptions import ToolError, UnexpectedToolError
+from mcp_types import CallToolResult, InputRequiredResult, TextContent, ToolAnnotations
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
-from pydantic import Field
+from pydantic import Field, ValidationError
 
 from . import __version__
 from .config import Settings, load_settings
@@ -25,7 +33,9 @@ from .result import ToolResult
 from .session import Session
 from .tools import context as context_tool
 from .tools import description
+from .tools import edit as edit_tool
 from .tools import read as read_tool
+from .tools import write as write_tool
 from .workspace import Workspace
 
 INSTRUCTIONS = (
@@ -75,6 +85,202 @@ class _Sessions:
         return session
 
 
+#: How an argument check names a JSON Schema type: "offset must be a whole number".
+_KIND_TEXT = {
+    "string": "a string",
+    "integer": "a whole number",
+    "number": "a number",
+    "boolean": "true or false",
+    "array": "a list",
+    "object": "an object",
+    "null": "null",
+}
+_KIND_PLURAL = {"string": "strings", "integer": "whole numbers", "number": "numbers", "boolean": "booleans"}
+#: The next step after an argument of the wrong type.
+_SEE_SCHEMA = "see the tool's input schema"
+#: Characters of a rejected value quoted in a message at most.
+_SHOWN_CHARS = 60
+
+
+def _or_null(schema: dict[str, Any]) -> None:
+    """Publish a field typed ``str`` with default None as ``anyOf: [string, null]``."""
+    schema["anyOf"] = [{"type": schema.pop("type")}, {"type": "null"}]
+
+
+def _optional_text(description: str) -> Any:
+    """The ``Field`` of an optional string parameter: omitted or null means None.
+
+    Its annotation must stay the bare ``str`` (not ``str | None``): the SDK JSON-decodes any
+    string argument of a non-``str`` field, which would turn the path ``"null"`` into None (the
+    last file read) and ``"[1]"`` into a list. Explicit nulls are dropped by
+    ``LeanreadServer.call_tool`` before the SDK validates, so the default None is what arrives.
+    """
+    return Field(default=None, description=description, json_schema_extra=_or_null)
+
+
+def _shown(value: object) -> str:
+    """A rejected value as a message quotes it: JSON words for null and booleans, ``'abc'`` for
+    strings, cut to ``_SHOWN_CHARS``."""
+    if value is None or isinstance(value, bool):
+        text = json.dumps(value)
+    elif isinstance(value, str | int | float):
+        text = repr(value)
+    else:
+        text = json.dumps(value, ensure_ascii=False, default=repr)
+    return text if len(text) <= _SHOWN_CHARS else text[: _SHOWN_CHARS - 3] + "..."
+
+
+def _is_kind(kind: object, value: object) -> bool:
+    """True when ``value`` (decoded JSON) is of the JSON Schema type ``kind``; strict: a boolean
+    is not a number, a float is not an integer, a numeric string is neither."""
+    if kind == "string":
+        return isinstance(value, str)
+    if kind == "integer":
+        return isinstance(value, int) and not isinstance(value, bool)
+    if kind == "number":
+        if isinstance(value, bool):
+            return False
+        return isinstance(value, int) or (isinstance(value, float) and math.isfinite(value))
+    if kind == "boolean":
+        return isinstance(value, bool)
+    if kind == "null":
+        return value is None
+    if kind == "array":
+        return isinstance(value, list)
+    if kind == "object":
+        return isinstance(value, dict)
+    return True  # a type this check does not know: left to pydantic
+
+
+def _fits(schema: Mapping[str, Any], value: object) -> bool:
+    """True when ``value`` fits ``schema`` in its types, ``anyOf``, ``enum`` and array ``items``;
+    bounds, formats and ``$ref`` are left to pydantic."""
+    if "anyOf" in schema:
+        return any(_fits(option, value) for option in schema["anyOf"])
+    if "enum" in schema and not any(value == e and type(value) is type(e) for e in schema["enum"]):
+        return False
+    kind = schema.get("type")
+    kinds = kind if isinstance(kind, list) else [kind] if kind is not None else []
+    if kinds and not any(_is_kind(k, value) for k in kinds):
+        return False
+    if isinstance(value, list) and isinstance(schema.get("items"), dict):
+        return all(_fits(schema["items"], item) for item in value)
+    return True
+
+
+def _expected(schema: Mapping[str, Any]) -> str:
+    """What ``schema`` asks for, in words ("a whole number", "a list of strings"); a nullable
+    type is named without its null."""
+    if "anyOf" in schema:
+        options = [_expected(option) for option in schema["anyOf"] if option.get("type") != "null"]
+        return " or ".join(dict.fromkeys(options)) or "null"
+    if "enum" in schema:
+        return "one of " + ", ".join(_shown(e) for e in schema["enum"])
+    kind = schema.get("type")
+    if kind == "array":
+        items = schema.get("items")
+        item_kind = items.get("type") if isinstance(items, dict) else None
+        return f"a list of {_KIND_PLURAL[item_kind]}" if item_kind in _KIND_PLURAL else "a list"
+    kinds = kind if isinstance(kind, list) else [kind]
+    return " or ".join(_KIND_TEXT.get(str(k), f"of type {k}") for k in kinds)
+
+
+def check_arguments(schema: Mapping[str, Any], arguments: Mapping[str, Any]) -> dict[str, Any] | str:
+    """The arguments of one tool call checked against the tool's input schema.
+
+    Checks, in this order: names not in ``properties`` (unless ``additionalProperties`` allows
+    them), names in ``required`` that are missing, and each value's JSON type (see ``_fits``) in
+    the schema's property order. A string holding a JSON list or object is decoded when the
+    property wants one (clients that send ``'["r1"]'``). An explicit null for a property whose
+    default is null is dropped, so the tool sees its default.
+
+    Args:
+        schema: the tool's input schema (an object schema with ``properties``).
+        arguments: the call's arguments, decoded from JSON.
+
+    Returns:
+        The arguments to pass on, or the first problem and its next step, without the tool's name
+        or a full stop: ``offset must be a whole number (got 'abc'); see the tool's input schema``
+        or ``unknown argument 'bogus'; the parameters are path, offset``.
+    """
+    properties: Mapping[str, Any] = schema.get("properties", {})
+    unknown = [name for name in arguments if name not in properties]
+    if unknown and not schema.get("additionalProperties"):
+        noun = "argument" if len(unknown) == 1 else "arguments"
+        names = ", ".join(repr(name) for name in unknown)
+        return f"unknown {noun} {names}; the parameters are {', '.join(properties)}"
+    for name in schema.get("required", ()):
+        if name not in arguments:
+            return f"missing required argument {name!r} ({_expected(properties.get(name, {}))}); {_SEE_SCHEMA}"
+    checked = dict(arguments)
+    for name, prop in properties.items():
+        if name not in checked:
+            continue
+        value = checked[name]
+        if isinstance(value, str) and not _fits(prop, value):
+            try:
+                decoded = json.loads(value)
+            except (ValueError, RecursionError):
+                decoded = None
+            if isinstance(decoded, list | dict) and _fits(prop, decoded):
+                checked[name] = value = decoded
+        if not _fits(prop, value):
+            return f"{name} must be {_expected(prop)} (got {_shown(value)}); {_SEE_SCHEMA}"
+        if value is None and "default" in prop and prop["default"] is None:
+            del checked[name]
+    return checked
+
+
+def _validation_problem(error: ValidationError) -> str:
+    """The first error pydantic found, with the next step, as ``check_arguments`` words a problem."""
+    first = error.errors()[0]
+    where = ".".join(str(part) for part in first["loc"]) or "the arguments"
+    message = first["msg"][:1].lower() + first["msg"][1:]
+    got = f", got {_shown(first['input'])}" if first.get("type") != "missing" else ""
+    return f"{where} is not valid ({message}{got}); {_SEE_SCHEMA}"
+
+
+def _error(text: str) -> CallToolResult:
+    return CallToolResult(content=[TextContent(type="text", text=text)], is_error=True)
+
+
+class LeanreadServer(MCPServer[Any]):
+    """``MCPServer`` whose tool calls check their arguments first (see ``check_arguments``).
+
+    A bad call gets one sentence as an ``is_error`` result, for example
+    ``Invalid arguments for read: offset must be a whole number (got 'abc'); see the tool's
+    input schema.``; an unknown tool name lists the tools.
+    """
+
+    async def call_tool(
+        self, name: str, arguments: dict[str, Any], context: Context[Any, Any] | None = None
+    ) -> CallToolResult | InputRequiredResult:
+        """Check ``arguments`` against the tool's input schema, then call it as ``MCPServer`` does.
+
+        Returns:
+            The tool's result, or an ``is_error`` result of one sentence for an unknown tool or
+            arguments that do not fit its schema (also when pydantic rejects what the schema check
+            let through, such as a value out of a declared range).
+
+        Raises:
+            ToolError: the tool failed other than on its arguments (as ``MCPServer.call_tool``).
+            MCPError: raised by the tool; passed through.
+        """
+        tools = {tool.name: tool for tool in await self.list_tools()}
+        tool = tools.get(name)
+        if tool is None:
+            return _error(f"Unknown tool {name!r}; the tools are {', '.join(tools)}.")
+        checked = check_arguments(tool.input_schema, arguments)
+        if isinstance(checked, str):
+            return _error(f"Invalid arguments for {name}: {checked}.")
+        try:
+            return await super().call_tool(name, checked, context)
+        except ToolError as exc:
+            if isinstance(exc, UnexpectedToolError) or not isinstance(exc.__cause__, ValidationError):
+                raise
+            return _error(f"Invalid arguments for {name}: {_validation_problem(exc.__cause__)}.")
+
+
 def _to_mcp(result: ToolResult) -> CallToolResult:
     return CallToolResult(
         content=[TextContent(type="text", text=result.text)],
@@ -89,8 +295,8 @@ def build_server(
     settings: Settings | None = None,
     ledger: LedgerStore | None = None,
     session_id: str | None = None,
-) -> MCPServer:
-    """An ``MCPServer`` offering leanread's tools over ``roots``.
+) -> LeanreadServer:
+    """A ``LeanreadServer`` (an ``MCPServer``) offering leanread's tools over ``roots``.
 
     Args:
         roots: workspace roots; default the current directory.
@@ -109,12 +315,12 @@ def build_server(
     settings = settings or load_settings(checked_roots[0])
     limits = settings.limits
     sessions = _Sessions(checked_roots, ledger if ledger is not None else shared_ledger(), settings, session_id)
-    server: MCPServer = MCPServer("leanread", version=__version__, instructions=INSTRUCTIONS, log_level="WARNING")
+    server = LeanreadServer("leanread", version=__version__, instructions=INSTRUCTIONS, log_level="WARNING")
     params = read_tool.PARAMETERS
 
     async def read(
         ctx: Context,
-        path: Annotated[str | None, Field(description=params["path"])] = None,
+        path: Annotated[str, _optional_text(params["path"])],
         offset: Annotated[int | None, Field(description=params["offset"])] = None,
         limit: Annotated[int | None, Field(description=params["limit"])] = None,
         format: Annotated[str, Field(description=params["format"])] = "plain",
@@ -133,13 +339,49 @@ def build_server(
         description=description(read_tool.NAME, limits),
         annotations=ToolAnnotations(read_only_hint=True, destructive_hint=False, idempotent_hint=True),
     )
+    eparams = edit_tool.PARAMETERS
+
+    async def edit(
+        ctx: Context,
+        path: Annotated[str, Field(description=eparams["path"])],
+        old_string: Annotated[str, Field(description=eparams["old_string"])],
+        new_string: Annotated[str, Field(description=eparams["new_string"])],
+        replace_all: Annotated[bool, Field(description=eparams["replace_all"])] = False,
+    ) -> CallToolResult:
+        session = sessions.get(ctx)
+        return _to_mcp(
+            await anyio.to_thread.run_sync(lambda: session.edit(path, old_string, new_string, replace_all=replace_all))
+        )
+
+    server.add_tool(
+        edit,
+        name=edit_tool.NAME,
+        description=description(edit_tool.NAME, limits),
+        annotations=ToolAnnotations(read_only_hint=False, destructive_hint=True, idempotent_hint=False),
+    )
+    wparams = write_tool.PARAMETERS
+
+    async def write(
+        ctx: Context,
+        path: Annotated[str, Field(description=wparams["path"])],
+        content: Annotated[str, Field(description=wparams["content"])],
+    ) -> CallToolResult:
+        session = sessions.get(ctx)
+        return _to_mcp(await anyio.to_thread.run_sync(lambda: session.write(path, content)))
+
+    server.add_tool(
+        write,
+        name=write_tool.NAME,
+        description=description(write_tool.NAME, limits),
+        annotations=ToolAnnotations(read_only_hint=False, destructive_hint=True, idempotent_hint=False),
+    )
     cparams = context_tool.PARAMETERS
 
     async def context(
         ctx: Context,
         action: Annotated[str, Field(description=cparams["action"])],
-        call_ids: Annotated[list[str] | None, Field(description=cparams["call_ids"])] = None,
-        call_id: Annotated[str | None, Field(description=cparams["call_id"])] = None,
+        call_ids: Annotated[list[str] | None, Field(default=None, description=cparams["call_ids"])],
+        call_id: Annotated[str, _optional_text(cparams["call_id"])],
     ) -> CallToolResult:
         session = sessions.get(ctx)
         return _to_mcp(await anyio.to_thread.run_sync(lambda: session.context(action, call_ids or (), call_id)))

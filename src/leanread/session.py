@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 import uuid
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 from .config import Limits, Policy, load_settings
 from .errors import InvalidArgument, LeanreadError
@@ -12,7 +12,9 @@ from .ledger import LedgerStore
 from .ledger_sqlite import shared_ledger
 from .result import ToolResult
 from .tools import context as context_tool
+from .tools import edit as edit_tool
 from .tools import read as read_tool
+from .tools import write as write_tool
 from .tools.common import ToolContext
 from .workspace import Workspace
 
@@ -91,25 +93,58 @@ class Session:
         Returns:
             A ``ToolResult``; refusals come back with ``is_error=True``, never as exceptions.
         """
-        call_id = call_id or self.ledger.new_call_id(self.id)
-        try:
-            path = path or self.last_path
-            if path is None:
+
+        def read(ctx: ToolContext, cid: str) -> ToolResult:
+            target = path or self.last_path
+            if target is None:
                 raise InvalidArgument("path is required: no file has been read in this session yet.")
-            request = read_tool.ReadRequest(path, offset, limit, format, fresh, char_offset)
-            result = read_tool.run(self._context(), request, call_id)
-        except LeanreadError as exc:
-            return ToolResult(text=str(exc), is_error=True, metadata={"call_id": call_id})
-        except OSError as exc:  # the file system failed mid-read (/proc, FUSE, a vanished mount)
-            reason = exc.strerror or str(exc)
-            return ToolResult(
-                text=f"Cannot read {path}: {reason}; the file system refused it, so try another file.",
-                is_error=True,
-                metadata={"call_id": call_id},
-            )
+            request = read_tool.ReadRequest(target, offset, limit, format, fresh, char_offset)
+            return read_tool.run(ctx, request, cid)
+
+        result = self._run(read, call_id)
         if result.metadata.get("type") == "file":
             self.ledger.set_last_path(self.id, result.metadata["path"])
         return result
+
+    def edit(
+        self,
+        path: str,
+        old_string: str,
+        new_string: str,
+        *,
+        replace_all: bool = False,
+        call_id: str | None = None,
+    ) -> ToolResult:
+        """Run the ``edit`` tool (see ``tools/edit.txt``): replace ``old_string`` by ``new_string``
+        where the model has seen it in the current version of the file.
+
+        Returns:
+            A ``ToolResult``: a short summary and excerpt, or a refusal (``is_error=True``) that
+            names the read that fixes it; nothing is written on a refusal.
+        """
+        request = edit_tool.EditRequest(path, old_string, new_string, replace_all)
+        return self._run(lambda ctx, cid: edit_tool.run(ctx, request, cid), call_id)
+
+    def write(self, path: str, content: str, *, call_id: str | None = None) -> ToolResult:
+        """Run the ``write`` tool (see ``tools/write.txt``): create ``path``, or replace a file the
+        model has seen whole in its current version, keeping its encoding and line endings."""
+        request = write_tool.WriteRequest(path, content)
+        return self._run(lambda ctx, cid: write_tool.run(ctx, request, cid), call_id)
+
+    def _run(self, tool: Callable[[ToolContext, str], ToolResult], call_id: str | None) -> ToolResult:
+        """Run one tool with a call id; refusals and file-system failures become error results."""
+        call_id = call_id or self.ledger.new_call_id(self.id)
+        try:
+            return tool(self._context(), call_id)
+        except LeanreadError as exc:
+            return ToolResult(text=str(exc), is_error=True, metadata={"call_id": call_id})
+        except OSError as exc:  # the file system failed mid-call (/proc, FUSE, a vanished mount)
+            reason = exc.strerror or str(exc)
+            return ToolResult(
+                text=f"The file system refused the call ({reason}); nothing was changed, so try again or another file.",
+                is_error=True,
+                metadata={"call_id": call_id},
+            )
 
     @property
     def last_path(self) -> str | None:

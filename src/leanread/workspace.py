@@ -16,7 +16,7 @@ import difflib
 import errno
 import os
 import stat
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -175,13 +175,15 @@ class Workspace:
         """Check ``path`` against the roots and the deny list, and ``stat`` it.
 
         Raises:
-            Denied: the path's name, or the name of the file it resolves to, is on the deny list;
-                checked before the file is stat-ed or opened.
+            Denied: a name of the path below its root, or of the realpath it resolves to, is on
+                the deny list (case ignored); the path as given is checked before anything on
+                disk is touched, the realpath before the file is stat-ed or opened.
             OutsideWorkspace: the path escapes every root, directly or through a link.
-            FileMissing: nothing exists there; the message suggests up to three similar
-                existing names.
+            FileMissing: nothing exists there; the message names the dangling symbolic link on
+                the way when there is one, else suggests up to three similar existing names.
             NotAFile: a FIFO, device or socket.
-            PathError: a symbolic-link loop, or the path cannot be resolved or stat-ed.
+            PathError: a symbolic-link loop; a path that goes on past a file (``a.txt/``,
+                ``a.txt/..``, ``a.txt/x``); or the path cannot be resolved or stat-ed.
         """
         if not path or "\x00" in path:
             raise PathError("The path is empty or contains a NUL byte; pass a file path such as src/app.py.")
@@ -197,6 +199,11 @@ class Workspace:
         except OSError as exc:
             if exc.errno == errno.ELOOP:
                 raise PathError(f"{path} is a symbolic-link loop; read the file it was meant to point to.") from None
+            if exc.errno == errno.ENOTDIR:
+                real = os.path.realpath(joined)
+                self._require_inside(path, real)
+                self._refuse_real_name(path, real)
+                raise self._through_file(path) from None
             raise PathError(f"Cannot resolve {path}: {exc.strerror}.") from None
         self._require_inside(path, real)
         self._refuse_real_name(path, real)
@@ -207,12 +214,22 @@ class Workspace:
         for test, kind in _SPECIAL_KINDS:
             if test(st.st_mode):
                 raise NotAFile(f"{path} is {kind}, not a regular file; leanread does not open it.")
+        if _has_dot_parts(path):
+            # realpath drops "/", "/." and "x/.." lexically; the system refuses them after a file.
+            try:
+                os.stat(joined)
+            except NotADirectoryError:
+                raise self._through_file(path) from None
+            except OSError:
+                pass
         return Resolved(
             real=real,
             display=self.display(real),
             size=st.st_size,
             mtime_ns=st.st_mtime_ns,
             is_dir=stat.S_ISDIR(st.st_mode),
+            ino=st.st_ino,
+            ctime_ns=st.st_ctime_ns,
         )
 
     def _require_inside(self, path: str, real: str) -> None:
@@ -220,11 +237,57 @@ class Workspace:
             roots = ", ".join(self.roots)
             raise OutsideWorkspace(f"{path} resolves outside the workspace ({roots}); use a path inside it.")
 
+    def _prefixes(self, path: str) -> Iterator[tuple[str, str, bool]]:
+        """``(as written, joined to the first root, is the last name)`` for each leading part of
+        ``path`` that ends in a name (``a``, ``a/b``, ... of ``a/b/``)."""
+        parts = _split(os.path.expanduser(path))
+        last = max((i for i, part in enumerate(parts) if part), default=-1)
+        for i, part in enumerate(parts):
+            if part:
+                written = "/".join(parts[: i + 1])
+                yield written, os.path.join(self.primary, written), i == last
+
+    def _through_file(self, path: str) -> PathError:
+        """The error for a path that goes on past a regular file as if it were a folder."""
+        for written, joined, _ in self._prefixes(path):
+            if os.path.isfile(joined) and self.root_of(os.path.realpath(joined)) is not None:
+                rest = _split(os.path.expanduser(path))[len(_split(written)) :]
+                if all(part in ("", ".") for part in rest):
+                    return PathError(f"{path} is a file, not a folder; drop the trailing slash.")
+                return PathError(f"{path} goes on past {written}, which is a file, not a folder; fix the path.")
+        return PathError(f"Cannot resolve {path}: a part of it is a file, not a folder; fix the path.")
+
     def _missing_message(self, path: str, joined: str) -> str:
+        dangling = self._dangling_message(path)
+        if dangling is not None:
+            return dangling
         suggestions = self._suggest(joined)
         if suggestions:
             return f"File not found: {path}. Did you mean {', '.join(suggestions)}?"
         return f"File not found: {path}. Check the spelling, or list its folder to see what exists."
+
+    def _dangling_message(self, path: str) -> str | None:
+        """The error for a missing path that is, or goes through, a symbolic link to nothing.
+
+        Only a link inside the workspace whose target would be inside it too is named, so the
+        message reveals nothing about folders outside.
+        """
+        for written, joined, is_last in self._prefixes(path):
+            if not os.path.lexists(joined):
+                return None
+            if not os.path.islink(joined) or os.path.exists(joined):
+                continue
+            target = os.path.realpath(joined)
+            if self.root_of(os.path.realpath(os.path.dirname(joined))) is None or self.root_of(target) is None:
+                return None
+            next_step = "fix the link or read its target's real path."
+            if is_last:
+                return f"{path} is a symbolic link to {self.display(target)}, which does not exist; {next_step}"
+            return (
+                f"{path} is inside {written}, a symbolic link to {self.display(target)}, which does not exist; "
+                f"{next_step}"
+            )
+        return None
 
     def _suggest(self, joined: str) -> list[str]:
         """Up to ``MAX_SUGGESTIONS`` existing paths close to the missing ``joined``, in display form.
@@ -269,6 +332,20 @@ class Workspace:
             and self.root_of(os.path.realpath(candidate)) is not None
             and not self.is_denied(candidate)
         )
+
+
+def _split(path: str) -> list[str]:
+    """The parts of ``path`` between separators, empty and dot parts kept (``a/./b/`` gives
+    ``a``, ``.``, ``b``, ``""``; a leading ``/`` gives a first ``""``)."""
+    if os.altsep:
+        path = path.replace(os.altsep, os.sep)
+    return path.split(os.sep)
+
+
+def _has_dot_parts(path: str) -> bool:
+    """True when a part after the first of ``path`` is empty, ``.`` or ``..`` (``a.txt/``,
+    ``a.txt/.``, ``a.txt/..``): the parts ``realpath`` takes lexically, even after a file."""
+    return any(part in ("", ".", "..") for part in _split(path)[1:])
 
 
 def _similarity_key(name: str, other_ext: str) -> str:

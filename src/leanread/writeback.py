@@ -1,17 +1,20 @@
 """Turn logical text back into a file's own bytes, and put bytes on disk atomically.
 
-``encode_text`` inverts ``textfile.decode``: for any bytes ``decode`` accepts, with
-``lines = tf.raw_lines or tf.lines`` (``raw_lines`` keeps bytes that are not valid UTF-8),
-``encode_text("\\n".join(lines) + ("\\n" if tf.final_newline else ""), encoding=tf.encoding,
-bom=tf.bom, newline=tf.newline) == data``. ``atomic_write`` writes a temp file in the same
-folder and renames it over the target, so a reader sees the old bytes or the new, never a mix,
-and a failure leaves the file as it was.
+``encode_text`` inverts ``textfile.decode``: with ``lines = tf.raw_lines or tf.lines``
+(``raw_lines`` keeps bytes that are not valid UTF-8), ``encode_text("\\n".join(lines) + ("\\n"
+if tf.final_newline else ""), encoding=tf.encoding, bom=tf.bom, newline=tf.newline) == data``
+whenever the codec is one-to-one on those bytes: always for UTF-8/16/32, and for the usual
+legacy code pages, but not for every byte pair of cp932, say. ``encode_edit`` makes an edit
+keep the bytes of the lines it does not touch even then. ``atomic_write`` writes a temp file in
+the same folder and renames it over the target, so a reader sees the old bytes or the new,
+never a mix, and a failure leaves the file as it was.
 """
 
 from __future__ import annotations
 
 import codecs
 import contextlib
+import difflib
 import os
 import stat
 import tempfile
@@ -71,6 +74,69 @@ def encode_text(text: str, *, encoding: str, bom: bool, newline: str, display: s
             f"Line {line} of {display} would contain {char!r} (U+{ord(char):04X}), which the file's encoding, "
             f"{encoding}, cannot hold, so nothing was written; use only characters {encoding} has, or an escape."
         ) from None
+
+
+#: The changed middle of a file is compared line by line when (old lines) * (new lines) is at most
+#: this; a bigger middle is re-encoded whole.
+MAX_DIFF_CELLS = 4_000_000
+
+
+def encode_edit(
+    original: bytes, old_text: str, new_text: str, *, encoding: str, bom: bool, newline: str, display: str = "the file"
+) -> bytes:
+    """The bytes of ``new_text`` for a file whose bytes were ``original`` and whose logical text
+    was ``old_text``: lines the edit left alone keep their original bytes.
+
+    That is ``encode_text(new_text, …)`` whenever the codec gives ``original`` back from
+    ``old_text``. Some legacy codecs do not (cp932 decodes two byte pairs to one character and
+    writes it back as one of them); then the file's lines are spliced: unchanged lines (the
+    common head and tail, and equal lines in between) are copied from ``original``, the others
+    encoded. When the bytes cannot be split into the same lines, ``encode_text`` decides alone.
+
+    Args:
+        original: the file's bytes the edit was planned on.
+        old_text: their logical text (see ``encode_text``).
+        new_text: the logical text after the edit.
+        encoding, bom, newline, display: as for ``encode_text``.
+
+    Raises:
+        UnencodableText: a character of ``new_text`` that ``encoding`` cannot hold.
+        ValueError: as for ``encode_text``.
+    """
+    encoded = encode_text(new_text, encoding=encoding, bom=bom, newline=newline, display=display)
+    if encode_text(old_text, encoding=encoding, bom=bom, newline=newline) == original:
+        return encoded
+    codec = _EXPLICIT.get(codecs.lookup(encoding).name, codecs.lookup(encoding).name)
+    errors = "surrogateescape" if codec == "utf-8" else "strict"
+    mark = _BOMS[codec] if bom else b""
+    separator = newline.encode(codec)
+    raw = original[len(mark) :].split(separator)
+    old, new = old_text.split("\n"), new_text.split("\n")
+    try:
+        same_lines = len(raw) == len(old) and all(r.decode(codec, errors) == o for r, o in zip(raw, old, strict=True))
+    except UnicodeDecodeError:
+        same_lines = False
+    if not original.startswith(mark) or not same_lines:
+        return encoded
+    head = 0
+    while head < min(len(old), len(new)) and old[head] == new[head]:
+        head += 1
+    tail = 0
+    while tail < min(len(old), len(new)) - head and old[-1 - tail] == new[-1 - tail]:
+        tail += 1
+    old_middle, new_middle = old[head : len(old) - tail], new[head : len(new) - tail]
+    pieces = raw[:head]
+    if len(old_middle) * len(new_middle) <= MAX_DIFF_CELLS:
+        matcher = difflib.SequenceMatcher(None, old_middle, new_middle, autojunk=False)
+        for op, i1, i2, j1, j2 in matcher.get_opcodes():
+            if op == "equal":
+                pieces.extend(raw[head + i1 : head + i2])
+            else:
+                pieces.extend(line.encode(codec, errors) for line in new_middle[j1:j2])
+    else:
+        pieces.extend(line.encode(codec, errors) for line in new_middle)
+    pieces.extend(raw[len(raw) - tail :])
+    return mark + separator.join(pieces)
 
 
 def _umask() -> int:

@@ -38,10 +38,14 @@ def load_text(ctx: ToolContext, resolved: Resolved, first: int = 1, limit: int |
     head = read_regular_file(resolved, ctx.limits.sniff_bytes)
     budget = ctx.limits.max_bytes + 4 * ctx.limits.max_line_chars
     try:
-        index = _INDEXES.get(resolved.real, resolved.size, resolved.mtime_ns)
+        index = _INDEXES.get(
+            resolved.real, resolved.size, resolved.mtime_ns, ino=resolved.ino, ctime_ns=resolved.ctime_ns
+        )
     except StaleIndex:  # changed between stat and index: index what is there now
         resolved = ctx.workspace.resolve(resolved.real)
-        index = _INDEXES.get(resolved.real, resolved.size, resolved.mtime_ns)
+        index = _INDEXES.get(
+            resolved.real, resolved.size, resolved.mtime_ns, ino=resolved.ino, ctime_ns=resolved.ctime_ns
+        )
     return decode_indexed(index, resolved.real, resolved.display, head, first, limit, budget)
 
 

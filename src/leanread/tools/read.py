@@ -12,7 +12,7 @@ from ..diffing import format_hunk, hunks, window_lines
 from ..errors import InvalidArgument, PathError
 from ..formats import FORMATS, Format, decorate
 from ..instructions import Instruction, reminder
-from ..knowledge import Knowledge, KnownLine, ranges_of
+from ..knowledge import Knowledge, KnownLine, as_known, ranges_of
 from ..ledger import LineRange
 from ..render import (
     Window,
@@ -233,8 +233,8 @@ def _stub(
     """The stub when the model has every line of the window of this very version."""
     if not knowledge.unchanged or not window.lines or knowledge.missing(window.first, window.last):
         return None
-    if window.cut_lines:
-        return None
+    if window.cut_lines or any(knowledge.lines[n].then != n for n in range(window.first, window.last + 1)):
+        return None  # a cut line, or lines the model knows by other numbers: markers say which
     calls = sorted({knowledge.lines[n].call_id for n in range(window.first, window.last + 1)}, key=_call_order)
     text = render_unchanged(resolved.display, window, ctx.limits, final_newline=text_file.final_newline)
     return _Output(text, (), calls, "stub")
@@ -255,14 +255,16 @@ def _diff(
     lines = window_lines(knowledge.opcodes, knowledge.seen_text, text_file.lines, window.first, window.last)
     if lines is None or all(line.tag == " " for line in lines):
         return None
-    if any(line.tag == "-" and line.old not in knowledge.seen_lines for line in lines):
+    if any(line.tag == "-" and line.old not in knowledge.seen for line in lines):
         return None
     groups = hunks(lines, context=1)
     in_hunks = {line.new for group in groups for line in group if line.new is not None}
     if any(line.tag == " " and line.new not in in_hunks and line.new not in knowledge.lines for line in lines):
         return None
-    body = [row for group in groups for row in format_hunk(group)]
-    calls = list(dict.fromkeys(knowledge.seen_lines[line.old] for g in groups for line in g if line.old is not None))
+    calls = list(
+        dict.fromkeys(knowledge.seen[line.old].call_id for g in groups for line in g if line.old in knowledge.seen)
+    )
+    body = [row for group in groups for row in format_hunk([as_known(line, knowledge) for line in group])]
     header = (
         f"({resolved.display} changed since you read it. Lines {window.first}-{window.last} as a diff against "
         "what you were shown; lines outside the hunks are unchanged.)"

@@ -1,0 +1,192 @@
+"""The ``edit`` tool: replace text the model has seen, and write the file back byte-exactly."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..diffing import format_hunk, hunks, window_lines
+from ..editing import EditPlan, plan_edit
+from ..errors import EditError, NotAFile
+from ..knowledge import Knowledge, as_known, know, ranges_of
+from ..render import span
+from ..result import ToolResult
+from ..textfile import TextFile, decode
+from ..tokens import count_tokens
+from ..workspace import Resolved, read_regular_file
+from ..writeback import atomic_write, encode_edit
+from .common import ToolContext, knowledge_of, load_text, record_view, whole_lines
+
+NAME = "edit"
+
+#: Model-facing description of each parameter (MCP input schema, CLI help).
+PARAMETERS: dict[str, str] = {
+    "path": "File to edit: relative to the workspace root, or absolute inside it.",
+    "old_string": "The exact text to replace, copied from what read showed (without line numbers).",
+    "new_string": "The text to put in its place.",
+    "replace_all": "true: replace every occurrence; otherwise old_string must occur exactly once.",
+}
+
+#: Lines of context shown around the change in the result.
+CONTEXT_LINES = 2
+#: Longest excerpt shown; a longer change shows its head and tail.
+EXCERPT_LINES = 14
+
+
+class EditRefused(EditError):
+    """The model has not seen (this version of) the lines it wants to change."""
+
+
+@dataclass(frozen=True)
+class EditRequest:
+    """The parameters of one ``edit`` call (see ``PARAMETERS``)."""
+
+    path: str
+    old_string: str
+    new_string: str
+    replace_all: bool = False
+
+
+def _logical(text_file: TextFile) -> str:
+    lines = text_file.raw_lines if text_file.raw_lines is not None else text_file.lines
+    return "\n".join(lines) + ("\n" if text_file.final_newline and lines else "")
+
+
+def _span(ranges: tuple[tuple[int, int], ...]) -> tuple[int, int]:
+    return min(a for a, _ in ranges), max(b for _, b in ranges)
+
+
+def _read_hint(first: int, last: int) -> str:
+    return f"offset={first}, limit={last - first + 1}"
+
+
+def _changed_since(ctx: ToolContext, call_id: str, resolved: Resolved, text_file: TextFile, known: Knowledge) -> str:
+    """The refusal for a file that changed since the model saw it: with the diff of what changed
+    when it can be made against what the model was shown (those lines then count as seen)."""
+    total = len(text_file.lines)
+    if known.opcodes is not None and known.seen_text is not None and total:
+        lines = window_lines(known.opcodes, known.seen_text, text_file.lines, 1, total) or []
+        changed = [line for line in lines if line.tag != " "]
+        if changed and all(line.old in known.seen for line in changed if line.old is not None):
+            groups = hunks(lines, context=1)
+            shown = {line.new for g in groups for line in g if line.new is not None}
+            record_view(ctx, call_id, resolved, text_file, ranges_of(shown), kind="refusal", knowledge=known)
+            body = "\n".join(row for g in groups for row in format_hunk([as_known(line, known) for line in g]))
+            return (
+                f"{resolved.display} changed since you read it, so nothing was edited; this is what changed "
+                f"(a diff against what you were shown):\n{body}\nRetry the edit against the current text."
+            )
+    return (
+        f"{resolved.display} changed since you read it, so nothing was edited; read it again "
+        f"(offset=1, limit={max(total, 1)}) and retry."
+    )
+
+
+def _check_grant(
+    ctx: ToolContext, call_id: str, resolved: Resolved, text_file: TextFile, known: Knowledge, plan: EditPlan
+) -> None:
+    """Refuse unless the file is the version the model last saw and every line the edit touches
+    was shown to it; each refusal names the read that fixes it."""
+    first, last = _span(plan.old_lines)
+    if known.seen_hash is None:
+        raise EditRefused(
+            f"You have not read {resolved.display} in this session, so nothing was edited; read the lines "
+            f"old_string spans first ({_read_hint(first, last)}) and retry."
+        )
+    if known.changed_since is not None:
+        raise EditRefused(_changed_since(ctx, call_id, resolved, text_file, known))
+    missing = [n for a, b in plan.old_lines for n in range(a, b + 1) if n not in known.lines]
+    if missing:
+        lo, hi = min(missing), max(missing)
+        them = "it" if lo == hi else "them"
+        raise EditRefused(
+            f"old_string spans {span(first, last)} of {resolved.display}, but you have not seen {span(lo, hi)} of "
+            f"its current version, so nothing was edited; read {them} first ({_read_hint(lo, hi)}) and retry."
+        )
+
+
+def _excerpt(lines: list[str], ranges: tuple[tuple[int, int], ...]) -> tuple[list[str], tuple[tuple[int, int], ...]]:
+    """Lines around the change, numbered ``41: code`` so the model can place them, and the ranges shown."""
+    first, last = _span(ranges)
+    lo, hi = max(1, first - CONTEXT_LINES), min(len(lines), last + CONTEXT_LINES)
+    numbers = list(range(lo, hi + 1))
+    if len(numbers) > EXCERPT_LINES:
+        half = EXCERPT_LINES // 2
+        numbers = numbers[:half] + numbers[-half:]
+    out: list[str] = []
+    for i, n in enumerate(numbers):
+        if i and n != numbers[i - 1] + 1:
+            out.append(f"… lines {numbers[i - 1] + 1}-{n - 1} omitted (your new_string) …")
+        out.append(f"{n}: {lines[n - 1]}")
+    return out, ranges_of(numbers)
+
+
+def _summary(plan: EditPlan, display: str) -> str:
+    old_first, old_last = _span(plan.old_lines)
+    new_first, new_last = _span(plan.new_lines)
+    times = "1 occurrence" if plan.count == 1 else f"{plan.count} occurrences"
+    rule = "" if plan.rule == "exact" else f", matched by the {plan.rule} rule"
+    now = "is now" if old_first == old_last else "are now"
+    return f"Edited {display}: replaced {times}{rule}; {span(old_first, old_last)} {now} {span(new_first, new_last)}."
+
+
+def run(ctx: ToolContext, request: EditRequest, call_id: str) -> ToolResult:
+    """Execute one ``edit``: match, check the grant, write atomically, record what the model now knows.
+
+    Raises:
+        LeanreadError: a bad path or argument, no or several matches, a marker in the text, an
+            unencodable character, or a refused grant (``EditRefused``); nothing is written then.
+    """
+    resolved = ctx.workspace.resolve(request.path)
+    if resolved.is_dir:
+        raise NotAFile(f"{resolved.display} is a directory; edit a file inside it.")
+    original = read_regular_file(resolved)
+    text_file = decode(original, resolved.display, ctx.limits.sniff_bytes)
+    old_text = _logical(text_file)
+    plan = plan_edit(
+        old_text, request.old_string, request.new_string, replace_all=request.replace_all, display=resolved.display
+    )
+    known = knowledge_of(ctx, resolved, text_file)
+    _check_grant(ctx, call_id, resolved, text_file, known, plan)
+    data = encode_edit(
+        original,
+        old_text,
+        plan.new_text,
+        encoding=text_file.encoding,
+        bom=text_file.bom,
+        newline=text_file.newline,
+        display=resolved.display,
+    )
+    atomic_write(resolved.real, data, display=resolved.display)
+    after = ctx.workspace.resolve(resolved.real)
+    new_file = load_text(ctx, after)
+    new_lines = whole_lines(new_file) or []
+    ctx.ledger.put_version(new_file.content_hash, "\n".join(new_lines))
+    carried = know(
+        ctx.ledger.views_of(ctx.session_id, after.real), new_file.content_hash, new_lines, ctx.ledger.get_version
+    )
+    excerpt, shown = _excerpt(new_lines, plan.new_lines)
+    seen = ranges_of([n for a, b in (*shown, *plan.new_lines) for n in range(a, b + 1)])
+    record_view(ctx, call_id, after, new_file, seen, kind="edit", knowledge=carried)
+    text = "\n".join(
+        [
+            f"<path>{resolved.display}</path>",
+            "<type>edit</type>",
+            "<content>",
+            _summary(plan, resolved.display),
+            *excerpt,
+            "</content>",
+        ]
+    )
+    metadata = {
+        "call_id": call_id,
+        "path": resolved.display,
+        "type": "edit",
+        "rule": plan.rule,
+        "count": plan.count,
+        "old_lines": [list(r) for r in plan.old_lines],
+        "new_lines": [list(r) for r in plan.new_lines],
+        "content_hash": new_file.content_hash,
+        "size": new_file.size,
+        "tokens": count_tokens(text),
+    }
+    return ToolResult(text, metadata=metadata)

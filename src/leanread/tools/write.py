@@ -1,0 +1,116 @@
+"""The ``write`` tool: create a file, or replace one the model has seen whole, atomically."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+
+from ..editing import refuse_markers
+from ..errors import Denied, FileMissing, NotAFile, OutsideWorkspace, PathError
+from ..knowledge import ranges_of
+from ..result import ToolResult
+from ..textfile import decode
+from ..tokens import count_tokens
+from ..workspace import read_regular_file
+from ..writeback import atomic_write, encode_text
+from .common import ToolContext, knowledge_of, load_text, record_view, whole_lines
+from .edit import EditRefused
+
+NAME = "write"
+
+#: Model-facing description of each parameter (MCP input schema, CLI help).
+PARAMETERS: dict[str, str] = {
+    "path": "File to create or replace: relative to the workspace root, or absolute inside it.",
+    "content": "The whole new content of the file.",
+}
+
+
+@dataclass(frozen=True)
+class WriteRequest:
+    """The parameters of one ``write`` call (see ``PARAMETERS``)."""
+
+    path: str
+    content: str
+
+
+def _new_path(ctx: ToolContext, path: str) -> tuple[str, str]:
+    """Realpath and display path for a file that does not exist yet; its folder may not either.
+
+    Raises:
+        OutsideWorkspace: the path (or a link on its way) leads outside every root.
+        Denied: a name on the way is on the deny list.
+    """
+    joined = os.path.join(ctx.workspace.primary, os.path.expanduser(path))
+    real = os.path.realpath(joined)
+    if ctx.workspace.root_of(real) is None:
+        raise OutsideWorkspace(f"{path} resolves outside the workspace; write inside it.")
+    if ctx.workspace.is_denied(real):
+        raise Denied(f"{path} is on leanread's deny list; ask the user to create it.")
+    return real, ctx.workspace.display(real)
+
+
+def _replacement(ctx: ToolContext, call_id: str, path: str, content: str) -> tuple[str, str, bytes, bool]:
+    """(realpath, display, bytes to write, created?) for ``content`` at ``path``."""
+    try:
+        resolved = ctx.workspace.resolve(path)
+    except FileMissing:
+        real, display = _new_path(ctx, path)
+        return real, display, content.encode("utf-8", "surrogateescape"), True
+    if resolved.is_dir:
+        raise NotAFile(f"{resolved.display} is a directory; write a file inside it.")
+    text_file = decode(read_regular_file(resolved), resolved.display, ctx.limits.sniff_bytes)
+    known = knowledge_of(ctx, resolved, text_file)
+    total = len(text_file.lines)
+    missing = known.missing(1, total)
+    if total and (known.seen_hash is None or known.changed_since is not None or missing):
+        since = "changed since you read it" if known.changed_since else "is not fully known to you"
+        first = min(missing) if missing and not known.changed_since else 1
+        raise EditRefused(
+            f"write would replace all {total} lines of {resolved.display}, which {since}, so nothing was written; "
+            f"read it first (offset={first}) or change it with edit."
+        )
+    logical = content.replace("\r\n", "\n")
+    data = encode_text(
+        logical,
+        encoding=text_file.encoding,
+        bom=text_file.bom,
+        newline=text_file.newline,
+        display=resolved.display,
+    )
+    return resolved.real, resolved.display, data, False
+
+
+def run(ctx: ToolContext, request: WriteRequest, call_id: str) -> ToolResult:
+    """Execute one ``write``; the new version counts as seen whole.
+
+    Raises:
+        LeanreadError: a bad or denied path, content carrying leanread's display markers, an
+            unencodable character, or a file the model has not seen whole (``EditRefused``);
+            nothing is written then.
+    """
+    refuse_markers(request.content, argument="content")
+    real, display, data, created = _replacement(ctx, call_id, request.path, request.content)
+    folder = os.path.dirname(real)
+    try:
+        os.makedirs(folder, exist_ok=True)
+    except OSError as exc:
+        raise PathError(f"Cannot create the folder of {display} ({exc.strerror}); nothing was written.") from None
+    atomic_write(real, data, display=display)
+    after = ctx.workspace.resolve(real)
+    new_file = load_text(ctx, after)
+    lines = whole_lines(new_file) or []
+    ctx.ledger.put_version(new_file.content_hash, "\n".join(lines))
+    record_view(ctx, call_id, after, new_file, ranges_of(range(1, len(lines) + 1)), kind="write")
+    verb = "Created" if created else "Wrote"
+    noun = "line" if len(lines) == 1 else "lines"
+    text = f"{verb} {display}: {len(lines)} {noun}, {len(data):,} bytes."
+    metadata = {
+        "call_id": call_id,
+        "path": display,
+        "type": "write",
+        "created": created,
+        "content_hash": new_file.content_hash,
+        "size": new_file.size,
+        "tokens": count_tokens(text),
+    }
+    return ToolResult(text, metadata=metadata)
