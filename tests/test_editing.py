@@ -291,6 +291,12 @@ def test_line_numbers_and_whitespace_together() -> None:
     assert (plan.rule, plan.new_text) == ("line-numbers+whitespace", APP.replace("y = 2", "y = 4"))
 
 
+def test_copied_line_numbers_pick_among_loose_matches_too() -> None:
+    text = "if a:\n    go()\nif b:\n  go()\n"
+    plan = plan_edit(text, "4\tgo()", "4\tstop()")
+    assert (plan.rule, plan.new_text) == ("line-numbers+whitespace", "if a:\n    go()\nif b:\n  stop()\n")
+
+
 def test_whitespace_rule_finds_several_matches() -> None:
     text = "if a:\n    go()\nif b:\n  go()\n"
     assert refused(MultipleMatches, text, "go()  ", "stop()") == (
@@ -466,6 +472,9 @@ def test_refuse_markers_for_the_write_tool() -> None:
     with pytest.raises(MarkerInEdit, match=r'^content contains a "<response clipped>" marker'):
         refuse_markers("a <response clipped>", argument="content")
     refuse_markers("a <response clipped>", argument="content", allowed="old a <response clipped>")
+    # a marker the old text holds does not let another one through
+    with pytest.raises(MarkerInEdit, match=r"^new_string contains leanread's marker \"… lines 3-4 omitted …\""):
+        refuse_markers("x <response clipped>\n… lines 3-4 omitted …\n", allowed="<response clipped>")
 
 
 # --- bytes that are not valid UTF-8 ----------------------------------------------------------------------

@@ -341,6 +341,22 @@ def test_atomic_write_missing_folder_and_directory_target(tmp_path: Path) -> Non
     assert str(err.value) == "d is a directory; give the path of a file."
 
 
+def test_atomic_write_refuses_a_read_only_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    target = tmp_path / "locked.txt"
+    target.write_bytes(b"original")
+    target.chmod(0o444)
+    # root may write anything; act as a user for whom the file is read-only
+    monkeypatch.setattr(os, "access", lambda path, mode: False)
+    with pytest.raises(PathError) as err:
+        atomic_write(str(target), b"x", display="locked.txt")
+    assert (
+        str(err.value)
+        == "locked.txt is read-only (mode 444), so it is unchanged; ask the user to make it writable first."
+    )
+    assert target.read_bytes() == b"original"
+    assert leftovers(tmp_path) == []
+
+
 @pytest.mark.skipif(os.geteuid() == 0, reason="root writes into read-only folders")
 def test_atomic_write_into_a_read_only_folder(tmp_path: Path) -> None:
     folder = tmp_path / "ro"

@@ -115,19 +115,14 @@ _OMISSION_RES = (
 )
 
 
-def _find_marker(text: str) -> tuple[_MarkerKind, str] | None:
+def _markers(text: str) -> list[tuple[_MarkerKind, str]]:
+    """Every display-only marker in ``text`` with its kind, in order."""
     found: list[tuple[int, _MarkerKind, str]] = []
-    if match := _CUT_RE.search(text):
-        found.append((match.start(), "cut", match.group().strip()))
-    if match := _CLIPPED_RE.search(text):
-        found.append((match.start(), "clipped", match.group()))
+    found.extend((m.start(), "cut", m.group().strip()) for m in _CUT_RE.finditer(text))
+    found.extend((m.start(), "clipped", m.group()) for m in _CLIPPED_RE.finditer(text))
     for pattern in _OMISSION_RES:
-        if match := pattern.search(text):
-            found.append((match.start(), "omission", match.group().strip()))
-    if not found:
-        return None
-    _, kind, marker = min(found)
-    return kind, marker
+        found.extend((m.start(), "omission", m.group().strip()) for m in pattern.finditer(text))
+    return [(kind, marker) for _, kind, marker in sorted(found)]
 
 
 def find_marker(text: str) -> str | None:
@@ -140,8 +135,8 @@ def find_marker(text: str) -> str | None:
     ``<response clipped>`` anywhere. The same words inside a string literal or a comment of code
     do not count: only the shapes leanread emits.
     """
-    found = _find_marker(text)
-    return None if found is None else found[1]
+    found = _markers(text)
+    return found[0][1] if found else None
 
 
 def _shorten(text: str, limit: int = 80) -> str:
@@ -157,12 +152,10 @@ def refuse_markers(text: str, *, argument: str = "new_string", allowed: str = ""
     Raises:
         MarkerInEdit: one sentence naming the marker and what to write instead.
     """
-    found = _find_marker(text)
-    if found is None:
+    refused = [(kind, marker) for kind, marker in _markers(text) if marker not in allowed]
+    if not refused:
         return
-    kind, marker = found
-    if allowed and marker in allowed:
-        return
+    kind, marker = refused[0]
     if kind == "cut":
         raise MarkerInEdit(
             f'{argument} contains the read tool\'s line-cut marker "{_shorten(marker)}", which stands for text you '
@@ -489,11 +482,14 @@ def _replacement(file_window: Sequence[str], old_lines: Sequence[str], new: str,
     return "\n".join(out) + ("\n" if ending else "")
 
 
-def _whitespace_matches(text: str, old: str, new: str, *, replace_all: bool) -> list[_Match] | None:
+def _whitespace_matches(
+    text: str, old: str, new: str, *, replace_all: bool, prefer_line: int | None = None
+) -> list[_Match] | None:
     """Whole-line matches of old_string, forgiving whitespace (see ``_window_shift``), or None.
 
     Raises:
-        MultipleMatches: several windows match and not ``replace_all``.
+        MultipleMatches: several windows match and not ``replace_all``, unless exactly one starts
+            on line ``prefer_line``.
     """
     old_lines, old_ending = _split_ending(old)
     if not any(line.strip() for line in old_lines):
@@ -523,7 +519,10 @@ def _whitespace_matches(text: str, old: str, new: str, *, replace_all: bool) -> 
         if not found:
             continue
         if len(found) > 1 and not replace_all:
-            raise _too_many(len(found), [s + 1 for s, _ in found])
+            preferred = [(start, shift) for start, shift in found if start + 1 == prefer_line]
+            if len(preferred) != 1:
+                raise _too_many(len(found), [start + 1 for start, _ in found])
+            found = preferred
         matches: list[_Match] = []
         for start, shift in found:
             last = start + height - 1
@@ -738,7 +737,8 @@ def plan_edit(text: str, old: str, new: str, *, replace_all: bool = False, displ
             "copy the text from a plain read instead."
         )
 
-    matches = _whitespace_matches(view, old_n, new_n, replace_all=replace_all)
+    first = numbered.first if numbered is not None and stripped else None
+    matches = _whitespace_matches(view, old_n, new_n, replace_all=replace_all, prefer_line=first)
     if matches:
         return _plan(text, view, "line-numbers+whitespace" if stripped else "whitespace", matches)
 

@@ -136,12 +136,17 @@ def carry_records(
 ) -> list[ViewRecord]:
     """Records of the current version for the lines the model knows from earlier calls, one per
     call (owned by that call, kind ``carry``), each range with the number the model knows its
-    first line by; lines in ``skip`` are left out."""
+    first line by; lines in ``skip`` (shown anew) are left out, and so are moved lines whose old
+    number now names another line."""
     skipped = set(skip)
+    # A number the model now reads as another line (shown under it here, or known under it
+    # unmoved) no longer points at an older line: the model's memory keeps the latest text.
+    taken = skipped | {n for n, known in knowledge.lines.items() if known.then == n}
     by_call: dict[str, list[tuple[int, int]]] = {}
     for n, known in sorted(knowledge.lines.items()):
-        if n not in skipped:
-            by_call.setdefault(known.call_id, []).append((n, known.then))
+        if n in skipped or (known.then != n and known.then in taken):
+            continue
+        by_call.setdefault(known.call_id, []).append((n, known.then))
     records: list[ViewRecord] = []
     for call, pairs in sorted(by_call.items()):
         ranges: list[LineRange] = []

@@ -265,7 +265,7 @@ def decode(data: bytes, display: str, sniff_bytes: int = 8192) -> TextFile:
                     f"{display} is neither UTF-8 nor a text encoding leanread can detect "
                     f"({len(data):,} bytes); leanread cannot show it."
                 ) from None
-            codec, text = legacy, data.decode(legacy)
+            codec, text = legacy, data.decode(legacy)  # edits splice lines where the codec does not round-trip
     lines, newline, final_newline = split_lines(text)
     return TextFile(
         lines=tuple(lines),

@@ -173,8 +173,9 @@ def atomic_write(real_path: str, data: bytes, *, display: str | None = None) -> 
         display: the path as the model knows it, for messages (default ``real_path``).
 
     Raises:
-        PathError: the folder is missing or not writable, the disk is full, the target is a
-            directory, …; the temp file is removed and the original is untouched.
+        PathError: the file is read-only for this process (a rename could replace it anyway, so
+            it is refused), the folder is missing or not writable, the disk is full, the target is
+            a directory, …; the temp file is removed and the original is untouched.
     """
     shown = display if display is not None else real_path
     folder, name = os.path.split(real_path)
@@ -184,6 +185,11 @@ def atomic_write(real_path: str, data: bytes, *, display: str | None = None) -> 
         info = os.stat(real_path)
         if stat.S_ISDIR(info.st_mode):
             raise PathError(f"{shown} is a directory; give the path of a file.")
+        if not os.access(real_path, os.W_OK):
+            raise PathError(
+                f"{shown} is read-only (mode {stat.S_IMODE(info.st_mode):o}), so it is unchanged; "
+                "ask the user to make it writable first."
+            )
         mode, owner = stat.S_IMODE(info.st_mode), (info.st_uid, info.st_gid)
     except FileNotFoundError:
         mode = 0o666 & ~_umask()

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Iterable
+from dataclasses import dataclass, replace
 
 from ..config import Limits, Policy
 from ..instructions import Instruction, governing, load
-from ..knowledge import Knowledge, carry_records, know
+from ..knowledge import Knowledge, KnownLine, carry_records, know
 from ..ledger import LedgerStore, LineRange, ViewRecord
 from ..lineindex import LineIndexCache, StaleIndex
 from ..textfile import IndexedLines, TextFile, decode, decode_indexed
@@ -72,14 +73,22 @@ def record_view(
     *,
     kind: str,
     knowledge: Knowledge | None = None,
+    renumbered: Iterable[int] = (),
     instructions: tuple[str, ...] = (),
 ) -> None:
     """Record what this call showed; first carry what the model knew of an older version onto
-    this one (``knowledge`` of that version mapped here), so it is not lost."""
+    this one (``knowledge`` of that version mapped here), so it is not lost.
+
+    ``renumbered``: lines of this version the result placed for the model without showing them
+    (a diff's unchanged lines): they are carried under their new numbers.
+    """
     shown = {n for a, b in ranges for n in range(a, b + 1)}
     if knowledge is not None and knowledge.changed_since is not None:
+        placed = set(renumbered)
+        lines = {n: KnownLine(k.call_id, n) if n in placed else k for n, k in knowledge.lines.items()}
+        moved = replace(knowledge, lines=lines)
         for carry in carry_records(
-            knowledge, resolved.real, text_file.content_hash, text_file.size, resolved.mtime_ns, skip=shown
+            moved, resolved.real, text_file.content_hash, text_file.size, resolved.mtime_ns, skip=shown
         ):
             ctx.ledger.record(ctx.session_id, carry)
     ctx.ledger.record(

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ..diffing import format_hunk, hunks, window_lines
 from ..editing import EditPlan, plan_edit
 from ..errors import EditError, NotAFile
-from ..knowledge import Knowledge, as_known, know, ranges_of
+from ..knowledge import Knowledge, KnownLine, as_known, know, ranges_of
 from ..render import span
 from ..result import ToolResult
 from ..textfile import TextFile, decode
@@ -69,7 +69,18 @@ def _changed_since(ctx: ToolContext, call_id: str, resolved: Resolved, text_file
         if changed and all(line.old in known.seen for line in changed if line.old is not None):
             groups = hunks(lines, context=1)
             shown = {line.new for g in groups for line in g if line.new is not None}
-            record_view(ctx, call_id, resolved, text_file, ranges_of(shown), kind="refusal", knowledge=known)
+            # The diff lists every change, so the model can place every line it had: renumber all.
+            everything = range(1, total + 1)
+            record_view(
+                ctx,
+                call_id,
+                resolved,
+                text_file,
+                ranges_of(shown),
+                kind="refusal",
+                knowledge=known,
+                renumbered=everything,
+            )
             body = "\n".join(row for g in groups for row in format_hunk([as_known(line, known) for line in g]))
             return (
                 f"{resolved.display} changed since you read it, so nothing was edited; this is what changed "
@@ -81,19 +92,16 @@ def _changed_since(ctx: ToolContext, call_id: str, resolved: Resolved, text_file
     )
 
 
-def _check_grant(
-    ctx: ToolContext, call_id: str, resolved: Resolved, text_file: TextFile, known: Knowledge, plan: EditPlan
-) -> None:
-    """Refuse unless the file is the version the model last saw and every line the edit touches
-    was shown to it; each refusal names the read that fixes it."""
+def _check_grant(resolved: Resolved, known: Knowledge, plan: EditPlan) -> None:
+    """Refuse unless every line the edit touches was shown to the model in this version (the
+    caller has checked that it is the version the model saw last); each refusal names the read
+    that fixes it."""
     first, last = _span(plan.old_lines)
     if known.seen_hash is None:
         raise EditRefused(
             f"You have not read {resolved.display} in this session, so nothing was edited; read the lines "
             f"old_string spans first ({_read_hint(first, last)}) and retry."
         )
-    if known.changed_since is not None:
-        raise EditRefused(_changed_since(ctx, call_id, resolved, text_file, known))
     missing = [n for a, b in plan.old_lines for n in range(a, b + 1) if n not in known.lines]
     if missing:
         lo, hi = min(missing), max(missing)
@@ -142,11 +150,13 @@ def run(ctx: ToolContext, request: EditRequest, call_id: str) -> ToolResult:
     original = read_regular_file(resolved)
     text_file = decode(original, resolved.display, ctx.limits.sniff_bytes)
     old_text = _logical(text_file)
+    known = knowledge_of(ctx, resolved, text_file)
+    if known.changed_since is not None:  # old_string was written against a version that is gone
+        raise EditRefused(_changed_since(ctx, call_id, resolved, text_file, known))
     plan = plan_edit(
         old_text, request.old_string, request.new_string, replace_all=request.replace_all, display=resolved.display
     )
-    known = knowledge_of(ctx, resolved, text_file)
-    _check_grant(ctx, call_id, resolved, text_file, known, plan)
+    _check_grant(resolved, known, plan)
     data = encode_edit(
         original,
         old_text,
@@ -161,9 +171,11 @@ def run(ctx: ToolContext, request: EditRequest, call_id: str) -> ToolResult:
     new_file = load_text(ctx, after)
     new_lines = whole_lines(new_file) or []
     ctx.ledger.put_version(new_file.content_hash, "\n".join(new_lines))
-    carried = know(
+    moved = know(
         ctx.ledger.views_of(ctx.session_id, after.real), new_file.content_hash, new_lines, ctx.ledger.get_version
     )
+    # The model made this change itself and the summary gives the shift: it knows the new numbers.
+    carried = replace(moved, lines={n: KnownLine(k.call_id, n) for n, k in moved.lines.items()})
     excerpt, shown = _excerpt(new_lines, plan.new_lines)
     seen = ranges_of([n for a, b in (*shown, *plan.new_lines) for n in range(a, b + 1)])
     record_view(ctx, call_id, after, new_file, seen, kind="edit", knowledge=carried)

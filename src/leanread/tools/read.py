@@ -8,11 +8,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..config import Limits
-from ..diffing import format_hunk, hunks, window_lines
+from ..diffing import DiffLine, format_hunk, hunks, window_lines
 from ..errors import InvalidArgument, PathError
 from ..formats import FORMATS, Format, decorate
 from ..instructions import Instruction, reminder
-from ..knowledge import Knowledge, KnownLine, as_known, ranges_of
+from ..knowledge import Knowledge, as_known, ranges_of
 from ..ledger import LineRange
 from ..render import (
     Window,
@@ -172,31 +172,26 @@ class _Output:
     shown: tuple[LineRange, ...]
     points_to: list[str]
     mode: str
+    renumbered: tuple[int, ...] = ()
     tokens: int = 0
 
     def __post_init__(self) -> None:
         self.tokens = count_tokens(self.text)
 
 
-def _known_runs(window: Window, knowledge: Knowledge) -> list[tuple[int, int, KnownLine | None]]:
-    """The window cut into runs ``(first, last, known)``: lines the model has from one call with
-    one shift, or (``None``) lines it does not have. Cut lines never count as known."""
+def _known_runs(window: Window, knowledge: Knowledge) -> list[tuple[int, int, bool]]:
+    """The window cut into runs ``(first, last, known)``: lines the model has, unchanged and under
+    the same numbers, or lines it does not have. Cut lines and lines it knows by other numbers
+    (they moved since) count as not had: a marker could not say which lines it means."""
     cut = {n for n, _ in window.cut_lines}
-    runs: list[tuple[int, int, KnownLine | None]] = []
+    runs: list[tuple[int, int, bool]] = []
     for n in range(window.first, window.last + 1):
-        known = None if n in cut else knowledge.lines.get(n)
-        if runs:
-            a, _, prev = runs[-1]
-            same = (known is None and prev is None) or (
-                known is not None
-                and prev is not None
-                and known.call_id == prev.call_id
-                and known.then - n == prev.then - a
-            )
-            if same:
-                runs[-1] = (a, n, prev)
-                continue
-        runs.append((n, n, known))
+        known_line = knowledge.lines.get(n)
+        known = n not in cut and known_line is not None and known_line.then == n
+        if runs and runs[-1][2] == known:
+            runs[-1] = (runs[-1][0], n, known)
+        else:
+            runs.append((n, n, known))
     return runs
 
 
@@ -211,11 +206,11 @@ def _elided(
     cut = {n for n, _ in window.cut_lines}
     for a, b, known in _known_runs(window, knowledge):
         decorated = [decorate(n, window.lines[n - window.first], fmt) for n in range(a, b + 1)]
-        if known is not None:
-            marker = unchanged_marker(a, b, known.then)
+        if known:
+            marker = unchanged_marker(a, b, a)
             if count_tokens(marker) < count_tokens("\n".join(decorated)):
                 body.append(marker)
-                points_to.append(known.call_id)
+                points_to.extend(knowledge.lines[n].call_id for n in range(a, b + 1))
                 continue
         body.extend(decorated)
         shown.extend(n for n in range(a, b + 1) if n not in cut)
@@ -245,6 +240,29 @@ def _call_order(call_id: str) -> tuple[int, str]:
     return (int(call_id[1:]), "") if call_id[1:].isdigit() else (1 << 62, call_id)
 
 
+def _implied_lines_known(
+    lines: list[DiffLine], groups: list[list[DiffLine]], in_hunks: set[int], knowledge: Knowledge
+) -> bool:
+    """Whether every line the diff leaves out is one the model has, under the number a reader
+    applying the diff would give it: lines before the first hunk keep that hunk's starting offset
+    (new minus old), lines after a hunk its ending offset; old numbers as the model knows them."""
+    edges: list[tuple[int, int]] = []  # (new number, new - old) at each hunk's edge context lines
+    for group in groups:
+        for line in (group[0], group[-1]):
+            old = as_known(line, knowledge).old
+            if line.tag == " " and line.new is not None and old is not None:
+                edges.append((line.new, line.new - old))
+    for line in lines:
+        if line.tag != " " or line.new is None or line.new in in_hunks:
+            continue
+        known = knowledge.lines.get(line.new)
+        before = [offset for new, offset in edges if new < line.new]
+        offset = before[-1] if before else edges[0][1] if edges else 0
+        if known is None or known.then != line.new - offset:
+            return False
+    return True
+
+
 def _diff(
     ctx: ToolContext, resolved: Resolved, text_file: TextFile, window: Window, knowledge: Knowledge
 ) -> _Output | None:
@@ -259,7 +277,7 @@ def _diff(
         return None
     groups = hunks(lines, context=1)
     in_hunks = {line.new for group in groups for line in group if line.new is not None}
-    if any(line.tag == " " and line.new not in in_hunks and line.new not in knowledge.lines for line in lines):
+    if not _implied_lines_known(lines, groups, in_hunks, knowledge):
         return None
     calls = list(
         dict.fromkeys(knowledge.seen[line.old].call_id for g in groups for line in g if line.old in knowledge.seen)
@@ -278,7 +296,8 @@ def _diff(
         facts=file_facts(text_file.encoding, text_file.newline, text_file.invalid_bytes),
         shown_as="diff",
     )
-    return _Output(text, ranges_of(in_hunks), calls, "diff")
+    window_numbers = tuple(range(window.first, window.last + 1))
+    return _Output(text, ranges_of(in_hunks), calls, "diff", renumbered=window_numbers)
 
 
 def _answer(
@@ -330,7 +349,15 @@ def run(ctx: ToolContext, request: ReadRequest, call_id: str) -> ToolResult:
     knowledge = knowledge_of(ctx, resolved, text_file)
     answer = _answer(ctx, resolved, text_file, window, fmt, knowledge, request.fresh)
     record_view(
-        ctx, call_id, resolved, text_file, answer.shown, kind="read", knowledge=knowledge, instructions=attached
+        ctx,
+        call_id,
+        resolved,
+        text_file,
+        answer.shown,
+        kind="read",
+        knowledge=knowledge,
+        renumbered=answer.renumbered,
+        instructions=attached,
     )
     metadata = _metadata(call_id, resolved.display, "file", window, answer.tokens)
     metadata.update(

@@ -12,7 +12,7 @@ from ..result import ToolResult
 from ..textfile import decode
 from ..tokens import count_tokens
 from ..workspace import read_regular_file
-from ..writeback import atomic_write, encode_text
+from ..writeback import atomic_write, encode_edit
 from .common import ToolContext, knowledge_of, load_text, record_view, whole_lines
 from .edit import EditRefused
 
@@ -49,16 +49,19 @@ def _new_path(ctx: ToolContext, path: str) -> tuple[str, str]:
     return real, ctx.workspace.display(real)
 
 
-def _replacement(ctx: ToolContext, call_id: str, path: str, content: str) -> tuple[str, str, bytes, bool]:
-    """(realpath, display, bytes to write, created?) for ``content`` at ``path``."""
+def _replacement(ctx: ToolContext, path: str, content: str) -> tuple[str, str, bytes, bool]:
+    """(realpath, display, bytes to write, created?) for ``content`` at ``path``; markers are
+    refused unless the file being replaced already holds them."""
     try:
         resolved = ctx.workspace.resolve(path)
     except FileMissing:
+        refuse_markers(content, argument="content")
         real, display = _new_path(ctx, path)
         return real, display, content.encode("utf-8", "surrogateescape"), True
     if resolved.is_dir:
         raise NotAFile(f"{resolved.display} is a directory; write a file inside it.")
-    text_file = decode(read_regular_file(resolved), resolved.display, ctx.limits.sniff_bytes)
+    original = read_regular_file(resolved)
+    text_file = decode(original, resolved.display, ctx.limits.sniff_bytes)
     known = knowledge_of(ctx, resolved, text_file)
     total = len(text_file.lines)
     missing = known.missing(1, total)
@@ -69,9 +72,13 @@ def _replacement(ctx: ToolContext, call_id: str, path: str, content: str) -> tup
             f"write would replace all {total} lines of {resolved.display}, which {since}, so nothing was written; "
             f"read it first (offset={first}) or change it with edit."
         )
-    logical = content.replace("\r\n", "\n")
-    data = encode_text(
-        logical,
+    old_lines = text_file.raw_lines if text_file.raw_lines is not None else text_file.lines
+    old_text = "\n".join(old_lines) + ("\n" if text_file.final_newline and old_lines else "")
+    refuse_markers(content, argument="content", allowed=old_text)
+    data = encode_edit(
+        original,
+        old_text,
+        content.replace("\r\n", "\n"),
         encoding=text_file.encoding,
         bom=text_file.bom,
         newline=text_file.newline,
@@ -88,8 +95,7 @@ def run(ctx: ToolContext, request: WriteRequest, call_id: str) -> ToolResult:
             unencodable character, or a file the model has not seen whole (``EditRefused``);
             nothing is written then.
     """
-    refuse_markers(request.content, argument="content")
-    real, display, data, created = _replacement(ctx, call_id, request.path, request.content)
+    real, display, data, created = _replacement(ctx, request.path, request.content)
     folder = os.path.dirname(real)
     try:
         os.makedirs(folder, exist_ok=True)
