@@ -177,3 +177,46 @@ def as_known(line: DiffLine, knowledge: Knowledge) -> DiffLine:
     """The diff line with its old number as the model knows it (lines may have moved since)."""
     known = knowledge.seen.get(line.old) if line.old is not None else None
     return line if known is None else replace(line, old=known.then)
+
+
+Span = tuple[int, int, int]
+
+
+def patch_numbers(knowledge: Knowledge, spans: Sequence[Span]) -> Knowledge:
+    """The knowledge with each line's number moved as a reader applying a patch to its own
+    numbering moves it. ``spans`` are ``(first, end, offset)`` in the model's numbering: lines
+    ``first..end-1`` were replaced (dropped here), and lines from ``end`` on move by ``offset``
+    until the next span."""
+    lines: dict[int, KnownLine] = {}
+    for n, known in knowledge.lines.items():
+        if any(first <= known.then < end for first, end, _ in spans):
+            continue
+        before = [offset for _, end, offset in spans if end <= known.then]
+        lines[n] = KnownLine(known.call_id, known.then + (before[-1] if before else 0))
+    return replace(knowledge, lines=lines)
+
+
+def hunk_spans(groups: Sequence[Sequence[DiffLine]], knowledge: Knowledge) -> list[Span]:
+    """The ``patch_numbers`` spans of diff hunks, with old numbers as the model knows them."""
+    spans: list[Span] = []
+    for group in groups:
+        olds = [as_known(line, knowledge).old for line in group if line.old is not None]
+        news = [line.new for line in group if line.new is not None]
+        old = [n for n in olds if n is not None]
+        if not old or not news:
+            continue
+        spans.append((min(old), max(old) + 1, max(news) - max(old)))
+    return spans
+
+
+def hunks_known(groups: Sequence[Sequence[DiffLine]], knowledge: Knowledge) -> bool:
+    """Whether each hunk's old side (context and removed lines) is text the model was shown,
+    under consecutive numbers as it knows them: only then is the diff one against what it has."""
+    for group in groups:
+        olds = [line.old for line in group if line.old is not None]
+        if any(old not in knowledge.seen for old in olds):
+            return False
+        known = [knowledge.seen[old].then for old in olds]
+        if known != list(range(known[0], known[0] + len(known))) if known else False:
+            return False
+    return True

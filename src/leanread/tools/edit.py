@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from ..diffing import format_hunk, hunks, window_lines
 from ..editing import EditPlan, plan_edit
 from ..errors import EditError, NotAFile
-from ..knowledge import Knowledge, KnownLine, as_known, know, ranges_of
+from ..knowledge import Knowledge, as_known, hunk_spans, hunks_known, know, patch_numbers, ranges_of
 from ..render import span
 from ..result import ToolResult
 from ..textfile import TextFile, decode
@@ -65,31 +65,32 @@ def _changed_since(ctx: ToolContext, call_id: str, resolved: Resolved, text_file
     total = len(text_file.lines)
     if known.opcodes is not None and known.seen_text is not None and total:
         lines = window_lines(known.opcodes, known.seen_text, text_file.lines, 1, total) or []
-        changed = [line for line in lines if line.tag != " "]
-        if changed and all(line.old in known.seen for line in changed if line.old is not None):
-            groups = hunks(lines, context=1)
+        groups = hunks(lines, context=1)
+        if groups and hunks_known(groups, known):
             shown = {line.new for g in groups for line in g if line.new is not None}
-            # The diff lists every change, so the model can place every line it had: renumber all.
-            everything = range(1, total + 1)
-            record_view(
-                ctx,
-                call_id,
-                resolved,
-                text_file,
-                ranges_of(shown),
-                kind="refusal",
-                knowledge=known,
-                renumbered=everything,
-            )
+            # The diff lists every change: the model moves what it holds as the hunks say.
+            patched = patch_numbers(known, hunk_spans(groups, known))
+            record_view(ctx, call_id, resolved, text_file, ranges_of(shown), kind="refusal", knowledge=patched)
             body = "\n".join(row for g in groups for row in format_hunk([as_known(line, known) for line in g]))
             return (
                 f"{resolved.display} changed since you read it, so nothing was edited; this is what changed "
                 f"(a diff against what you were shown):\n{body}\nRetry the edit against the current text."
             )
+    first, last = _changed_span(known, total)
     return (
-        f"{resolved.display} changed since you read it, so nothing was edited; read it again "
-        f"(offset=1, limit={max(total, 1)}) and retry."
+        f"{resolved.display} changed since you read it, so nothing was edited; read the changed lines "
+        f"({_read_hint(first, last)}) and retry."
     )
+
+
+def _changed_span(known: Knowledge, total: int) -> tuple[int, int]:
+    """Current lines from the first change to the last (the whole file when unknown)."""
+    changes = [(j1, j2) for tag, _, _, j1, j2 in known.opcodes or [] if tag != "equal"]
+    if not changes or not total:
+        return 1, max(total, 1)
+    first = min(j1 for j1, _ in changes) + 1
+    last = max(max(j2 for _, j2 in changes), first)
+    return min(first, total), min(last, total)
 
 
 def _check_grant(resolved: Resolved, known: Knowledge, plan: EditPlan) -> None:
@@ -102,7 +103,8 @@ def _check_grant(resolved: Resolved, known: Knowledge, plan: EditPlan) -> None:
             f"You have not read {resolved.display} in this session, so nothing was edited; read the lines "
             f"old_string spans first ({_read_hint(first, last)}) and retry."
         )
-    missing = [n for a, b in plan.old_lines for n in range(a, b + 1) if n not in known.lines]
+    # A line counts when the model has it under its current number (not one it had before it moved).
+    missing = [n for a, b in plan.old_lines for n in range(a, b + 1) if n not in known.lines or known.lines[n].then != n]
     if missing:
         lo, hi = min(missing), max(missing)
         them = "it" if lo == hi else "them"
@@ -174,8 +176,9 @@ def run(ctx: ToolContext, request: EditRequest, call_id: str) -> ToolResult:
     moved = know(
         ctx.ledger.views_of(ctx.session_id, after.real), new_file.content_hash, new_lines, ctx.ledger.get_version
     )
-    # The model made this change itself and the summary gives the shift: it knows the new numbers.
-    carried = replace(moved, lines={n: KnownLine(k.call_id, n) for n, k in moved.lines.items()})
+    # The model made this change itself and the summary gives the shift: it moves what it holds.
+    spans = [(a, b + 1, d - b) for (a, b), (_, d) in zip(plan.old_lines, plan.new_lines, strict=True)]
+    carried = patch_numbers(moved, spans)
     excerpt, shown = _excerpt(new_lines, plan.new_lines)
     seen = ranges_of([n for a, b in (*shown, *plan.new_lines) for n in range(a, b + 1)])
     record_view(ctx, call_id, after, new_file, seen, kind="edit", knowledge=carried)

@@ -12,7 +12,7 @@ from ..diffing import DiffLine, format_hunk, hunks, window_lines
 from ..errors import InvalidArgument, PathError
 from ..formats import FORMATS, Format, decorate
 from ..instructions import Instruction, reminder
-from ..knowledge import Knowledge, as_known, ranges_of
+from ..knowledge import Knowledge, as_known, hunks_known, ranges_of
 from ..ledger import LineRange
 from ..render import (
     Window,
@@ -273,9 +273,9 @@ def _diff(
     lines = window_lines(knowledge.opcodes, knowledge.seen_text, text_file.lines, window.first, window.last)
     if lines is None or all(line.tag == " " for line in lines):
         return None
-    if any(line.tag == "-" and line.old not in knowledge.seen for line in lines):
-        return None
     groups = hunks(lines, context=1)
+    if not hunks_known(groups, knowledge):
+        return None
     in_hunks = {line.new for group in groups for line in group if line.new is not None}
     if not _implied_lines_known(lines, groups, in_hunks, knowledge):
         return None
