@@ -104,7 +104,8 @@ def _check_grant(resolved: Resolved, known: Knowledge, plan: EditPlan) -> None:
             f"old_string spans first ({_read_hint(first, last)}) and retry."
         )
     # A line counts when the model has it under its current number (not one it had before it moved).
-    missing = [n for a, b in plan.old_lines for n in range(a, b + 1) if n not in known.lines or known.lines[n].then != n]
+    touched = [n for a, b in plan.old_lines for n in range(a, b + 1)]
+    missing = [n for n in touched if n not in known.lines or known.lines[n].then != n]
     if missing:
         lo, hi = min(missing), max(missing)
         them = "it" if lo == hi else "them"
