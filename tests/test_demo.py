@@ -40,11 +40,11 @@ def test_replay_counts_tokens_stubs_and_skips(tmp_path: Path) -> None:
     assert [(r.step, r.window, r.note) for r in replay.rows] == [
         (1, "1-end", ""),
         (2, "10-14", "stub → r1"),
-        (4, "10-14", ""),
+        (4, "10-14", "stub → r3"),  # the edit went through leanread: r3 showed the new line 12
         (6, "39-end", "markers → r1"),  # lines 39-40 kept their text through the edit of line 12
     ]
     assert replay.skipped_reads == ["toypkg/absent.py"]
-    assert replay.changes == {"applied": 1, "skipped: outside the repository": 1}
+    assert replay.changes == {"edit through leanread": 1, "skipped: outside the repository": 1}
     # The stub is cheaper than the colon-prefixed window it replaces.
     assert replay.rows[1].leanread < replay.rows[1].baseline
     assert replay.leanread_total < replay.baseline_total

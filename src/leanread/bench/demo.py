@@ -90,8 +90,23 @@ def _note(meta: dict[str, Any], is_error: bool, text: str) -> str:
     return ""
 
 
+async def _change(client: Client, replayer: Replayer, op: dict[str, Any]) -> str:
+    """The agent's edit or write through leanread's own tool; if leanread refuses it (the agent
+    saw the text in a view leanread did not give, or the release differs), applied directly."""
+    if op["op"] == "edit":
+        args = {"path": str(op["path"]), "old_string": str(op["old"]), "new_string": str(op.get("new", ""))}
+    else:
+        args = {"path": str(op["path"]), "content": str(op.get("content", ""))}
+    result = await client.call_tool(op["op"], args)
+    if not result.is_error:
+        return f"{op['op']} through leanread"
+    outcome = replayer.apply(op)
+    return f"{op['op']} refused by leanread, then " + outcome if outcome == "applied" else outcome
+
+
 async def _replay(trace: Trace, scratch: Path) -> tuple[list[Row], list[str], dict[str, int]]:
-    server = StdioServerParameters(command=sys.executable, args=["-m", "leanread", "serve", "--root", str(scratch)])
+    args = ["-m", "leanread", "serve", "--root", str(scratch), "--ledger", "memory"]
+    server = StdioServerParameters(command=sys.executable, args=args)
     replayer = Replayer(scratch)
     rows: list[Row] = []
     skipped: list[str] = []
@@ -99,6 +114,11 @@ async def _replay(trace: Trace, scratch: Path) -> tuple[list[Row], list[str], di
     async with Client(server) as client:
         for op in trace.ops:
             kind = op["op"]
+            through_tools = kind == "edit" or (kind == "write" and not op.get("append"))
+            if through_tools and not op.get("error") and inside(scratch, str(op.get("path", ""))):
+                outcome = await _change(client, replayer, op)
+                changes[outcome] = changes.get(outcome, 0) + 1
+                continue
             if kind in FILE_CHANGES:
                 outcome = replayer.apply(op)
                 changes[outcome] = changes.get(outcome, 0) + 1
