@@ -60,7 +60,12 @@ def test_edit_one_line_changes_exactly_its_bytes(
         displayed = text.split("\n")[:total]
         index = pick % total
         old = displayed[index]
-        if not old or old == token or sum(line.count(old) for line in displayed) != 1 or "\n".join(displayed).count(old) != 1:
+        if (
+            not old
+            or old == token
+            or sum(line.count(old) for line in displayed) != 1
+            or "\n".join(displayed).count(old) != 1
+        ):
             return
         result = session.edit("f.txt", old, token)
         assert not result.is_error, result.text

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from leanread import MemoryLedger, Session, ToolResult
 
-MARKER = re.compile(r"^… lines? (\d+)(?:-(\d+))? unchanged since you read (?:them|it) …$")
+MARKER = re.compile(r"^… lines? (\d+)(?:-(\d+))? unchanged since you read (?:them|it)(?: as lines? (\d+)(?:-\d+)?)? …$")
 STUB = re.compile(r"^\(Lines? (\d+)(?:-(\d+))? unchanged since you read (?:them|it), still in your context\.")
 HUNK = re.compile(r"^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@$")
 SUMMARY = re.compile(r"lines? (\d+)(?:-(\d+))? (?:is|are) now lines? (\d+)(?:-(\d+))?\.$")
@@ -115,10 +115,11 @@ def apply_read(view: View, result: ToolResult) -> list[str]:
             if hit:
                 a = int(hit.group(1))
                 b = int(hit.group(2) or a)
+                then = int(marker.group(3)) if marker and marker.group(3) else a
                 assert a == n, (row, n)
                 for k in range(a, b + 1):
-                    view.text(k)
-                    window[k] = view.lines[k]
+                    view.text(then + k - a)
+                    window[k] = view.lines[then + k - a]
                 n = b + 1
             else:
                 window[n] = view.show(n, row, call)
@@ -173,9 +174,9 @@ def apply_refusal(view: View, result: ToolResult) -> None:
     view.lines = patched
 
 
-def forget(view: View, call: str) -> None:
-    """The result of ``call`` left the context: the lines only it held are gone."""
-    kept = {k: (text, calls - {call}) for k, (text, calls) in view.lines.items()}
+def compact(view: View, gone: set[str]) -> None:
+    """The results of ``gone`` were summarised away: the lines only they held are gone."""
+    kept = {k: (text, calls - gone) for k, (text, calls) in view.lines.items()}
     view.lines = {k: v for k, v in kept.items() if v[1]}
 
 
@@ -188,7 +189,8 @@ steps_strategy = st.lists(
         st.tuples(st.just("outside"), st.integers(0, 39), st.sampled_from(["replace", "insert", "delete"])),
         st.tuples(st.just("touch"), st.just(0), st.just("")),
         st.tuples(st.just("edit"), st.integers(0, 39), st.sampled_from(["EDITED", "one\ntwo", ""])),
-        st.tuples(st.just("forget"), st.integers(1, 30), st.just("")),
+        st.tuples(st.just("compact"), st.integers(1, 30), st.just("")),
+        st.tuples(st.just("rewind"), st.integers(1, 30), st.just("")),
     ),
     max_size=14,
 )
@@ -226,19 +228,19 @@ def test_every_read_rebuilds_the_disk(
         path.write_bytes((newline.join(lines) + newline).encode())
         session = Session([tmp], ledger=MemoryLedger())
         view = View()
-        calls = 0
+        history: list[tuple[str, dict[int, Held]]] = []  # (call id, the view after it), for rewind
         for kind, number, arg in steps:
             disk = path.read_bytes().decode().split(newline)[:-1]
             if kind == "read":
                 if not disk:
                     continue
                 offset = (number - 1) % len(disk) + 1
-                result = session.read("f.py", offset=offset, limit=int(arg))
-                calls += 1
+                result = session.read("f.py", offset=offset, limit=int(str(arg)))
                 assert not result.is_error, result.text
                 shown = apply_read(view, result)
                 meta = result.metadata
                 assert shown == disk[meta["offset"] - 1 : meta["last_line"]], result.text
+                history.append((meta["call_id"], dict(view.lines)))
             elif kind == "outside":
                 index = number % (len(disk) + 1)
                 if arg == "insert":
@@ -259,13 +261,19 @@ def test_every_read_rebuilds_the_disk(
                     continue
                 new = str(arg) or "EMPTY"
                 result = session.edit("f.py", target, new)
-                calls += 1
-                if result.is_error:
-                    if "changed since you read it" in result.text:
-                        apply_refusal(view, result)
-                    continue
-                apply_edit(view, result, target, new)
-            elif kind == "forget" and calls:
-                call = f"r{(number - 1) % calls + 1}"
-                session.forget([call])
-                forget(view, call)
+                if not result.is_error:
+                    apply_edit(view, result, target, new)
+                elif "@@" in result.text:  # refused with the diff of an outside change
+                    apply_refusal(view, result)
+                else:
+                    continue  # refused before anything was shown: nothing recorded
+                history.append((result.metadata["call_id"], dict(view.lines)))
+            elif kind == "compact" and history:
+                last = number % len(history)
+                session.compact(history[last][0])
+                compact(view, {call for call, _ in history[: last + 1]})
+            elif kind == "rewind" and history:
+                to = number % len(history)
+                session.rewind(history[to][0])
+                view.lines = dict(history[to][1])
+                del history[to + 1 :]

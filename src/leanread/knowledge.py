@@ -116,9 +116,17 @@ def know(
         return Knowledge({}, None, None, {})
     seen_hash = group[0].content_hash
     seen: dict[int, KnownLine] = {}
-    for rec in reversed(group):  # oldest first, so the newest call wins each line
+    holder: dict[int, int] = {}  # number the model knows a line by → the line now holding it
+    for rec in reversed(group):  # oldest first, so the newest call wins each line and each number
         for n, then in rec.known_as().items():
+            stale = holder.get(then)
+            if stale is not None and stale != n:
+                del seen[stale]  # the model's memory at that number now holds another line
+            previous = seen.get(n)
+            if previous is not None and holder.get(previous.then) == n:
+                del holder[previous.then]
             seen[n] = KnownLine(rec.call_id, then)
+            holder[then] = n
     if seen_hash == current_hash:
         return Knowledge(dict(seen), seen_hash, None, seen)
     changed_since = next((r.call_id for r in group if r.ranges), group[0].call_id)

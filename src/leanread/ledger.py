@@ -93,7 +93,8 @@ class LedgerStore(Protocol):
 
     def compact(self, session_id: str, up_to_call_id: str) -> int:
         """Mark every result up to and including ``up_to_call_id`` as gone (the history before
-        it was summarised); returns how many visible records were marked.
+        it was summarised), with the lines carried on their behalf later (carry records of those
+        calls, whatever their seq); returns how many visible records were marked.
 
         Raises:
             InvalidArgument: the session has no result with that call id.
@@ -192,7 +193,9 @@ class MemoryLedger:
             limit = last_seq_of(records, up_to_call_id)
             if limit is None:
                 raise unknown_call(up_to_call_id)
-            return self._hide(session_id, [r.seq for r in records if r.seq <= limit])
+            gone = {r.call_id for r in records if r.kind != CARRY and r.seq <= limit}
+            gone -= {r.call_id for r in records if r.kind != CARRY and r.seq > limit}
+            return self._hide(session_id, [r.seq for r in records if r.seq <= limit or r.call_id in gone])
 
     def rewind(self, session_id: str, to_call_id: str) -> int:
         with self._lock:

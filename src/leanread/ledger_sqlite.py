@@ -358,33 +358,42 @@ class SQLiteLedger:
             return max(cursor.rowcount, 0)
 
     def compact(self, session_id: str, up_to_call_id: str) -> int:
-        """Mark every result up to and including ``up_to_call_id`` (its last record) as gone;
+        """Mark every result up to and including ``up_to_call_id`` as gone, with the lines carried
+        on their behalf later; returns how many visible records were marked.
+
+        Raises:
+            InvalidArgument: the session has no result with that call id.
+        """
+        owners = (
+            "seq <= ? OR call_id IN (SELECT call_id FROM records WHERE session = ? AND kind != 'carry' "
+            "GROUP BY call_id HAVING max(seq) <= ?)"
+        )
+        return self._hide_around(session_id, up_to_call_id, owners, uses=3)
+
+    def rewind(self, session_id: str, to_call_id: str) -> int:
+        """Mark every result after ``to_call_id`` (and every record made after it) as gone;
         returns how many visible records were marked.
 
         Raises:
             InvalidArgument: the session has no result with that call id.
         """
-        return self._hide_around(session_id, up_to_call_id, "seq <= ?")
+        return self._hide_around(session_id, to_call_id, "seq > ?", uses=1)
 
-    def rewind(self, session_id: str, to_call_id: str) -> int:
-        """Mark every result after ``to_call_id`` (its last record) as gone; returns how many
-        visible records were marked.
-
-        Raises:
-            InvalidArgument: the session has no result with that call id.
-        """
-        return self._hide_around(session_id, to_call_id, "seq > ?")
-
-    def _hide_around(self, session_id: str, call_id: str, condition: str) -> int:
+    def _hide_around(self, session_id: str, call_id: str, condition: str, *, uses: int) -> int:
+        """Hide the visible records matching ``condition``, whose ``?`` marks stand for the call's
+        place (its last own record) and, between them, the session."""
         session = _b(session_id)
         with self._guard(), self._transaction() as conn:
             (limit,) = conn.execute(
-                "SELECT max(seq) FROM records WHERE session = ? AND call_id = ?", (session, _b(call_id))
+                "SELECT max(seq) FROM records WHERE session = ? AND call_id = ? AND kind != 'carry'",
+                (session, _b(call_id)),
             ).fetchone()
             if limit is None:
                 raise unknown_call(call_id)
+            params: list[object] = [session]
+            params += [limit, session, limit] if uses == 3 else [limit]
             cursor = conn.execute(
-                f"UPDATE records SET visible = 0 WHERE session = ? AND visible = 1 AND {condition}", (session, limit)
+                f"UPDATE records SET visible = 0 WHERE session = ? AND visible = 1 AND ({condition})", params
             )
             return cursor.rowcount
 

@@ -104,7 +104,7 @@ async def _change(client: Client, replayer: Replayer, op: dict[str, Any]) -> str
     return f"{op['op']} refused by leanread, then " + outcome if outcome == "applied" else outcome
 
 
-async def _replay(trace: Trace, scratch: Path) -> tuple[list[Row], list[str], dict[str, int]]:
+async def _replay(trace: Trace, scratch: Path, outside_edits: bool) -> tuple[list[Row], list[str], dict[str, int]]:
     args = ["-m", "leanread", "serve", "--root", str(scratch), "--ledger", "memory"]
     server = StdioServerParameters(command=sys.executable, args=args)
     replayer = Replayer(scratch)
@@ -114,7 +114,7 @@ async def _replay(trace: Trace, scratch: Path) -> tuple[list[Row], list[str], di
     async with Client(server) as client:
         for op in trace.ops:
             kind = op["op"]
-            through_tools = kind == "edit" or (kind == "write" and not op.get("append"))
+            through_tools = not outside_edits and (kind == "edit" or (kind == "write" and not op.get("append")))
             if through_tools and not op.get("error") and inside(scratch, str(op.get("path", ""))):
                 outcome = await _change(client, replayer, op)
                 changes[outcome] = changes.get(outcome, 0) + 1
@@ -148,8 +148,10 @@ async def _replay(trace: Trace, scratch: Path) -> tuple[list[Row], list[str], di
     return rows, skipped, changes
 
 
-def replay_trace(trace_file: Path, cache: Path | None = None) -> Replay:
+def replay_trace(trace_file: Path, cache: Path | None = None, *, outside_edits: bool = False) -> Replay:
     """Replay ``trace_file`` on a scratch copy of its release sdist; see the module docstring.
+    ``outside_edits``: apply the agent's edits and writes to the files directly, as another tool
+    would, instead of through leanread (later reads then meet outside changes: diffs, markers).
 
     Raises:
         LeanreadError: the sdist could not be downloaded.
@@ -159,7 +161,7 @@ def replay_trace(trace_file: Path, cache: Path | None = None) -> Replay:
     with tempfile.TemporaryDirectory(prefix="leanread-demo-") as tmp:
         scratch = Path(tmp) / source.name
         shutil.copytree(source, scratch, symlinks=True)
-        rows, skipped, changes = anyio.run(_replay, trace, scratch)
+        rows, skipped, changes = anyio.run(_replay, trace, scratch, outside_edits)
     return Replay(trace, source, rows, skipped, changes)
 
 
@@ -195,7 +197,9 @@ def print_report(replay: Replay, console: Console) -> None:
     console.print(f"[bold]leanread / colon baseline = {lean:,} / {base:,} = {ratio:.3f}[/bold]")
 
 
-def run_demo(trace: Path | None = None, traces_dir: Path | None = None, cache: Path | None = None) -> int:
+def run_demo(
+    trace: Path | None = None, traces_dir: Path | None = None, cache: Path | None = None, *, outside_edits: bool = False
+) -> int:
     """Run the demo and print its report; returns the exit status (0 when leanread spent fewer
     tokens than the baseline, 1 otherwise, 2 when it could not run)."""
     console = Console() if sys.stdout.isatty() else Console(width=120)
@@ -203,7 +207,7 @@ def run_demo(trace: Path | None = None, traces_dir: Path | None = None, cache: P
         trace_file = trace or find_traces_dir(traces_dir) / DEFAULT_TRACE
         if not trace_file.is_file():
             raise LeanreadError(f"Trace {trace_file} not found; pass --trace FILE.")
-        replay = replay_trace(trace_file, cache)
+        replay = replay_trace(trace_file, cache, outside_edits=outside_edits)
     except LeanreadError as exc:
         console.print(f"[red]{exc}[/red]")
         return 2

@@ -83,9 +83,12 @@ def record_view(
     (a diff's unchanged lines): they are carried under their new numbers.
     """
     shown = {n for a, b in ranges for n in range(a, b + 1)}
-    if knowledge is not None and knowledge.changed_since is not None:
-        placed = set(renumbered)
-        lines = {n: KnownLine(k.call_id, n) if n in placed else k for n, k in knowledge.lines.items()}
+    placed = set(renumbered)
+    if knowledge is not None:
+        if knowledge.changed_since is not None:  # carry all it knows onto this version
+            lines = {n: KnownLine(k.call_id, n) if n in placed else k for n, k in knowledge.lines.items()}
+        else:  # same version: only lines this result placed under new numbers
+            lines = {n: KnownLine(k.call_id, n) for n, k in knowledge.lines.items() if n in placed and k.then != n}
         moved = replace(knowledge, lines=lines)
         for carry in carry_records(
             moved, resolved.real, text_file.content_hash, text_file.size, resolved.mtime_ns, skip=shown

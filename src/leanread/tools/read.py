@@ -12,7 +12,7 @@ from ..diffing import DiffLine, format_hunk, hunks, window_lines
 from ..errors import InvalidArgument, PathError
 from ..formats import FORMATS, Format, decorate
 from ..instructions import Instruction, reminder
-from ..knowledge import Knowledge, as_known, hunks_known, ranges_of
+from ..knowledge import Knowledge, KnownLine, as_known, hunks_known, ranges_of
 from ..ledger import LineRange
 from ..render import (
     Window,
@@ -179,19 +179,26 @@ class _Output:
         self.tokens = count_tokens(self.text)
 
 
-def _known_runs(window: Window, knowledge: Knowledge) -> list[tuple[int, int, bool]]:
-    """The window cut into runs ``(first, last, known)``: lines the model has, unchanged and under
-    the same numbers, or lines it does not have. Cut lines and lines it knows by other numbers
-    (they moved since) count as not had: a marker could not say which lines it means."""
+def _known_runs(window: Window, knowledge: Knowledge) -> list[tuple[int, int, KnownLine | None]]:
+    """The window cut into runs ``(first, last, known)``: lines the model has from one call under
+    numbers moved by one offset (``known`` is the run's first line), or (``None``) lines it does
+    not have. Cut lines never count as had."""
     cut = {n for n, _ in window.cut_lines}
-    runs: list[tuple[int, int, bool]] = []
+    runs: list[tuple[int, int, KnownLine | None]] = []
     for n in range(window.first, window.last + 1):
-        known_line = knowledge.lines.get(n)
-        known = n not in cut and known_line is not None and known_line.then == n
-        if runs and runs[-1][2] == known:
-            runs[-1] = (runs[-1][0], n, known)
-        else:
-            runs.append((n, n, known))
+        known = None if n in cut else knowledge.lines.get(n)
+        if runs:
+            a, _, head = runs[-1]
+            same = (known is None and head is None) or (
+                known is not None
+                and head is not None
+                and known.call_id == head.call_id
+                and known.then - n == head.then - a
+            )
+            if same:
+                runs[-1] = (a, n, head)
+                continue
+        runs.append((n, n, known))
     return runs
 
 
@@ -202,15 +209,17 @@ def _elided(
     marker is cheaper than the lines."""
     body: list[str] = []
     shown: list[int] = []
+    placed: list[int] = []  # lines a marker stands for: the model now has them under these numbers
     points_to: list[str] = []
     cut = {n for n, _ in window.cut_lines}
     for a, b, known in _known_runs(window, knowledge):
         decorated = [decorate(n, window.lines[n - window.first], fmt) for n in range(a, b + 1)]
-        if known:
-            marker = unchanged_marker(a, b, a)
+        if known is not None:
+            marker = unchanged_marker(a, b, known.then)
             if count_tokens(marker) < count_tokens("\n".join(decorated)):
                 body.append(marker)
-                points_to.extend(knowledge.lines[n].call_id for n in range(a, b + 1))
+                points_to.append(known.call_id)
+                placed.extend(range(a, b + 1))
                 continue
         body.extend(decorated)
         shown.extend(n for n in range(a, b + 1) if n not in cut)
@@ -219,7 +228,8 @@ def _elided(
         changed = f"({resolved.display} changed since you read it; the lines marked unchanged are as you saw them.)"
         facts = f"{changed}\n{facts}" if facts else changed
     text = render_body(resolved.display, window, body, ctx.limits, final_newline=text_file.final_newline, facts=facts)
-    return _Output(text, ranges_of(shown), list(dict.fromkeys(points_to)), "elided" if points_to else "full")
+    mode = "elided" if points_to else "full"
+    return _Output(text, ranges_of(shown), list(dict.fromkeys(points_to)), mode, renumbered=tuple(placed))
 
 
 def _stub(
