@@ -148,3 +148,71 @@ def test_write_outside_or_denied_is_refused(session: Session, root: Path) -> Non
     assert session.write(".env", "KEY=1\n").is_error
     assert not (root.parent / "escape.py").exists()
     assert not (root / ".env").exists()
+
+
+def test_concurrent_edits_from_two_sessions_lose_nothing(root: Path) -> None:
+    import threading
+
+    lines = [f"line {i}" for i in range(40)]
+    (root / "a.txt").write_text("\n".join(lines) + "\n")
+    ledger = MemoryLedger()
+    sessions = [Session([root], id=name, ledger=ledger) for name in ("A", "B")]
+    errors: list[str] = []
+
+    def work(session: Session, offset: int) -> None:
+        for i in range(offset, 40, 2):
+            for _ in range(10):  # a refusal (the other agent changed the file) is followed by a fresh read
+                session.read("a.txt", fresh=True)
+                result = session.edit("a.txt", f"line {i}\n", f"done {i}\n")
+                if not result.is_error:
+                    break
+            else:
+                errors.append(result.text)
+
+    threads = [threading.Thread(target=work, args=(s, k)) for k, s in enumerate(sessions)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert errors == []
+    assert (root / "a.txt").read_text() == "".join(f"done {i}\n" for i in range(40))
+
+
+def test_a_long_line_can_be_edited_after_reading_all_of_it(session: Session, root: Path) -> None:
+    long = "A" * 1990 + "MIDDLE" + "B" * 3000 + "END"
+    (root / "min.js").write_text(f"first\n{long}\nlast\n")
+    session.read("min.js")
+    refused = session.edit("min.js", "END", "FIN")
+    assert refused.text == (
+        "old_string spans line 2 of min.js, and line 2 is longer than 2,000 characters, of which you have not "
+        "read all, so nothing was edited; read the rest with offset=2, char_offset=2001 (and on, as its notes say) "
+        "and retry."
+    )
+    assert "End of line 2" in session.read("min.js", offset=2, char_offset=2001).text
+    assert not session.edit("min.js", "END", "FIN").is_error
+    assert (root / "min.js").read_text() == f"first\n{long[:-3]}FIN\nlast\n"
+
+
+def test_edit_excerpt_cuts_long_lines_like_read(session: Session, root: Path) -> None:
+    (root / "a.txt").write_text("one\ntwo\n" + "L" * 300_000 + "\nfour\n")
+    session.read("a.txt")
+    result = session.edit("a.txt", "one", "ONE")
+    assert not result.is_error
+    assert len(result.text) < 3_000
+    assert "3: " + "L" * 2000 + "… [line cut: 300,000 chars in all]" in result.text
+
+
+def test_deleting_lines_says_so(session: Session, root: Path) -> None:
+    (root / "a.txt").write_text("a\nb\nc\nd\n")
+    session.read("a.txt")
+    result = session.edit("a.txt", "b\nc\n", "")
+    assert result.text.split("\n")[3] == "Edited a.txt: replaced 1 occurrence; lines 2-3 were removed."
+    assert (root / "a.txt").read_text() == "a\nd\n"
+
+
+def test_mixed_line_endings_keep_each_untouched_line(session: Session, root: Path) -> None:
+    (root / "m.txt").write_bytes(b"".join(b"line%d\r\n" % i for i in range(1, 6)) + b"lf line\n")
+    shown = session.read("m.txt")
+    assert "(File uses mixed CRLF and LF (mostly CRLF) line endings; edits keep them.)" in shown.text
+    assert not session.edit("m.txt", "line3\nline4", "LINE3\nLINE4\nLINE45").is_error
+    assert (root / "m.txt").read_bytes() == (b"line1\r\nline2\r\nLINE3\r\nLINE4\r\nLINE45\r\nline5\r\nlf line\n")

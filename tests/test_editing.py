@@ -227,7 +227,7 @@ def test_decorated_copies_give_the_plain_edits_result(
 
 VISIBLE_OLD = (
     "old_string contains the visible format's markers (^I, $); they are display only: "
-    "copy the text from a plain read instead."
+    "copy the text from a plain read instead (read with fresh=true if a plain read gives a stub)."
 )
 
 
@@ -248,6 +248,28 @@ def test_visible_markers_that_are_file_text_are_edited_as_text() -> None:
     text = 'assert show("\\t") == "^I"\nx = "$"\ny = "$"\n'
     assert plan_edit(text, '== "^I"', '== "^M"').rule == "exact"
     assert plan_edit(text, 'x = "$"\ny = "$"', "z").new_text == 'assert show("\\t") == "^I"\nz\n'
+
+
+def test_visible_markers_added_by_new_string_alone_are_refused() -> None:
+    text = "def f():\n\treturn 1\n"
+    message = (
+        "new_string contains the visible format's markers (^I, $); they are display only: "
+        "give new_string as plain text instead."
+    )
+    assert refused(MarkerInEdit, text, "return 1", "return 2$") == message
+    assert refused(MarkerInEdit, text, "\treturn 1", "^Ireturn 2") == message
+    assert plan_edit(text, "return 1", "return '$'").rule == "exact"  # a $ that is not at every line end
+
+
+def test_pasted_notices_and_envelope_lines_are_refused() -> None:
+    for pasted in (
+        "x = 1\n(End of file - total 2 lines)",
+        "x = 1\n(File is cp1252-encoded; edits keep that encoding.)",
+        "x = 1\n(a.py changed since you read it; the lines marked unchanged are as you saw them.)",
+        "<path>a.py</path>\n<type>file</type>\n<content>\nx = 1\n</content>",
+        "x = 1\n<system-reminder>\nrules\n</system-reminder>",
+    ):
+        assert refused(MarkerInEdit, APP, "y = 2", pasted).startswith("new_string contains leanread's marker")
 
 
 def test_visible_decorations_in_new_string_are_refused() -> None:

@@ -112,6 +112,14 @@ _OMISSION_RES = (
     re.compile(
         r"^[ \t]*\(Lines? [\d, and more]+ (?:is|are) longer than .* cut where marked; .*\)[ \t]*$", re.MULTILINE
     ),
+    # the other notices and the envelope of a tool result, pasted whole into a file
+    re.compile(
+        r"^[ \t]*\((?:End of (?:file|directory|line) |Empty (?:file|directory) - 0 |File (?:is|uses) .*"
+        r"(?:encoded|line endings|not valid UTF-8)|Outline of a [\d,]+-line |Head and tail of a [\d,]+-line |"
+        r"[^()\n]* changed since you read it[.;] ).*\)[ \t]*$",
+        re.MULTILINE,
+    ),
+    re.compile(r"^[ \t]*(?:<path>.*</path>|<type>[a-z]+</type>|</?content>|</?system-reminder>)[ \t]*$", re.MULTILINE),
 )
 
 
@@ -176,6 +184,20 @@ def refuse_markers(text: str, *, argument: str = "new_string", allowed: str = ""
 
 _VISIBLE_LINE = re.compile(r" *\d+\t.*\$")
 _CARET_CONTROL = re.compile(r"\^[IM]")
+
+
+def _visible_copy(new: str, old: str, text: str) -> bool:
+    """``new`` carries a caret marker (``^I``, ``^M``) neither old_string nor the file holds, or
+    every one of its lines ends with a ``$`` that the lines it replaces do not have."""
+    if _CARET_CONTROL.search(new) and not _CARET_CONTROL.search(old) and not _CARET_CONTROL.search(text):
+        return True
+    new_lines = [line for line in new.split("\n") if line]
+    old_lines = [line for line in old.split("\n") if line]
+    return (
+        bool(new_lines)
+        and all(line.endswith("$") for line in new_lines)
+        and not any(line.endswith("$") for line in old_lines)
+    )
 
 
 def _split_ending(text: str) -> tuple[list[str], bool]:
@@ -700,7 +722,7 @@ def plan_edit(text: str, old: str, new: str, *, replace_all: bool = False, displ
     if old == new:
         raise NoChange("old_string and new_string are the same; nothing to change.")
     refuse_markers(new, allowed=old)
-    if _visible_decorated(new) and not _visible_decorated(old):
+    if (_visible_decorated(new) and not _visible_decorated(old)) or _visible_copy(new, old, text):
         raise MarkerInEdit(
             "new_string contains the visible format's markers (^I, $); they are display only: "
             "give new_string as plain text instead."
@@ -734,7 +756,7 @@ def plan_edit(text: str, old: str, new: str, *, replace_all: bool = False, displ
     if _visible_markers(old):
         raise MarkerInEdit(
             "old_string contains the visible format's markers (^I, $); they are display only: "
-            "copy the text from a plain read instead."
+            "copy the text from a plain read instead (read with fresh=true if a plain read gives a stub)."
         )
 
     first = numbered.first if numbered is not None and stripped else None

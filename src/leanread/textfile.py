@@ -45,6 +45,8 @@ class TextFile:
         final_newline: the last line ends with a line ending.
         content_hash: SHA-256 hex digest of the file's bytes.
         size: length of the file in bytes.
+        mixed_newlines: some lines end with CRLF and others with LF (``newline`` is the
+            commoner; edits keep each untouched line's own ending).
         invalid_bytes: bytes of a UTF-8 file that are not valid UTF-8; ``lines`` shows each as
             U+FFFD, ``raw_lines`` keeps them (as ``surrogateescape`` code points) for write-back.
         raw_lines: the lines with invalid bytes kept, when there are any; else None.
@@ -59,6 +61,7 @@ class TextFile:
     size: int
     invalid_bytes: int = 0
     raw_lines: Sequence[str] | None = None
+    mixed_newlines: bool = False
 
 
 _ESCAPED = re.compile("[\udc80-\udcff]")
@@ -101,22 +104,29 @@ def binary_kind(head: bytes) -> str | None:
 def split_lines(text: str) -> tuple[list[str], str, bool]:
     """Split ``text`` into lines without endings.
 
-    Returns ``(lines, newline, final_newline)``. The newline style is CRLF when every ``\\n`` is
-    preceded by ``\\r``, CR when the text has ``\\r`` but no ``\\n``, else LF. A lone ``\\r``
-    inside an LF file stays part of its line.
+    Returns ``(lines, newline, final_newline)``. The newline style is the one most lines end
+    with: CRLF when more than half of the ``\n`` follow a ``\r`` (their ``\r`` is then not part
+    of the line; an LF-only line among them simply has none), CR when the text has ``\r`` but
+    no ``\n``, else LF (a ``\r`` before a ``\n`` then stays part of its line).
     """
     if "\n" in text:
-        crlf = text.count("\r\n") == text.count("\n")
-        newline = "\r\n" if crlf else "\n"
-    elif "\r" in text:
-        newline = "\r"
+        newline = "\r\n" if 2 * text.count("\r\n") > text.count("\n") else "\n"
+        lines = text.split("\n")
+        if newline == "\r\n":
+            lines = [line[:-1] if line.endswith("\r") else line for line in lines]
     else:
-        newline = "\n"
-    lines = text.split(newline)
+        newline = "\r" if "\r" in text else "\n"
+        lines = text.split(newline)
     final_newline = lines[-1] == "" and len(lines) > 1
     if lines[-1] == "":
         lines.pop()
     return lines, newline, final_newline
+
+
+def mixed_newlines(text: str) -> bool:
+    """Whether some lines end with CRLF and others with a bare LF."""
+    crlf = text.count("\r\n")
+    return 0 < crlf < text.count("\n")
 
 
 _BOMS: tuple[tuple[bytes, str], ...] = (
@@ -216,6 +226,7 @@ def _with_invalid_bytes(data: bytes, text: str, invalid: int, *, bom: bool) -> T
         size=len(data),
         invalid_bytes=invalid,
         raw_lines=tuple(raw),
+        mixed_newlines=mixed_newlines(text),
     )
 
 
@@ -275,6 +286,7 @@ def decode(data: bytes, display: str, sniff_bytes: int = 8192) -> TextFile:
         final_newline=final_newline,
         content_hash=content_hash(data),
         size=len(data),
+        mixed_newlines=mixed_newlines(text),
     )
 
 

@@ -15,9 +15,13 @@ from __future__ import annotations
 import codecs
 import contextlib
 import difflib
+import fcntl
+import hashlib
 import os
 import stat
 import tempfile
+import threading
+from collections.abc import Iterator
 
 from .errors import PathError, UnencodableText
 
@@ -109,11 +113,17 @@ def encode_edit(
     codec = _EXPLICIT.get(codecs.lookup(encoding).name, codecs.lookup(encoding).name)
     errors = "surrogateescape" if codec == "utf-8" else "strict"
     mark = _BOMS[codec] if bom else b""
-    separator = newline.encode(codec)
+    # Lines are cut at each LF and keep their own CR, so a line of another ending (a mixed
+    # file) keeps it; new lines get ``newline``. UTF-16/32 round-trip exactly above.
+    separator, cr = b"\n", b"\r" if newline == "\r\n" else b""
+    if len("\n".encode(codec)) != 1 or newline == "\r":
+        return encoded
     raw = original[len(mark) :].split(separator)
     old, new = old_text.split("\n"), new_text.split("\n")
     try:
-        same_lines = len(raw) == len(old) and all(r.decode(codec, errors) == o for r, o in zip(raw, old, strict=True))
+        same_lines = len(raw) == len(old) and all(
+            _strip_cr(r, cr).decode(codec, errors) == o for r, o in zip(raw, old, strict=True)
+        )
     except UnicodeDecodeError:
         same_lines = False
     if not original.startswith(mark) or not same_lines:
@@ -132,11 +142,22 @@ def encode_edit(
             if op == "equal":
                 pieces.extend(raw[head + i1 : head + i2])
             else:
-                pieces.extend(line.encode(codec, errors) for line in new_middle[j1:j2])
+                added = enumerate(new_middle[j1:j2], start=head + j1)
+                pieces.extend(_new_line(line, codec, errors, cr, j == len(new) - 1) for j, line in added)
     else:
-        pieces.extend(line.encode(codec, errors) for line in new_middle)
+        added = enumerate(new_middle, start=head)
+        pieces.extend(_new_line(line, codec, errors, cr, j == len(new) - 1) for j, line in added)
     pieces.extend(raw[len(raw) - tail :])
     return mark + separator.join(pieces)
+
+
+def _strip_cr(raw: bytes, cr: bytes) -> bytes:
+    return raw[: -len(cr)] if cr and raw.endswith(cr) else raw
+
+
+def _new_line(line: str, codec: str, errors: str, cr: bytes, last: bool) -> bytes:
+    """A new line's bytes with the file's CR before the LF that follows it (none after the last)."""
+    return line.encode(codec, errors) + (b"" if last else cr)
 
 
 def _umask() -> int:
@@ -228,3 +249,38 @@ def _sync_folder(folder: str) -> None:
             os.fsync(fd)
         finally:
             os.close(fd)
+
+
+def _lock_folder() -> str:
+    """``$XDG_STATE_HOME/leanread/locks`` (or ``~/.local/state/leanread/locks``), created on demand."""
+    state = os.environ.get("XDG_STATE_HOME")
+    base = state if state and os.path.isabs(state) else os.path.join(os.path.expanduser("~"), ".local", "state")
+    folder = os.path.join(base, "leanread", "locks")
+    os.makedirs(folder, mode=0o700, exist_ok=True)
+    return folder
+
+
+@contextlib.contextmanager
+def file_lock(real_path: str) -> Iterator[None]:
+    """Hold an exclusive lock on changes to ``real_path`` across threads and processes.
+
+    Every leanread ``edit`` and ``write`` of a file takes it while it reads, checks and writes
+    the file, so two agents never interleave there. The lock lives in a file named after the
+    path in the user's state folder (a lock on the file itself would not survive the rename
+    that replaces it). Programs other than leanread do not take it: the tools also check the
+    bytes again just before they replace the file.
+    """
+    digest = hashlib.sha256(real_path.encode("utf-8", "surrogateescape")).hexdigest()[:32]
+    with _THREAD_LOCKS_GUARD:
+        thread_lock = _THREAD_LOCKS.setdefault(digest, threading.Lock())
+    with thread_lock:
+        fd = os.open(os.path.join(_lock_folder(), digest), os.O_RDWR | os.O_CREAT, 0o600)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX)
+            yield
+        finally:
+            os.close(fd)  # closing releases the flock
+
+
+_THREAD_LOCKS: dict[str, threading.Lock] = {}
+_THREAD_LOCKS_GUARD = threading.Lock()

@@ -2,19 +2,20 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..diffing import format_hunk, hunks, window_lines
 from ..editing import EditPlan, plan_edit
 from ..errors import EditError, NotAFile
 from ..knowledge import Knowledge, as_known, hunk_spans, hunks_known, know, patch_numbers, ranges_of
-from ..render import span
+from ..render import cut_line, span
 from ..result import ToolResult
 from ..textfile import TextFile, decode
 from ..tokens import count_tokens
 from ..workspace import Resolved, read_regular_file
-from ..writeback import atomic_write, encode_edit
-from .common import ToolContext, knowledge_of, load_text, record_view, whole_lines
+from ..writeback import encode_edit, file_lock
+from .common import ToolContext, knowledge_of, load_text, record_view, replace_if_unchanged, whole_lines
 
 NAME = "edit"
 
@@ -93,7 +94,7 @@ def _changed_span(known: Knowledge, total: int) -> tuple[int, int]:
     return min(first, total), min(last, total)
 
 
-def _check_grant(resolved: Resolved, known: Knowledge, plan: EditPlan) -> None:
+def _check_grant(resolved: Resolved, known: Knowledge, plan: EditPlan, lines: Sequence[str], max_chars: int) -> None:
     """Refuse unless every line the edit touches was shown to the model in this version (the
     caller has checked that it is the version the model saw last); each refusal names the read
     that fixes it."""
@@ -106,6 +107,14 @@ def _check_grant(resolved: Resolved, known: Knowledge, plan: EditPlan) -> None:
     # A line counts when the model has it under its current number (not one it had before it moved).
     touched = [n for a, b in plan.old_lines for n in range(a, b + 1)]
     missing = [n for n in touched if n not in known.lines or known.lines[n].then != n]
+    long = [n for n in missing if len(lines[n - 1]) > max_chars]
+    if long:
+        n = long[0]
+        raise EditRefused(
+            f"old_string spans {span(first, last)} of {resolved.display}, and line {n} is longer than {max_chars:,} "
+            f"characters, of which you have not read all, so nothing was edited; read the rest with offset={n}, "
+            f"char_offset={max_chars + 1} (and on, as its notes say) and retry."
+        )
     if missing:
         lo, hi = min(missing), max(missing)
         them = "it" if lo == hi else "them"
@@ -115,10 +124,13 @@ def _check_grant(resolved: Resolved, known: Knowledge, plan: EditPlan) -> None:
         )
 
 
-def _excerpt(lines: list[str], ranges: tuple[tuple[int, int], ...]) -> tuple[list[str], tuple[tuple[int, int], ...]]:
-    """Lines around the change, numbered ``41: code`` so the model can place them, and the ranges shown."""
+def _excerpt(
+    lines: list[str], ranges: tuple[tuple[int, int], ...], max_chars: int
+) -> tuple[list[str], tuple[tuple[int, int], ...]]:
+    """Lines around the change, numbered ``41: code`` so the model can place them and cut like
+    ``read`` cuts them, and the ranges shown whole."""
     first, last = _span(ranges)
-    lo, hi = max(1, first - CONTEXT_LINES), min(len(lines), last + CONTEXT_LINES)
+    lo, hi = max(1, min(first, last) - CONTEXT_LINES), min(len(lines), max(first, last) + CONTEXT_LINES)
     numbers = list(range(lo, hi + 1))
     if len(numbers) > EXCERPT_LINES:
         half = EXCERPT_LINES // 2
@@ -127,8 +139,8 @@ def _excerpt(lines: list[str], ranges: tuple[tuple[int, int], ...]) -> tuple[lis
     for i, n in enumerate(numbers):
         if i and n != numbers[i - 1] + 1:
             out.append(f"… lines {numbers[i - 1] + 1}-{n - 1} omitted (your new_string) …")
-        out.append(f"{n}: {lines[n - 1]}")
-    return out, ranges_of(numbers)
+        out.append(f"{n}: {cut_line(lines[n - 1], max_chars)}")
+    return out, ranges_of(n for n in numbers if len(lines[n - 1]) <= max_chars)
 
 
 def _summary(plan: EditPlan, display: str) -> str:
@@ -136,6 +148,9 @@ def _summary(plan: EditPlan, display: str) -> str:
     new_first, new_last = _span(plan.new_lines)
     times = "1 occurrence" if plan.count == 1 else f"{plan.count} occurrences"
     rule = "" if plan.rule == "exact" else f", matched by the {plan.rule} rule"
+    if new_last < new_first:  # whole lines removed
+        gone = "was" if old_first == old_last else "were"
+        return f"Edited {display}: replaced {times}{rule}; {span(old_first, old_last)} {gone} removed."
     now = "is now" if old_first == old_last else "are now"
     return f"Edited {display}: replaced {times}{rule}; {span(old_first, old_last)} {now} {span(new_first, new_last)}."
 
@@ -150,26 +165,27 @@ def run(ctx: ToolContext, request: EditRequest, call_id: str) -> ToolResult:
     resolved = ctx.workspace.resolve(request.path)
     if resolved.is_dir:
         raise NotAFile(f"{resolved.display} is a directory; edit a file inside it.")
-    original = read_regular_file(resolved)
-    text_file = decode(original, resolved.display, ctx.limits.sniff_bytes)
-    old_text = _logical(text_file)
-    known = knowledge_of(ctx, resolved, text_file)
-    if known.changed_since is not None:  # old_string was written against a version that is gone
-        raise EditRefused(_changed_since(ctx, call_id, resolved, text_file, known))
-    plan = plan_edit(
-        old_text, request.old_string, request.new_string, replace_all=request.replace_all, display=resolved.display
-    )
-    _check_grant(resolved, known, plan)
-    data = encode_edit(
-        original,
-        old_text,
-        plan.new_text,
-        encoding=text_file.encoding,
-        bom=text_file.bom,
-        newline=text_file.newline,
-        display=resolved.display,
-    )
-    atomic_write(resolved.real, data, display=resolved.display)
+    with file_lock(resolved.real):  # another agent's edit of this file waits for this one
+        original = read_regular_file(resolved)
+        text_file = decode(original, resolved.display, ctx.limits.sniff_bytes)
+        old_text = _logical(text_file)
+        known = knowledge_of(ctx, resolved, text_file)
+        if known.changed_since is not None:  # old_string was written against a version that is gone
+            raise EditRefused(_changed_since(ctx, call_id, resolved, text_file, known))
+        plan = plan_edit(
+            old_text, request.old_string, request.new_string, replace_all=request.replace_all, display=resolved.display
+        )
+        _check_grant(resolved, known, plan, text_file.lines, ctx.limits.max_line_chars)
+        data = encode_edit(
+            original,
+            old_text,
+            plan.new_text,
+            encoding=text_file.encoding,
+            bom=text_file.bom,
+            newline=text_file.newline,
+            display=resolved.display,
+        )
+        replace_if_unchanged(resolved.real, resolved.display, original, data)
     after = ctx.workspace.resolve(resolved.real)
     new_file = load_text(ctx, after)
     new_lines = whole_lines(new_file) or []
@@ -180,7 +196,7 @@ def run(ctx: ToolContext, request: EditRequest, call_id: str) -> ToolResult:
     # The model made this change itself and the summary gives the shift: it moves what it holds.
     spans = [(a, b + 1, d - b) for (a, b), (_, d) in zip(plan.old_lines, plan.new_lines, strict=True)]
     carried = patch_numbers(moved, spans)
-    excerpt, shown = _excerpt(new_lines, plan.new_lines)
+    excerpt, shown = _excerpt(new_lines, plan.new_lines, ctx.limits.max_line_chars)
     seen = ranges_of([n for a, b in (*shown, *plan.new_lines) for n in range(a, b + 1)])
     record_view(ctx, call_id, after, new_file, seen, kind="edit", knowledge=carried)
     text = "\n".join(

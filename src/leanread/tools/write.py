@@ -12,8 +12,8 @@ from ..result import ToolResult
 from ..textfile import decode
 from ..tokens import count_tokens
 from ..workspace import read_regular_file
-from ..writeback import atomic_write, encode_edit
-from .common import ToolContext, knowledge_of, load_text, record_view, whole_lines
+from ..writeback import encode_edit, file_lock
+from .common import ToolContext, knowledge_of, load_text, record_view, replace_if_unchanged, whole_lines
 from .edit import EditRefused
 
 NAME = "write"
@@ -49,15 +49,23 @@ def _new_path(ctx: ToolContext, path: str) -> tuple[str, str]:
     return real, ctx.workspace.display(real)
 
 
-def _replacement(ctx: ToolContext, path: str, content: str) -> tuple[str, str, bytes, bool]:
-    """(realpath, display, bytes to write, created?) for ``content`` at ``path``; markers are
-    refused unless the file being replaced already holds them."""
+def _target(ctx: ToolContext, path: str) -> str:
+    """The realpath ``path`` writes to (checked again, under the lock, by ``_replacement``)."""
+    try:
+        return ctx.workspace.resolve(path).real
+    except FileMissing:
+        return _new_path(ctx, path)[0]
+
+
+def _replacement(ctx: ToolContext, path: str, content: str) -> tuple[str, str, bytes | None, bytes]:
+    """(realpath, display, the bytes there now or None, bytes to write) for ``content`` at
+    ``path``; markers are refused unless the file being replaced already holds them."""
     try:
         resolved = ctx.workspace.resolve(path)
     except FileMissing:
         refuse_markers(content, argument="content")
         real, display = _new_path(ctx, path)
-        return real, display, content.encode("utf-8", "surrogateescape"), True
+        return real, display, None, content.encode("utf-8", "surrogateescape")
     if resolved.is_dir:
         raise NotAFile(f"{resolved.display} is a directory; write a file inside it.")
     original = read_regular_file(resolved)
@@ -84,7 +92,7 @@ def _replacement(ctx: ToolContext, path: str, content: str) -> tuple[str, str, b
         newline=text_file.newline,
         display=resolved.display,
     )
-    return resolved.real, resolved.display, data, False
+    return resolved.real, resolved.display, original, data
 
 
 def run(ctx: ToolContext, request: WriteRequest, call_id: str) -> ToolResult:
@@ -95,13 +103,14 @@ def run(ctx: ToolContext, request: WriteRequest, call_id: str) -> ToolResult:
             unencodable character, or a file the model has not seen whole (``EditRefused``);
             nothing is written then.
     """
-    real, display, data, created = _replacement(ctx, request.path, request.content)
-    folder = os.path.dirname(real)
-    try:
-        os.makedirs(folder, exist_ok=True)
-    except OSError as exc:
-        raise PathError(f"Cannot create the folder of {display} ({exc.strerror}); nothing was written.") from None
-    atomic_write(real, data, display=display)
+    with file_lock(_target(ctx, request.path)):
+        real, display, original, data = _replacement(ctx, request.path, request.content)
+        try:
+            os.makedirs(os.path.dirname(real), exist_ok=True)
+        except OSError as exc:
+            raise PathError(f"Cannot create the folder of {display} ({exc.strerror}); nothing was written.") from None
+        replace_if_unchanged(real, display, original, data)
+    created = original is None
     after = ctx.workspace.resolve(real)
     new_file = load_text(ctx, after)
     lines = whole_lines(new_file) or []
@@ -109,7 +118,7 @@ def run(ctx: ToolContext, request: WriteRequest, call_id: str) -> ToolResult:
     record_view(ctx, call_id, after, new_file, ranges_of(range(1, len(lines) + 1)), kind="write")
     verb = "Created" if created else "Wrote"
     noun = "line" if len(lines) == 1 else "lines"
-    text = f"{verb} {display}: {len(lines)} {noun}, {len(data):,} bytes."
+    text = f"{verb} {display}: {len(lines)} {noun}, {len(data):,} byte{'' if len(data) == 1 else 's'}."
     metadata = {
         "call_id": call_id,
         "path": display,
