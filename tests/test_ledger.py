@@ -212,10 +212,10 @@ def test_cut_line_is_never_counted_as_seen(session: Session, root: Path) -> None
 def test_byte_capped_window_reread_is_a_stub(session: Session, root: Path) -> None:
     lines = [f"{i:05d} " + "w" * 94 for i in range(1, 1001)]
     (root / "big.txt").write_text("\n".join(lines) + "\n")
-    first = session.read("big.txt")
+    first = session.read("big.txt", mode="full")
     assert first.metadata["truncated"] == "bytes"
     last = first.metadata["last_line"]
-    again = session.read("big.txt")
+    again = session.read("big.txt", mode="full")
     assert again.text == stub("big.txt", 1, last, total=1000, capped="Output capped at 50 KB. ")
     assert again.metadata["next_offset"] == last + 1
 

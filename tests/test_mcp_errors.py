@@ -14,7 +14,9 @@ from leanread.server import build_server, check_arguments
 
 pytestmark = pytest.mark.anyio
 
-READ_PARAMETERS = "path, offset, limit, format, fresh, char_offset"
+READ_PARAMETERS = (
+    "path, match_id, symbol, offset, limit, format, fresh, char_offset, context_before, context_after, mode"
+)
 SEE = "see the tool's input schema."
 
 
@@ -107,7 +109,7 @@ async def test_unknown_tool(repo: Path) -> None:
     async with Client(build_server([repo])) as client:
         result = await client.call_tool("reed", {"path": "a.txt"})
     assert result.is_error is True
-    assert _text(result) == "Unknown tool 'reed'; the tools are read, edit, write, context."
+    assert _text(result) == "Unknown tool 'reed'; the tools are read, grep, ls, edit, write, context."
 
 
 async def test_null_for_an_optional_argument_means_omitted(repo: Path) -> None:

@@ -149,7 +149,7 @@ def test_offset_on_last_line(session: Session, root: Path) -> None:
 def test_byte_cap_notice_and_continuation(session: Session, root: Path) -> None:
     lines = [f"{i:04d}" + "x" * 95 for i in range(1, 1001)]  # 100 bytes a line with its newline
     (root / "big.txt").write_text("\n".join(lines) + "\n")
-    first = session.read("big.txt")
+    first = session.read("big.txt", mode="full")
     assert first.text == doc(
         "big.txt",
         *lines[:512],
@@ -166,7 +166,7 @@ def test_byte_cap_counts_the_line_numbers_of_tab_format(session: Session, root: 
     (root / "big.txt").write_text("\n".join(lines) + "\n")
     # "N\t" + 99 chars + newline: lines 1-9 take 102 bytes (918), 10-99 take 103 (9,270),
     # 100+ take 104; 51,200 - 10,188 = 41,012 = 394 * 104 + 36, so lines 1-493 fit.
-    result = session.read("big.txt", format="tab")
+    result = session.read("big.txt", format="tab", mode="full")
     body = [f"{n}\t{lines[n - 1]}" for n in range(1, 494)]
     assert result.text == doc(
         "big.txt",
@@ -438,7 +438,7 @@ def test_3000_line_file_of_28k_tokens_returns_first_2000_lines(session: Session,
     data = "\n".join(lines) + "\n"
     assert 27_000 <= count_tokens(data) <= 30_000
     (root / "table.py").write_text(data)
-    result = session.read("table.py")
+    result = session.read("table.py", mode="full")  # a whole read would give its outline (issue 7)
     assert result.is_error is False
     assert result.text == doc(
         "table.py", *lines[:2000], "", "(Showing lines 1-2000 of 3000. Use offset=2001 to continue.)"
@@ -456,7 +456,7 @@ def test_3000_line_file_of_long_lines_is_byte_capped_not_refused(session: Sessio
             break
         used += len(line) + 1
         fit += 1
-    result = session.read("values.py")
+    result = session.read("values.py", mode="full")
     assert result.is_error is False
     assert result.text == doc(
         "values.py",
@@ -474,7 +474,7 @@ def test_description_hint_matches_the_real_notice(root: Path) -> None:
     assert "{" not in text and "}" not in text
     hint = " ".join(text.split())
     (root / "t.txt").write_text("".join(f"{i}\n" for i in range(3000)))
-    real = Session([root]).read("t.txt").text.splitlines()[-2]
+    real = Session([root]).read("t.txt", mode="full").text.splitlines()[-2]
     assert real == "(Showing lines 1-2000 of 3000. Use offset=2001 to continue.)"
     assert f"`{real}`" in hint
     assert "Output is capped at 50 KB per call" in hint
@@ -491,7 +491,8 @@ def test_description_follows_the_limits() -> None:
 
 
 def test_parameters_match_the_request() -> None:
-    assert list(PARAMETERS) == list(ReadRequest.__dataclass_fields__)
+    # match_id and its context are resolved by the session into path, offset and limit
+    assert list(PARAMETERS) == [*ReadRequest.__dataclass_fields__, "match_id", "context_before", "context_after"]
 
 
 def test_custom_line_limit(root: Path) -> None:

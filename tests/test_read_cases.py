@@ -31,7 +31,7 @@ def test_utf8_chinese_with_a_character_across_the_sniffing_boundary(tmp_path: Pa
 
 def test_3000_lines_of_200_chars_stop_at_the_byte_cap_with_the_next_offset(tmp_path: Path) -> None:
     (tmp_path / "wide.txt").write_text("".join(f"{i:05d}" + "y" * 195 + "\n" for i in range(1, 3001)))
-    result = Session([tmp_path]).read("wide.txt")
+    result = Session([tmp_path]).read("wide.txt", mode="full")
     # 201 bytes a line (200 characters and a newline): 254 lines fit in 50 KB (51,200 bytes).
     assert result.text.endswith(
         "\n\n(Output capped at 50 KB. Showing lines 1-254 of 3000. Use offset=255 to continue.)\n</content>"

@@ -44,7 +44,20 @@ async def test_lists_read_with_description_and_schema(repo: Path) -> None:
     assert read.description == description("read", Limits())
     schema = read.input_schema
     assert "required" not in schema  # path may be omitted to go on with the last file
-    assert list(schema["properties"]) == ["path", "offset", "limit", "format", "fresh", "char_offset"]
+    assert list(schema["properties"]) == [
+        "path",
+        "match_id",
+        "symbol",
+        "offset",
+        "limit",
+        "format",
+        "fresh",
+        "char_offset",
+        "context_before",
+        "context_after",
+        "mode",
+    ]
+    assert schema["properties"]["match_id"]["anyOf"] == [{"type": "string"}, {"type": "null"}]
     assert schema["properties"]["path"]["anyOf"] == [{"type": "string"}, {"type": "null"}]
     assert schema["properties"]["path"]["default"] is None
     assert read.annotations is not None and read.annotations.read_only_hint is True
@@ -104,7 +117,7 @@ async def test_stdio_subprocess_serves_reads(repo: Path) -> None:
         full = await client.call_tool("read", {"path": "src/defs.py"})
         stub = await client.call_tool("read", {"path": "src/defs.py", "offset": 2, "limit": 8})
         bad = await client.call_tool("read", {"path": "src/defs.py", "offset": "two"})
-    assert tools == ["read", "edit", "write", "context"]
+    assert tools == ["read", "grep", "ls", "edit", "write", "context"]
     assert _text(result) == (
         f"<path>src/defs.py</path>\n<type>file</type>\n<content>\n{DEF.format(9)}\n{DEF.format(10)}\n\n"
         "(End of file - total 10 lines)\n</content>"

@@ -253,6 +253,23 @@ def test_last_path(store: LedgerStore) -> None:
     assert store.last_path("t") == "b.py"
 
 
+def test_matches_are_numbered_per_session_across_calls(store: LedgerStore) -> None:
+    assert store.get_match("s", "m1") is None
+    assert store.put_matches("s", []) == []
+    assert store.put_matches("s", [("/ws/a.py", 12), ("/ws/b\udce9.py", 3)]) == ["m1", "m2"]
+    assert store.put_matches("t", [("/ws/c.py", 1)]) == ["m1"]
+    assert store.put_matches("s", [("/ws/a.py", 40)]) == ["m3"]
+    assert store.get_match("s", "m1") == ("/ws/a.py", 12)
+    assert store.get_match("s", "m2") == ("/ws/b\udce9.py", 3)
+    assert store.get_match("s", " M3 ") == ("/ws/a.py", 40)
+    assert store.get_match("s", "3") == ("/ws/a.py", 40)
+    assert store.get_match("t", "m1") == ("/ws/c.py", 1)
+    for unknown in ("m4", "m0", "m-1", "x1", "", "m", "m1.5", "m\u0661"):
+        assert store.get_match("s", unknown) is None, unknown
+    assert store.get_match("nobody", "m1") is None
+    assert store.put_matches("s", [("/ws/d.py", 7)]) == ["m4"]
+
+
 def test_threads_get_distinct_call_ids_and_seqs(store: LedgerStore) -> None:
     got: list[tuple[str, int]] = []
     lock = threading.Lock()
@@ -353,6 +370,10 @@ class SameAnswers(RuleBasedStateMachine):
     def set_last_path(self, session: str, path: str) -> None:
         self.both(lambda s: s.set_last_path(session, path))
 
+    @rule(session=SESSIONS, path=st.sampled_from(PATHS), lines=st.lists(st.integers(1, 9), max_size=3))
+    def put_matches(self, session: str, path: str, lines: list[int]) -> None:
+        self.both(lambda s: s.put_matches(session, [(path, n) for n in lines]))
+
     @rule()
     def reopen(self) -> None:
         self.sqlite.close()
@@ -367,6 +388,9 @@ class SameAnswers(RuleBasedStateMachine):
             self.both(methodcaller("last_path", session))
         for digest in ["h1", "h2", "h3"]:
             self.both(methodcaller("get_version", digest))
+        for session in ["s1", "s2"]:
+            for number in range(1, 8):
+                self.both(methodcaller("get_match", session, f"m{number}"))
 
     def teardown(self) -> None:
         self.sqlite.close()
@@ -490,7 +514,15 @@ def test_file_layout(tmp_path: Path) -> None:
             assert raw.execute("PRAGMA journal_mode").fetchone() == ("wal",)
             assert raw.execute("PRAGMA user_version").fetchone() == (SCHEMA_VERSION,)
             names = {row[0] for row in raw.execute("SELECT name FROM sqlite_master WHERE name NOT LIKE 'sqlite_%'")}
-            assert names == {"records", "records_by_path", "records_by_call", "counters", "versions", "last_paths"}
+            assert names == {
+                "records",
+                "records_by_path",
+                "records_by_call",
+                "counters",
+                "versions",
+                "last_paths",
+                "matches",
+            }
             assert raw.execute(
                 "SELECT session, call_id, path, ranges, instructions, visible FROM records"
             ).fetchall() == [(b"s", b"r1", b"/ws/a.py", "[[1,40],[61,80]]", '["/ws/AGENTS.md"]', 1)]
@@ -500,6 +532,35 @@ def test_file_layout(tmp_path: Path) -> None:
         finally:
             raw.close()
     assert stat.S_IMODE(file.stat().st_mode) == 0o600
+
+
+def test_version_1_file_is_upgraded_in_place(tmp_path: Path) -> None:
+    file = tmp_path / "l.sqlite3"
+    with SQLiteLedger(file) as ledger:
+        ledger.record("s", rec("r1"))
+        ledger.put_version("h1", "alpha")
+    raw = sqlite3.connect(file)
+    raw.execute("DROP TABLE matches")
+    raw.execute("PRAGMA user_version = 1")
+    raw.commit()
+    raw.close()
+    with SQLiteLedger(file) as upgraded:
+        assert upgraded.views_of("s", "/ws/a.py") == [rec("r1", seq=1)]
+        assert upgraded.get_version("h1") == "alpha"
+        assert upgraded.put_matches("s", [("/ws/a.py", 5)]) == ["m1"]
+        assert upgraded.get_match("s", "m1") == ("/ws/a.py", 5)
+    raw = sqlite3.connect(file)
+    assert raw.execute("PRAGMA user_version").fetchone() == (SCHEMA_VERSION,) == (2,)
+    assert raw.execute("SELECT session, number, path, line FROM matches").fetchall() == [(b"s", 1, b"/ws/a.py", 5)]
+    raw.close()
+
+
+def test_match_ids_are_unique_across_two_connections(tmp_path: Path) -> None:
+    file = tmp_path / "l.sqlite3"
+    with SQLiteLedger(file) as one, SQLiteLedger(file) as two:
+        ids = [(one if i % 2 else two).put_matches("s", [("/ws/a.py", i)])[0] for i in range(6)]
+        assert ids == ["m1", "m2", "m3", "m4", "m5", "m6"]
+        assert two.get_match("s", "m2") == ("/ws/a.py", 1)
 
 
 def _message(call: Callable[[], object]) -> str:

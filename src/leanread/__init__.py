@@ -7,6 +7,9 @@ Public API::
     result = session.read("src/app.py")
     result.text       # what the model sees
     result.metadata   # range, totals, content hash, tokens, ...
+    session.grep("def handler", context=2)   # ripgrep's hits by file, each with a match id
+    session.read(match_id="m1")              # the lines around a hit
+    session.ls("src")                        # a compact tree
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ from .errors import (
 )
 from .ledger import LedgerStore, MemoryLedger, ViewRecord
 from .result import ToolResult
+from .search import SearchUnavailable
 from .session import Session
 from .tokens import count_tokens
 from .workspace import Workspace
@@ -44,6 +48,7 @@ __all__ = [
     "OutsideWorkspace",
     "PathError",
     "Policy",
+    "SearchUnavailable",
     "Session",
     "Settings",
     "TokenizerError",

@@ -10,7 +10,10 @@ import typer
 
 from .config import Settings, load_settings
 from .errors import LeanreadError
+from .result import ToolResult
 from .session import Session
+from .tools import grep as grep_tool
+from .tools import ls as ls_tool
 from .tools import read as read_tool
 from .workspace import Workspace
 
@@ -30,6 +33,15 @@ MaxBytes = Annotated[int | None, typer.Option(help="Bytes of output per read (co
 MaxLineChars = Annotated[
     int | None, typer.Option(help="Characters of a line before it is cut (config: max_line_chars).")
 ]
+SessionOption = Annotated[
+    str | None,
+    typer.Option(
+        "--session",
+        help="Ledger session id, kept in the default ledger between commands (so `read --match-id` finds a "
+        "`grep`'s ids); default a new one.",
+    ),
+]
+MetaOption = Annotated[bool, typer.Option(help="Also print the result's metadata as JSON on stderr.")]
 
 
 def _settings(
@@ -40,23 +52,8 @@ def _settings(
     return load_settings(Workspace(root).primary, overrides)
 
 
-@app.command()
-def read(
-    path: Annotated[str, typer.Argument(help=read_tool.PARAMETERS["path"])],
-    offset: Annotated[int | None, typer.Option(help=read_tool.PARAMETERS["offset"])] = None,
-    limit: Annotated[int | None, typer.Option(help=read_tool.PARAMETERS["limit"])] = None,
-    format: Annotated[str, typer.Option(help=read_tool.PARAMETERS["format"])] = "plain",
-    char_offset: Annotated[int | None, typer.Option(help=read_tool.PARAMETERS["char_offset"])] = None,
-    root: RootOption = None,
-    meta: Annotated[bool, typer.Option(help="Also print the result's metadata as JSON on stderr.")] = False,
-    max_lines: MaxLines = None,
-    max_bytes: MaxBytes = None,
-    max_line_chars: MaxLineChars = None,
-) -> None:
-    """Print exactly what the model would see for a `read` tool call."""
-    settings = _settings(root, max_lines, max_bytes, max_line_chars)
-    session = Session(root, limits=settings.limits, policy=settings.policy)
-    result = session.read(path, offset=offset, limit=limit, format=format, char_offset=char_offset)
+def _show(result: ToolResult, meta: bool) -> None:
+    """Print what the model sees (stdout; a refusal on stderr with status 1), and the metadata on request."""
     if meta:
         import json
 
@@ -65,6 +62,98 @@ def read(
         print(result.text, file=sys.stderr)
         raise typer.Exit(1)
     print(result.text)
+
+
+#: ``read``'s help for each parameter, the match parameters included.
+_READ_HELP = {**grep_tool.READ_PARAMETERS, **read_tool.PARAMETERS}
+
+
+@app.command()
+def read(
+    path: Annotated[str | None, typer.Argument(help=_READ_HELP["path"])] = None,
+    offset: Annotated[int | None, typer.Option(help=_READ_HELP["offset"])] = None,
+    limit: Annotated[int | None, typer.Option(help=_READ_HELP["limit"])] = None,
+    format: Annotated[str, typer.Option(help=_READ_HELP["format"])] = "plain",
+    char_offset: Annotated[int | None, typer.Option(help=_READ_HELP["char_offset"])] = None,
+    match_id: Annotated[str | None, typer.Option(help=_READ_HELP["match_id"])] = None,
+    context_before: Annotated[int | None, typer.Option(help=_READ_HELP["context_before"])] = None,
+    context_after: Annotated[int | None, typer.Option(help=_READ_HELP["context_after"])] = None,
+    mode: Annotated[str | None, typer.Option(help=_READ_HELP["mode"])] = None,
+    symbol: Annotated[str | None, typer.Option(help=_READ_HELP["symbol"])] = None,
+    root: RootOption = None,
+    session: SessionOption = None,
+    meta: MetaOption = False,
+    max_lines: MaxLines = None,
+    max_bytes: MaxBytes = None,
+    max_line_chars: MaxLineChars = None,
+) -> None:
+    """Print exactly what the model would see for a `read` tool call."""
+    settings = _settings(root, max_lines, max_bytes, max_line_chars)
+    tools = Session(root, id=session, limits=settings.limits, policy=settings.policy)
+    result = tools.read(
+        path,
+        offset=offset,
+        limit=limit,
+        format=format,
+        char_offset=char_offset,
+        match_id=match_id,
+        context_before=context_before,
+        context_after=context_after,
+        mode=mode,
+        symbol=symbol,
+    )
+    _show(result, meta)
+
+
+@app.command()
+def grep(
+    pattern: Annotated[str, typer.Argument(help=grep_tool.PARAMETERS["pattern"])],
+    path: Annotated[str | None, typer.Argument(help=grep_tool.PARAMETERS["path"])] = None,
+    glob: Annotated[str | None, typer.Option("--glob", "-g", help=grep_tool.PARAMETERS["glob"])] = None,
+    type: Annotated[str | None, typer.Option("--type", "-t", help=grep_tool.PARAMETERS["type"])] = None,
+    case_insensitive: Annotated[
+        bool, typer.Option("--case-insensitive", "-i", help=grep_tool.PARAMETERS["case_insensitive"])
+    ] = False,
+    context: Annotated[int | None, typer.Option("--context", "-C", help=grep_tool.PARAMETERS["context"])] = None,
+    before: Annotated[int | None, typer.Option("--before", "-B", help=grep_tool.PARAMETERS["before"])] = None,
+    after: Annotated[int | None, typer.Option("--after", "-A", help=grep_tool.PARAMETERS["after"])] = None,
+    max_results: Annotated[int | None, typer.Option(help=grep_tool.PARAMETERS["max_results"])] = None,
+    offset: Annotated[int | None, typer.Option(help=grep_tool.PARAMETERS["offset"])] = None,
+    root: RootOption = None,
+    session: SessionOption = None,
+    meta: MetaOption = False,
+    max_bytes: MaxBytes = None,
+) -> None:
+    """Print exactly what the model would see for a `grep` tool call."""
+    settings = _settings(root, None, max_bytes, None)
+    tools = Session(root, id=session, limits=settings.limits, policy=settings.policy)
+    result = tools.grep(
+        pattern,
+        path,
+        glob=glob,
+        type=type,
+        case_insensitive=case_insensitive,
+        context=context,
+        before=before,
+        after=after,
+        max_results=max_results,
+        offset=offset,
+    )
+    _show(result, meta)
+
+
+@app.command("ls")
+def ls_command(
+    path: Annotated[str | None, typer.Argument(help=ls_tool.PARAMETERS["path"])] = None,
+    depth: Annotated[int | None, typer.Option(help=ls_tool.PARAMETERS["depth"])] = None,
+    max_entries: Annotated[int | None, typer.Option(help=ls_tool.PARAMETERS["max_entries"])] = None,
+    root: RootOption = None,
+    meta: MetaOption = False,
+) -> None:
+    """Print exactly what the model would see for an `ls` tool call."""
+    settings = _settings(root, None, None, None)
+    tools = Session(root, limits=settings.limits, policy=settings.policy)
+    _show(tools.ls(path, depth=depth, max_entries=max_entries), meta)
 
 
 @app.command()
@@ -104,12 +193,16 @@ def demo(
     cache: Annotated[
         Path | None, typer.Option(help="Where downloaded sdists are kept; default ~/.cache/leanread.")
     ] = None,
+    outside_edits: Annotated[
+        bool,
+        typer.Option(help="Apply the agent's edits to files directly, as another tool would, not through leanread."),
+    ] = False,
 ) -> None:
     """Replay a real agent trace's reads through `leanread serve` over MCP and compare tokens
     with an opencode-style read (`N: ` prefixes, no dedup)."""
     from .bench.demo import run_demo
 
-    raise typer.Exit(run_demo(trace=trace, traces_dir=traces_dir, cache=cache))
+    raise typer.Exit(run_demo(trace=trace, traces_dir=traces_dir, cache=cache, outside_edits=outside_edits))
 
 
 bench_app = typer.Typer(no_args_is_help=True, help="Benchmarks; each prints a Markdown section for BENCHMARKS.md.")
@@ -130,6 +223,55 @@ def bench_window(
     result = run(path, size_mb, runs, window=window)
     shown = f"leanread bench window --size-mb {size_mb} --runs {runs} --window {window}"
     print(markdown_report(result, shown + (f" --path {path}" if path else "")))
+
+
+@bench_app.command("grep")
+def bench_grep(
+    runs: Annotated[int, typer.Option(help="Timed repetitions per search; medians are reported.")] = 5,
+    source: Annotated[
+        Path | None, typer.Option(help="A source tree to search; default the django 4.2 sdist from PyPI.")
+    ] = None,
+    cache: Annotated[
+        Path | None, typer.Option(help="Where downloaded sdists are kept; default ~/.cache/leanread.")
+    ] = None,
+) -> None:
+    """`grep` end to end against raw `rg -n` for the same searches: time and tokens."""
+    from .bench.grep_bench import bench_grep as run
+    from .bench.grep_bench import markdown_report
+
+    result = run(source=source, runs=runs, cache=cache)
+    shown = f"leanread bench grep --runs {runs}" + (f" --source {source}" if source else "")
+    print(markdown_report(result, shown))
+
+
+@bench_app.command("replay")
+def bench_replay(
+    traces: Annotated[Path | None, typer.Option(help="Folder of traces (*.jsonl); default ../shared/traces.")] = None,
+    trace: Annotated[list[str] | None, typer.Option(help="Only traces whose name contains this (repeatable).")] = None,
+    strategy: Annotated[list[str] | None, typer.Option(help="Only this strategy (repeatable); default all.")] = None,
+    cache: Annotated[Path | None, typer.Option(help="Where downloads are kept; default ~/.cache/leanread.")] = None,
+    out: Annotated[Path | None, typer.Option(help="Folder for results.json, replay.png, replay.md.")] = None,
+    jobs: Annotated[int | None, typer.Option(help="Traces replayed at once; default the CPUs, at most 4.")] = None,
+    append: Annotated[Path | None, typer.Option(help="Also append the Markdown to this file.")] = None,
+) -> None:
+    """Replay real agent traces through leanread and the anchors' behaviours; tokens side by side."""
+    from .bench.replay.command import run_replay_command
+
+    raise typer.Exit(run_replay_command(traces, trace, strategy, cache, out, jobs, append))
+
+
+@bench_app.command("speed")
+def bench_speed(
+    root: Annotated[Path | None, typer.Option(help="Tree to read and search; default leanread's source.")] = None,
+    runs: Annotated[int, typer.Option(help="Timed repetitions; medians are reported.")] = 20,
+    big_mb: Annotated[int, typer.Option(help="MiB of the generated log for the big-file window.")] = 256,
+) -> None:
+    """Call latency: reads, a big-file window, an MCP round trip and grep, each against its shell equivalent."""
+    from .bench.speed import bench_speed as run
+    from .bench.speed import markdown_report
+
+    shown = f"leanread bench speed --runs {runs} --big-mb {big_mb}" + (f" --root {root}" if root else "")
+    print(markdown_report(run(root, runs, big_mb), shown))
 
 
 def main() -> None:

@@ -5,13 +5,16 @@ call order, and the texts of the file versions shown (content-addressed by SHA-2
 can be made against exactly what the model saw). The in-memory store is here; the SQLite store
 is in ``ledger_sqlite``; both keep the ``LedgerStore`` protocol. What follows from the records
 (dedup, diffs, edit grants) is worked out in ``knowledge``.
+
+A store also keeps the ``grep`` hits of each session under short ids (``m1``, ``m2``, …, numbered
+per session across calls), so ``read(match_id=…)`` can open the region around one.
 """
 
 from __future__ import annotations
 
 import itertools
 import threading
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import Protocol
 
@@ -21,6 +24,22 @@ LineRange = tuple[int, int]
 
 #: Kind of a record that carries lines an earlier call showed onto a newer version of the file.
 CARRY = "carry"
+
+#: What a match id holds: the file's realpath and the 1-based line number of the hit.
+MatchLocation = tuple[str, int]
+
+
+def match_id(number: int) -> str:
+    """The id of the session's ``number``-th grep hit: ``m1``, ``m2``, …"""
+    return f"m{number}"
+
+
+def match_number(text: str) -> int | None:
+    """The number in a match id (``m7``, ``M7`` or ``7``, spaces around ignored), or None when
+    ``text`` is not one."""
+    digits = text.strip()
+    digits = digits[1:] if digits[:1] in ("m", "M") else digits
+    return int(digits) if digits.isdigit() and digits.isascii() and int(digits) > 0 else None
 
 
 @dataclass(frozen=True)
@@ -126,6 +145,17 @@ class LedgerStore(Protocol):
         """The path given to ``set_last_path`` last, or None."""
         ...
 
+    def put_matches(self, session_id: str, matches: Sequence[MatchLocation]) -> list[str]:
+        """Keep grep hits ``(realpath, line)`` under new ids that go on with the session's
+        numbering (``m1``, ``m2``, …; never reused, also across processes sharing a store);
+        returns the ids in the order of ``matches``."""
+        ...
+
+    def get_match(self, session_id: str, match_id: str) -> MatchLocation | None:
+        """The ``(realpath, line)`` kept under ``match_id`` in this session (``m7``; see
+        ``match_number`` for the spellings accepted), or None."""
+        ...
+
 
 def unknown_call(call_id: str) -> InvalidArgument:
     """The error for a compact/rewind to a call id the session never recorded."""
@@ -150,6 +180,7 @@ class MemoryLedger:
         self._seqs: dict[str, itertools.count[int]] = {}
         self._versions: dict[str, str] = {}
         self._last_paths: dict[str, str] = {}
+        self._matches: dict[str, list[MatchLocation]] = {}
         self._lock = threading.Lock()
 
     def new_call_id(self, session_id: str) -> str:
@@ -220,3 +251,16 @@ class MemoryLedger:
     def last_path(self, session_id: str) -> str | None:
         with self._lock:
             return self._last_paths.get(session_id)
+
+    def put_matches(self, session_id: str, matches: Sequence[MatchLocation]) -> list[str]:
+        with self._lock:
+            kept = self._matches.setdefault(session_id, [])
+            start = len(kept)
+            kept.extend((path, line) for path, line in matches)
+            return [match_id(start + i + 1) for i in range(len(matches))]
+
+    def get_match(self, session_id: str, match_id: str) -> MatchLocation | None:
+        number = match_number(match_id)
+        with self._lock:
+            kept = self._matches.get(session_id, [])
+            return kept[number - 1] if number is not None and number <= len(kept) else None

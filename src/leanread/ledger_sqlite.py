@@ -20,6 +20,10 @@ the string, ``surrogatepass`` so any Python ``str``, a non-UTF-8 file name inclu
     counters(session, calls, seqs)        the last call id number and the last seq handed out
     versions(hash, text)                  SHA-256 hex → zlib-compressed UTF-8 text, shared by sessions
     last_paths(session, path)             the file each session read last
+    matches(session, number, path, line)  grep hits kept under the ids ``m<number>``; primary key
+                                          (session, number), numbers 1, 2, … per session
+
+Version 1 files (no ``matches`` table) are upgraded in place when opened.
 
 Every failure of the file (corrupt, unreadable, locked too long, newer schema) is a one-sentence
 ``LeanreadError`` naming the file and the next step, never a raw ``sqlite3`` traceback.
@@ -33,18 +37,18 @@ import os
 import sqlite3
 import threading
 import zlib
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import replace
 from pathlib import Path
 from types import TracebackType
 from typing import Any
 
 from .errors import LeanreadError
-from .ledger import LineRange, ViewRecord, unknown_call
+from .ledger import LineRange, MatchLocation, ViewRecord, match_id, match_number, unknown_call
 
 __all__ = ["BUSY_TIMEOUT_MS", "SCHEMA_VERSION", "SQLiteLedger", "default_ledger_path"]
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 """The schema this module writes (``PRAGMA user_version``); files of a higher version are refused."""
 
 BUSY_TIMEOUT_MS = 5000
@@ -74,6 +78,17 @@ _SCHEMA = (
     ) WITHOUT ROWID""",
     "CREATE TABLE versions (hash TEXT PRIMARY KEY, text BLOB NOT NULL) WITHOUT ROWID",
     "CREATE TABLE last_paths (session BLOB PRIMARY KEY, path BLOB NOT NULL) WITHOUT ROWID",
+)
+
+#: What version 2 added to version 1: the grep hits behind match ids.
+_SCHEMA_V2 = (
+    """CREATE TABLE IF NOT EXISTS matches (
+        session BLOB NOT NULL,
+        number INTEGER NOT NULL,
+        path BLOB NOT NULL,
+        line INTEGER NOT NULL,
+        PRIMARY KEY (session, number)
+    ) WITHOUT ROWID""",
 )
 
 _COLUMNS = "call_id, path, content_hash, ranges, size, mtime_ns, kind, instructions, visible, seq"
@@ -214,7 +229,9 @@ class SQLiteLedger:
                     )
                 for statement in _SCHEMA:
                     conn.execute(statement)
-                conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+            for statement in _SCHEMA_V2:  # a new file, or a version 1 file upgraded in place
+                conn.execute(statement)
+            conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
 
     def _schema_version(self) -> int:
         row = self._conn.execute("PRAGMA user_version").fetchone()
@@ -435,6 +452,33 @@ class SQLiteLedger:
         with self._guard() as conn:
             row = conn.execute("SELECT path FROM last_paths WHERE session = ?", (_b(session_id),)).fetchone()
         return None if row is None else _s(row[0])
+
+    def put_matches(self, session_id: str, matches: Sequence[MatchLocation]) -> list[str]:
+        """Keep grep hits ``(realpath, line)`` under the session's next ids ``m<n>``, numbered in
+        one write transaction, so two processes never hand out the same id; returns the ids."""
+        if not matches:
+            return []
+        session = _b(session_id)
+        with self._guard(), self._transaction() as conn:
+            (last,) = conn.execute(
+                "SELECT coalesce(max(number), 0) FROM matches WHERE session = ?", (session,)
+            ).fetchone()
+            conn.executemany(
+                "INSERT INTO matches (session, number, path, line) VALUES (?, ?, ?, ?)",
+                [(session, last + i + 1, _b(path), line) for i, (path, line) in enumerate(matches)],
+            )
+        return [match_id(last + i + 1) for i in range(len(matches))]
+
+    def get_match(self, session_id: str, match_id: str) -> MatchLocation | None:
+        """The ``(realpath, line)`` kept under ``match_id`` in this session, or None."""
+        number = match_number(match_id)
+        if number is None:
+            return None
+        with self._guard() as conn:
+            row = conn.execute(
+                "SELECT path, line FROM matches WHERE session = ? AND number = ?", (_b(session_id), number)
+            ).fetchone()
+        return None if row is None else (_s(row[0]), int(row[1]))
 
 
 _SHARED: dict[str, SQLiteLedger] = {}

@@ -15,12 +15,13 @@ Envelope (DESIGN.md)::
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
 from .config import Limits
 from .formats import Format, decorate
+from .outline import Outline
 
 StopReason = Literal["eof", "limit", "bytes"]
 
@@ -134,10 +135,12 @@ def _cut_notice(window: Window, limits: Limits) -> str:
     )
 
 
-def file_facts(encoding: str, newline: str, invalid_bytes: int = 0) -> str | None:
-    """A notice naming a non-UTF-8 encoding, non-LF line endings and bytes that are not valid
-    UTF-8 (shown as U+FFFD), or None for clean UTF-8 with LF."""
+def file_facts(encoding: str, newline: str, invalid_bytes: int = 0, mixed: bool = False) -> str | None:
+    """A notice naming a non-UTF-8 encoding, non-LF or mixed line endings and bytes that are
+    not valid UTF-8 (shown as U+FFFD), or None for clean UTF-8 with LF."""
     endings = {"\r\n": "CRLF", "\r": "CR"}.get(newline)
+    if mixed:
+        endings = f"mixed CRLF and LF (mostly {endings or 'LF'})"
     legacy = None if encoding == "utf-8" else encoding
     notes: list[str] = []
     if legacy and endings:
@@ -288,3 +291,82 @@ def render_unchanged(display: str, window: Window, limits: Limits, *, final_newl
         span = f"Lines {window.first}-{window.last}"
         note = f"({span} unchanged since you read them, still in your context. Use fresh=true to see them again.)"
     return render_body(display, window, [note], limits, final_newline=final_newline)
+
+
+def _outline_header(made: Outline, example: str | None) -> str:
+    total = f"{made.total:,}-line"
+    if made.language == "log":
+        tail = f" and {made.tail:,}-{made.total:,}" if made.tail else ""
+        return (
+            f"(Head and tail of a {total} file: lines 1-{made.head:,}{tail}. Read any part with offset and "
+            'limit, or all of it with mode="full".)'
+        )
+    symbol = f'symbol="{example}"' if example else "symbol=NAME"
+    parts = {"markdown": "heading", "rst": "heading", "json": "top-level key", "yaml": "top-level key", "toml": "table"}
+    part = parts.get(made.language, "definition")
+    head = "its head, then " if made.head else ""
+    return (
+        f"(Outline of a {total} {made.language} file: {head}each {part} with its line range. "
+        f'Read a part with offset and limit, one {part} with {symbol}, or all of it with mode="full".)'
+    )
+
+
+def _lines_label(first: int, last: int) -> str:
+    return f"{first}" if first == last else f"{first}-{last}"
+
+
+def render_outline(
+    display: str, made: Outline, line_of: Callable[[int], str], limits: Limits
+) -> tuple[str, tuple[int, ...]]:
+    """The model-visible outline: a header that says what it is and how to get any part, the
+    head lines (``1: import os``), one ``first-last: signature line`` per definition (the
+    file's own line, indentation kept), then the tail for a log. Nested definitions are left
+    out, and then the rest, when the whole would pass ``limits.max_bytes``.
+
+    Returns:
+        The text, and the line numbers it shows whole (for the ledger).
+    """
+    example = next((s.name for s in made.symbols if s.depth > 0), made.symbols[0].name if made.symbols else None)
+    head = [(n, f"{n}: {cut_line(line_of(n), limits.max_line_chars)}") for n in range(1, made.head + 1)]
+    tail = (
+        [(n, f"{n}: {cut_line(line_of(n), limits.max_line_chars)}") for n in range(made.tail, made.total + 1)]
+        if made.tail
+        else []
+    )
+    entries = [
+        (s.line, f"{_lines_label(s.first, s.last)}: {cut_line(line_of(s.line), limits.max_line_chars)}", s.depth)
+        for s in made.symbols
+    ]
+    notes: list[str] = []
+    budget = limits.max_bytes - sum(len(text.encode()) + 1 for _, text in head + tail) - 400
+    if sum(len(text.encode()) + 1 for _, text, _ in entries) > budget and any(depth for *_, depth in entries):
+        entries = [entry for entry in entries if entry[2] == 0]
+        notes.append(
+            "(Nested definitions are left out to keep this short; read a class with symbol=NAME to see its members.)"
+        )
+    kept: list[tuple[int, str, int]] = []
+    used = 0
+    for entry in entries:
+        used += len(entry[1].encode()) + 1
+        if used > budget:
+            rest = entries[len(kept) :]
+            notes.append(
+                f"({len(rest):,} more definitions from line {rest[0][0]:,} on are left out; "
+                f"read on with offset={rest[0][0]}.)"
+            )
+            break
+        kept.append(entry)
+    if made.tail and made.head + 1 < made.tail:
+        middle = [f"… lines {made.head + 1:,}-{made.tail - 1:,} not shown …"]
+    else:
+        middle = []
+    body = [
+        _outline_header(made, example),
+        *(t for _, t in head),
+        *(t for _, t, _ in kept),
+        *middle,
+        *(t for _, t in tail),
+    ]
+    shown = [n for n, _ in head] + [n for n, _, _ in kept] + [n for n, _ in tail]
+    whole = tuple(n for n in shown if len(line_of(n)) <= limits.max_line_chars)
+    return envelope(display, "outline", [*body, *(["", *notes] if notes else [])]), whole

@@ -34,13 +34,16 @@ from .session import Session
 from .tools import context as context_tool
 from .tools import description
 from .tools import edit as edit_tool
+from .tools import grep as grep_tool
+from .tools import ls as ls_tool
 from .tools import read as read_tool
 from .tools import write as write_tool
 from .workspace import Workspace
 
 INSTRUCTIONS = (
     "leanread's file tools. `read` returns lines exactly as in the file, without line numbers "
-    "unless asked; every partial result says how to continue."
+    "unless asked; every partial result says how to continue. `grep` finds lines, each match with "
+    "an id that `read(match_id=...)` opens; `ls` shows a folder as a tree."
 )
 
 
@@ -316,20 +319,38 @@ def build_server(
     limits = settings.limits
     sessions = _Sessions(checked_roots, ledger if ledger is not None else shared_ledger(), settings, session_id)
     server = LeanreadServer("leanread", version=__version__, instructions=INSTRUCTIONS, log_level="WARNING")
-    params = read_tool.PARAMETERS
+    # The match parameters are grep's until the read tool's module lists them itself.
+    params = {**grep_tool.READ_PARAMETERS, **read_tool.PARAMETERS}
 
     async def read(
         ctx: Context,
         path: Annotated[str, _optional_text(params["path"])],
+        match_id: Annotated[str, _optional_text(params["match_id"])],
+        symbol: Annotated[str, _optional_text(params["symbol"])],
         offset: Annotated[int | None, Field(description=params["offset"])] = None,
         limit: Annotated[int | None, Field(description=params["limit"])] = None,
         format: Annotated[str, Field(description=params["format"])] = "plain",
         fresh: Annotated[bool, Field(description=params["fresh"])] = False,
         char_offset: Annotated[int | None, Field(description=params["char_offset"])] = None,
+        context_before: Annotated[int | None, Field(description=params["context_before"])] = None,
+        context_after: Annotated[int | None, Field(description=params["context_after"])] = None,
+        mode: Annotated[str | None, Field(description=params["mode"])] = None,
     ) -> CallToolResult:
         session = sessions.get(ctx)
         result = await anyio.to_thread.run_sync(
-            lambda: session.read(path, offset=offset, limit=limit, format=format, fresh=fresh, char_offset=char_offset)
+            lambda: session.read(
+                path,
+                offset=offset,
+                limit=limit,
+                format=format,
+                fresh=fresh,
+                char_offset=char_offset,
+                match_id=match_id,
+                context_before=context_before,
+                context_after=context_after,
+                mode=mode,
+                symbol=symbol,
+            )
         )
         return _to_mcp(result)
 
@@ -337,6 +358,61 @@ def build_server(
         read,
         name=read_tool.NAME,
         description=description(read_tool.NAME, limits),
+        annotations=ToolAnnotations(read_only_hint=True, destructive_hint=False, idempotent_hint=True),
+    )
+    gparams = grep_tool.PARAMETERS
+
+    async def grep(
+        ctx: Context,
+        pattern: Annotated[str, Field(description=gparams["pattern"])],
+        path: Annotated[str, _optional_text(gparams["path"])],
+        glob: Annotated[str, _optional_text(gparams["glob"])],
+        type: Annotated[str, _optional_text(gparams["type"])],
+        case_insensitive: Annotated[bool, Field(description=gparams["case_insensitive"])] = False,
+        context: Annotated[int | None, Field(description=gparams["context"])] = None,
+        before: Annotated[int | None, Field(description=gparams["before"])] = None,
+        after: Annotated[int | None, Field(description=gparams["after"])] = None,
+        max_results: Annotated[int | None, Field(description=gparams["max_results"])] = None,
+        offset: Annotated[int | None, Field(description=gparams["offset"])] = None,
+    ) -> CallToolResult:
+        session = sessions.get(ctx)
+        result = await anyio.to_thread.run_sync(
+            lambda: session.grep(
+                pattern,
+                path,
+                glob=glob,
+                type=type,
+                case_insensitive=case_insensitive,
+                context=context,
+                before=before,
+                after=after,
+                max_results=max_results,
+                offset=offset,
+            )
+        )
+        return _to_mcp(result)
+
+    server.add_tool(
+        grep,
+        name=grep_tool.NAME,
+        description=description(grep_tool.NAME, limits, **grep_tool.FACTS),
+        annotations=ToolAnnotations(read_only_hint=True, destructive_hint=False, idempotent_hint=True),
+    )
+    lparams = ls_tool.PARAMETERS
+
+    async def ls(
+        ctx: Context,
+        path: Annotated[str, _optional_text(lparams["path"])],
+        depth: Annotated[int | None, Field(description=lparams["depth"])] = None,
+        max_entries: Annotated[int | None, Field(description=lparams["max_entries"])] = None,
+    ) -> CallToolResult:
+        session = sessions.get(ctx)
+        return _to_mcp(await anyio.to_thread.run_sync(lambda: session.ls(path, depth=depth, max_entries=max_entries)))
+
+    server.add_tool(
+        ls,
+        name=ls_tool.NAME,
+        description=description(ls_tool.NAME, limits, **ls_tool.FACTS),
         annotations=ToolAnnotations(read_only_hint=True, destructive_hint=False, idempotent_hint=True),
     )
     eparams = edit_tool.PARAMETERS

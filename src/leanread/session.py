@@ -13,6 +13,8 @@ from .ledger_sqlite import shared_ledger
 from .result import ToolResult
 from .tools import context as context_tool
 from .tools import edit as edit_tool
+from .tools import grep as grep_tool
+from .tools import ls as ls_tool
 from .tools import read as read_tool
 from .tools import write as write_tool
 from .tools.common import ToolContext
@@ -76,6 +78,11 @@ class Session:
         format: str = "plain",
         fresh: bool = False,
         char_offset: int | None = None,
+        match_id: str | None = None,
+        context_before: int | None = None,
+        context_after: int | None = None,
+        mode: str | None = None,
+        symbol: str | None = None,
         call_id: str | None = None,
     ) -> ToolResult:
         """Run the ``read`` tool (see ``tools/read.txt``).
@@ -88,6 +95,14 @@ class Session:
             format: ``plain``, ``tab``, ``colon``, ``catn`` or ``visible`` (see ``formats``).
             fresh: return the text even when the model still has it.
             char_offset: with ``offset=N``, read line N from this 1-based character on.
+            match_id: a match id from a ``grep`` result of this session (``m4``): read the lines
+                around that match instead of ``path``/``offset``/``limit``.
+            context_before: with ``match_id``, lines before the match; default
+                ``grep.READ_CONTEXT`` (20).
+            context_after: with ``match_id``, lines after the match; default 20.
+            mode: ``auto`` (a whole read of a big file gives its outline), ``full`` or
+                ``outline``; default ``limits.read_mode``.
+            symbol: read one definition by name (``QuerySet.filter``), as the outline names it.
             call_id: the harness's tool call id; default a new one (``r1``, ``r2``, …).
 
         Returns:
@@ -95,16 +110,119 @@ class Session:
         """
 
         def read(ctx: ToolContext, cid: str) -> ToolResult:
+            if match_id is not None:
+                real, first, count = self._match_window(match_id, path, offset, limit, context_before, context_after)
+                request = read_tool.ReadRequest(
+                    path=real, offset=first, limit=count, format=format, fresh=fresh, char_offset=char_offset
+                )
+                return read_tool.run(ctx, request, cid)
+            if context_before is not None or context_after is not None:
+                raise InvalidArgument(
+                    "context_before and context_after go with match_id; for a range of lines pass offset and limit."
+                )
             target = path or self.last_path
             if target is None:
                 raise InvalidArgument("path is required: no file has been read in this session yet.")
-            request = read_tool.ReadRequest(target, offset, limit, format, fresh, char_offset)
+            request = read_tool.ReadRequest(target, offset, limit, format, fresh, char_offset, mode, symbol)
             return read_tool.run(ctx, request, cid)
 
         result = self._run(read, call_id)
-        if result.metadata.get("type") == "file":
+        if result.metadata.get("type") in ("file", "outline"):
             self.ledger.set_last_path(self.id, result.metadata["path"])
         return result
+
+    def _match_window(
+        self,
+        match_id: str,
+        path: str | None,
+        offset: int | None,
+        limit: int | None,
+        before: int | None,
+        after: int | None,
+    ) -> tuple[str, int, int]:
+        """``(realpath, first line, line count)`` of the region around a grep match.
+
+        Raises:
+            InvalidArgument: path, offset or limit given too, a negative count, or an id this
+                session's grep results never gave.
+        """
+        if path is not None or offset is not None or limit is not None:
+            raise InvalidArgument(
+                "Pass either match_id or path/offset/limit, not both; match_id alone reads the lines around the match."
+            )
+        for name, value in (("context_before", before), ("context_after", after)):
+            if value is not None and value < 0:
+                raise InvalidArgument(f"{name} must be 0 or more (got {value}); it counts lines around the match.")
+        found = self.ledger.get_match(self.id, match_id)
+        if found is None:
+            raise InvalidArgument(
+                f"No grep result of this session has the match id {match_id!r}; use an id shown in a grep result "
+                "(such as m1), or read by path and offset."
+            )
+        real, line = found
+        lead = grep_tool.READ_CONTEXT if before is None else before
+        trail = grep_tool.READ_CONTEXT if after is None else after
+        first = max(1, line - lead)
+        return real, first, line + trail - first + 1
+
+    def grep(
+        self,
+        pattern: str,
+        path: str | None = None,
+        *,
+        glob: str | None = None,
+        type: str | None = None,
+        case_insensitive: bool = False,
+        context: int | None = None,
+        before: int | None = None,
+        after: int | None = None,
+        max_results: int | None = None,
+        offset: int | None = None,
+        call_id: str | None = None,
+    ) -> ToolResult:
+        """Run the ``grep`` tool (see ``tools/grep.txt``): ripgrep's matching lines, grouped by
+        file and sorted by path and line, each match with an id for ``read(match_id=…)``.
+
+        Args:
+            pattern: a ripgrep (Rust) regular expression.
+            path: file or folder to search; default the first root.
+            glob: only paths matching this ripgrep glob (``*.py``, ``!*.min.js``).
+            type: only files of this ripgrep type (``py``, ``js``, …).
+            case_insensitive: ignore case.
+            context: lines shown before and after each match; ``before``/``after`` override it.
+            max_results: matches shown at most (default ``grep.MAX_RESULTS``).
+            offset: 1-based number of the first match shown (paging).
+            call_id: the harness's tool call id; default a new one.
+
+        Returns:
+            A ``ToolResult``; its metadata has ``total_matches``, ``total_files``, ``offset``,
+            ``last_match``, ``next_offset``, ``truncated`` (None, ``limit`` or ``bytes``) and
+            ``matches`` (``id``, ``path``, ``line``, 1-based ``column``). Refusals (a bad
+            pattern, glob or type, ripgrep missing) come back with ``is_error=True``.
+        """
+        request = grep_tool.GrepRequest(
+            pattern, path, glob, type, case_insensitive, context, before, after, max_results, offset
+        )
+        return self._run(lambda ctx, cid: grep_tool.run(ctx, request, cid), call_id)
+
+    def ls(
+        self,
+        path: str | None = None,
+        *,
+        depth: int | None = None,
+        max_entries: int | None = None,
+        call_id: str | None = None,
+    ) -> ToolResult:
+        """Run the ``ls`` tool (see ``tools/ls.txt``): a compact tree of a folder.
+
+        Args:
+            path: the folder; default the first root.
+            depth: levels shown (default ``ls.DEPTH``); deeper folders are shown with their file count.
+            max_entries: entries shown at most (default ``ls.MAX_ENTRIES``).
+            call_id: the harness's tool call id; default a new one.
+        """
+        request = ls_tool.LsRequest(path, depth, max_entries)
+        return self._run(lambda ctx, cid: ls_tool.run(ctx, request, cid), call_id)
 
     def edit(
         self,

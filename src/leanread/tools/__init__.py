@@ -8,9 +8,9 @@ from ..config import Limits
 from ..render import byte_size
 
 
-def description(tool: str, limits: Limits) -> str:
-    """The description of ``tool`` from ``tools/<tool>.txt``, with the limits filled in, so the
-    text never drifts from the code."""
+def description(tool: str, limits: Limits, **extra: object) -> str:
+    """The description of ``tool`` from ``tools/<tool>.txt``, with the limits (and a tool's own
+    constants, ``extra``) filled in, so the text never drifts from the code."""
     text = importlib.resources.files(__package__).joinpath(f"{tool}.txt").read_text("utf-8")
     return text.format(
         max_lines=limits.max_lines,
@@ -18,4 +18,6 @@ def description(tool: str, limits: Limits) -> str:
         max_size=byte_size(limits.max_bytes),
         max_line_chars=limits.max_line_chars,
         max_line_chars_next=limits.max_line_chars + 1,
+        outline_lines=limits.outline_lines,
+        **extra,
     ).strip()

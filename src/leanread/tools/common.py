@@ -2,16 +2,23 @@
 
 from __future__ import annotations
 
+import fnmatch
+import functools
+import os
+import re
+import stat
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 
 from ..config import Limits, Policy
+from ..errors import EditError
 from ..instructions import Instruction, governing, load
 from ..knowledge import Knowledge, KnownLine, carry_records, know
 from ..ledger import LedgerStore, LineRange, ViewRecord
 from ..lineindex import LineIndexCache, StaleIndex
 from ..textfile import IndexedLines, TextFile, decode, decode_indexed
 from ..workspace import Resolved, Workspace, read_regular_file
+from ..writeback import atomic_write
 
 #: Line indexes of big files, shared by every session of the process.
 _INDEXES = LineIndexCache()
@@ -55,10 +62,12 @@ def whole_lines(text_file: TextFile) -> list[str] | None:
     return None if isinstance(text_file.lines, IndexedLines) else list(text_file.lines)
 
 
-def knowledge_of(ctx: ToolContext, resolved: Resolved, text_file: TextFile) -> Knowledge:
-    """What the model knows of this version; keeps the version's text for later diffs."""
+def knowledge_of(ctx: ToolContext, resolved: Resolved, text_file: TextFile, *, keep_version: bool = True) -> Knowledge:
+    """What the model knows of this version; keeps the version's text for later diffs unless
+    ``keep_version`` is False (``grep``: a later change of a file known from grep alone is then
+    shown in full rather than as a diff, and its grep lines are not carried over)."""
     lines = whole_lines(text_file)
-    if lines is not None:
+    if lines is not None and keep_version:
         ctx.ledger.put_version(text_file.content_hash, "\n".join(lines))
     records = ctx.ledger.views_of(ctx.session_id, resolved.real)
     return know(records, text_file.content_hash, lines, ctx.ledger.get_version)
@@ -114,3 +123,79 @@ def new_instructions(ctx: ToolContext, resolved: Resolved) -> list[Instruction]:
     seen = ctx.ledger.visible_instructions(ctx.session_id)
     fresh = [real for real in governing(ctx.workspace, resolved.real, ctx.policy) if real not in seen]
     return load(ctx.workspace, fresh, INSTRUCTION_BYTES)
+
+
+@functools.lru_cache(maxsize=16)
+def _name_pattern(patterns: tuple[str, ...]) -> re.Pattern[str] | None:
+    """One compiled pattern matching a lower-cased name against any of ``patterns`` (as
+    ``Policy.denied`` does with ``fnmatchcase``), or None for no patterns."""
+    if not patterns:
+        return None
+    return re.compile("|".join(f"(?:{fnmatch.translate(p.lower())})" for p in patterns))
+
+
+class DenyFilter:
+    """``Workspace.is_denied`` for many paths at once (every file a search reports): each folder
+    is checked once, each file name with one compiled pattern of the policy's deny and allow lists.
+
+    Args:
+        ctx: the tool's context; its workspace decides for folders, its policy for names.
+    """
+
+    def __init__(self, ctx: ToolContext) -> None:
+        self._workspace = ctx.workspace
+        self._deny = _name_pattern(ctx.policy.deny)
+        self._allow = _name_pattern(ctx.policy.allow)
+        self._folders: dict[str, bool] = {}
+
+    def name_denied(self, name: str) -> bool:
+        """``Policy.denied`` for one file name."""
+        base = name.lower()
+        if self._deny is None or not self._deny.match(base):
+            return False
+        return self._allow is None or not self._allow.match(base)
+
+    def folder_denied(self, folder: str) -> bool:
+        """``Workspace.is_denied`` for a folder, worked out from its parent's answer."""
+        denied = self._folders.get(folder)
+        if denied is None:
+            parent, name = os.path.split(folder)
+            if folder in self._workspace.roots:
+                denied = False  # a root's own name never counts
+            elif parent == folder or self._workspace.root_of(parent) is None:
+                denied = self._workspace.is_denied(folder)
+            else:
+                denied = self.folder_denied(parent) or self.name_denied(name)
+            self._folders[folder] = denied
+        return denied
+
+    def __call__(self, path: str) -> bool:
+        """True when the absolute ``path`` (inside the workspace) must not be shown."""
+        folder, name = os.path.split(path)
+        return self.folder_denied(folder) or self.name_denied(name)
+
+
+def _current_bytes(real: str) -> bytes | None:
+    """The file's bytes now, or None if nothing is there (never blocks on a FIFO)."""
+    try:
+        fd = os.open(real, os.O_RDONLY | os.O_NONBLOCK)
+    except FileNotFoundError:
+        return None
+    with os.fdopen(fd, "rb") as handle:
+        return handle.read() if stat.S_ISREG(os.fstat(handle.fileno()).st_mode) else b""
+
+
+def replace_if_unchanged(real: str, display: str, original: bytes | None, data: bytes) -> None:
+    """Write ``data`` over ``real`` atomically if it still holds ``original`` (None: there is
+    still no file); the caller holds ``writeback.file_lock``, so only a program other than
+    leanread could have changed it since it was read.
+
+    Raises:
+        EditError: the file changed (or appeared) in the meantime; nothing was written.
+        PathError: the write failed; the file is unchanged.
+    """
+    if _current_bytes(real) != original:
+        raise EditError(
+            f"{display} changed while this change was being made, so nothing was written; read it again and retry."
+        )
+    atomic_write(real, data, display=display)

@@ -4,20 +4,23 @@ deduplicated against what the model still has in its context window."""
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, replace
 from typing import Any
 
-from ..config import Limits
+from ..config import READ_MODES, Limits
 from ..diffing import DiffLine, format_hunk, hunks, window_lines
 from ..errors import InvalidArgument, PathError
 from ..formats import FORMATS, Format, decorate
 from ..instructions import Instruction, reminder
 from ..knowledge import Knowledge, KnownLine, as_known, hunks_known, ranges_of
 from ..ledger import LineRange
+from ..outline import HEAD_TAIL_LINES, find_symbol, head_and_tail, outline, shown_lines
 from ..render import (
     Window,
     file_facts,
     render_body,
+    render_outline,
     render_slice,
     render_unchanged,
     render_window,
@@ -26,7 +29,7 @@ from ..render import (
     unchanged_marker,
 )
 from ..result import ToolResult
-from ..textfile import TextFile, shown
+from ..textfile import IndexedLines, TextFile, shown
 from ..tokens import count_tokens
 from ..workspace import Resolved
 from .common import ToolContext, knowledge_of, load_text, new_instructions, record_view
@@ -44,6 +47,13 @@ PARAMETERS: dict[str, str] = {
     "Numbers and markers are display only.",
     "fresh": "true: return the full text even if you already have these lines unchanged.",
     "char_offset": "With offset=N: read line N from this 1-based character on (for lines cut at the line-length cap).",
+    "mode": "auto (default): a whole read of a big file gives its outline; full: always the lines; "
+    "outline: the outline of any file.",
+    "symbol": 'Read one definition by name, e.g. "QuerySet.filter" (names are in the outline).',
+    "match_id": "A match id from a grep result (m4): read the lines around that match instead of giving path and "
+    "offset.",
+    "context_before": "With match_id: lines to show before the match. Default: 20.",
+    "context_after": "With match_id: lines to show after the match. Default: 20.",
 }
 
 
@@ -58,6 +68,13 @@ class ReadRequest:
     format: str = "plain"
     fresh: bool = False
     char_offset: int | None = None
+    mode: str | None = None
+    symbol: str | None = None
+
+    @property
+    def whole_file(self) -> bool:
+        """No window asked for: the read may give the outline of a big file."""
+        return self.offset is None and self.limit is None and self.char_offset is None and self.symbol is None
 
 
 def _check(request: ReadRequest) -> Format:
@@ -67,6 +84,10 @@ def _check(request: ReadRequest) -> Format:
         raise InvalidArgument(f"limit must be 1 or more (got {request.limit}); omit it to read up to the default.")
     if request.char_offset is not None and request.char_offset < 1:
         raise InvalidArgument(f"char_offset must be 1 or more (got {request.char_offset}).")
+    if request.mode is not None and request.mode not in READ_MODES:
+        raise InvalidArgument(f"mode must be one of {', '.join(READ_MODES)} (got {request.mode!r}).")
+    if request.symbol is not None and (request.offset is not None or request.char_offset is not None):
+        raise InvalidArgument("symbol reads a whole definition; leave out offset and char_offset.")
     if request.format not in FORMATS:
         raise InvalidArgument(f"format must be one of {', '.join(FORMATS)} (got {request.format!r}).")
     return request.format  # type: ignore[return-value]
@@ -153,6 +174,10 @@ def _read_line_slice(
     return ToolResult(text, metadata=metadata)
 
 
+def _facts(text_file: TextFile) -> str | None:
+    return file_facts(text_file.encoding, text_file.newline, text_file.invalid_bytes, text_file.mixed_newlines)
+
+
 def _render(ctx: ToolContext, resolved: Resolved, text_file: TextFile, window: Window, fmt: Format) -> str:
     return render_window(
         resolved.display,
@@ -160,7 +185,7 @@ def _render(ctx: ToolContext, resolved: Resolved, text_file: TextFile, window: W
         fmt,
         ctx.limits,
         final_newline=text_file.final_newline,
-        facts=file_facts(text_file.encoding, text_file.newline, text_file.invalid_bytes),
+        facts=_facts(text_file),
     )
 
 
@@ -223,7 +248,7 @@ def _elided(
                 continue
         body.extend(decorated)
         shown.extend(n for n in range(a, b + 1) if n not in cut)
-    facts = file_facts(text_file.encoding, text_file.newline, text_file.invalid_bytes)
+    facts = _facts(text_file)
     if knowledge.changed_since is not None and points_to:
         changed = f"({resolved.display} changed since you read it; the lines marked unchanged are as you saw them.)"
         facts = f"{changed}\n{facts}" if facts else changed
@@ -303,7 +328,7 @@ def _diff(
         [header, *body],
         ctx.limits,
         final_newline=text_file.final_newline,
-        facts=file_facts(text_file.encoding, text_file.newline, text_file.invalid_bytes),
+        facts=_facts(text_file),
         shown_as="diff",
     )
     window_numbers = tuple(range(window.first, window.last + 1))
@@ -333,6 +358,51 @@ def _answer(
     return elided if elided.tokens < full.tokens else full
 
 
+def _big(ctx: ToolContext, resolved: Resolved, text_file: TextFile) -> bool:
+    """Whether a whole-file read gets the outline in ``auto`` mode."""
+    lines = len(text_file.lines)
+    # A file of a few huge lines (minified code) is already compact as read cuts it.
+    return lines > ctx.limits.outline_lines or (
+        resolved.size > ctx.limits.outline_bytes and lines > 2 * HEAD_TAIL_LINES
+    )
+
+
+def _read_outline(
+    ctx: ToolContext, resolved: Resolved, text_file: TextFile, call_id: str, attached: tuple[str, ...]
+) -> ToolResult:
+    """The outline of the file; its head, signature and tail lines count as seen."""
+    total = len(text_file.lines)
+    if isinstance(text_file.lines, IndexedLines):  # too big to parse: head and tail through the index
+        made = head_and_tail(total)
+        held = {n: load_text(ctx, resolved, n, 1).lines[n - 1] for n in shown_lines(made)}
+        line_of: Callable[[int], str] = held.__getitem__
+    else:
+        made = outline(resolved.display, text_file.lines)
+        lines = text_file.lines
+        line_of = lambda n: lines[n - 1]  # noqa: E731
+    text, whole = render_outline(resolved.display, made, line_of, ctx.limits)
+    knowledge = knowledge_of(ctx, resolved, text_file)
+    record_view(
+        ctx, call_id, resolved, text_file, ranges_of(whole), kind="read", knowledge=knowledge, instructions=attached
+    )
+    tokens = count_tokens(text)
+    metadata: dict[str, Any] = {
+        "call_id": call_id,
+        "path": resolved.display,
+        "type": "outline",
+        "mode": "outline",
+        "language": made.language,
+        "total_lines": total,
+        "symbols": len(made.symbols),
+        "shown_lines": len(whole),
+        "content_hash": text_file.content_hash,
+        "size": text_file.size,
+        "mtime_ns": resolved.mtime_ns,
+        "tokens": tokens,
+    }
+    return ToolResult(text, metadata=metadata)
+
+
 def run(ctx: ToolContext, request: ReadRequest, call_id: str) -> ToolResult:
     """Execute one ``read``; what it showed is recorded in the ledger under ``call_id``.
 
@@ -347,13 +417,26 @@ def run(ctx: ToolContext, request: ReadRequest, call_id: str) -> ToolResult:
         return _list_directory(ctx, request, resolved, call_id)
     slice_wanted = request.char_offset is not None and request.char_offset > 1
     limit = 1 if slice_wanted else request.limit or ctx.limits.max_lines
-    text_file = load_text(ctx, resolved, max(request.offset or 1, 1), limit)
+    mode = request.mode or ctx.limits.read_mode
+    wants_map = request.whole_file and mode != "full" and not slice_wanted
+    needs_whole = request.symbol is not None or (wants_map and resolved.size <= ctx.limits.index_bytes)
+    text_file = load_text(ctx, resolved, max(request.offset or 1, 1), None if needs_whole else limit)
     instructions = new_instructions(ctx, resolved)
     attached = tuple(i.real for i in instructions)
     if slice_wanted:
         result = _read_line_slice(request, resolved, text_file, ctx.limits, call_id)
-        record_view(ctx, call_id, resolved, text_file, (), kind="read", instructions=attached)
+        number = result.metadata["offset"]
+        # The slice that reaches the end of a long line completes it: the hints lead there from the cut.
+        whole = ((number, number),) if result.metadata["last_char"] >= result.metadata["line_chars"] else ()
+        record_view(ctx, call_id, resolved, text_file, whole, kind="read", instructions=attached)
         return _with_instructions(result, instructions)
+    if wants_map and (mode == "outline" or _big(ctx, resolved, text_file)):
+        result = _read_outline(ctx, resolved, text_file, call_id, attached)
+        return _with_instructions(result, instructions)
+    if request.symbol is not None:
+        found = find_symbol(outline(resolved.display, text_file.lines), request.symbol, resolved.display)
+        request = replace(request, offset=found.first, limit=found.last - found.first + 1)
+        limit = request.limit or limit
     first = _first_line(request, resolved.display, len(text_file.lines))
     window = select_window(text_file.lines, first, limit, ctx.limits, fmt)
     knowledge = knowledge_of(ctx, resolved, text_file)

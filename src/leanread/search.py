@@ -1,0 +1,437 @@
+"""Run ripgrep (``rg``) for the ``grep`` and ``ls`` tools: find the binary, build its command line,
+stream its output under a time limit and a size budget, and turn its failures into one sentence.
+
+The binary is the one the ``ripgrep`` wheel installs next to this interpreter (the virtualenv's
+``bin``), else ``rg`` on ``PATH``. Every run passes ``--no-config`` (a user's ``RIPGREP_CONFIG_PATH``
+cannot change the results), searches hidden files but never ``.git``, honours ``.gitignore`` (also
+outside a git repository: ``--no-require-git``) and leaves out the deny list through an ignore
+file written once per policy. ripgrep does not follow symbolic links. The deny list given to
+ripgrep narrows what it opens; the tools check every path it reports against the workspace again,
+so a denied file's contents never reach a result even where a repository's own ignore files
+re-include it.
+
+Output shapes (ripgrep 14):
+
+- ``search_json``: the ``--json`` messages, one per line; per file a ``begin``, its ``match``
+  messages in line order, an ``end`` with ``stats.matched_lines`` and ``binary_offset`` (not null
+  when the file turned out binary part-way: such files are dropped here).
+- ``count_files``: ``--count --null``, ``path NUL matching-lines`` per file.
+"""
+
+from __future__ import annotations
+
+import atexit
+import base64
+import binascii
+import contextlib
+import json
+import os
+import selectors
+import shutil
+import subprocess
+import sys
+import sysconfig
+import tempfile
+import threading
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from .config import Policy
+from .errors import InvalidArgument, LeanreadError
+
+__all__ = [
+    "DEFAULT_TIMEOUT",
+    "JSON_BUDGET",
+    "FileHits",
+    "Hit",
+    "RgOptions",
+    "SearchUnavailable",
+    "count_files",
+    "find_rg",
+    "list_files",
+    "parse_hits",
+    "search_json",
+]
+
+#: Seconds one ripgrep run may take before it is stopped.
+DEFAULT_TIMEOUT = 30.0
+#: Bytes of ``--json`` output kept from one run; past it ``search_json`` gives up (returns None)
+#: and the caller counts with ``count_files`` instead (a pattern that matches most lines).
+JSON_BUDGET = 4 * 1024 * 1024
+#: Folders ``list_files`` leaves out besides ``.git`` (``ls``); virtualenvs are found by the tool.
+LS_SKIPPED = ("node_modules", "__pycache__")
+
+_EXE = ".exe" if os.name == "nt" else ""
+
+
+class SearchUnavailable(LeanreadError):
+    """ripgrep cannot be found or started."""
+
+
+def _scripts_dirs() -> list[str]:
+    """Where pip puts the ``ripgrep`` wheel's ``rg`` for this interpreter: its scripts folder
+    (the virtualenv's ``bin``), the folder of ``sys.executable``, and the user scheme's."""
+    dirs = [sysconfig.get_path("scripts"), os.path.dirname(sys.executable)]
+    with contextlib.suppress(KeyError):
+        dirs.append(sysconfig.get_path("scripts", f"{os.name}_user"))
+    return [d for d in dict.fromkeys(dirs) if d]
+
+
+_FOUND: str | None = None
+
+
+def find_rg(scripts_dirs: Sequence[str] | None = None, path: str | None = None) -> str:
+    """The ``rg`` binary to run: the ripgrep wheel's next to this interpreter, else ``rg`` on ``PATH``.
+
+    Args:
+        scripts_dirs: folders to look in first; default ``_scripts_dirs()``.
+        path: the search path for the fallback (``os.pathsep``-separated); default ``$PATH``.
+
+    Returns:
+        An absolute path to an executable file. With both arguments at their defaults the answer
+        is remembered for the process.
+
+    Raises:
+        SearchUnavailable: neither exists.
+    """
+    global _FOUND
+    defaults = scripts_dirs is None and path is None
+    if defaults and _FOUND is not None:
+        return _FOUND
+    for folder in _scripts_dirs() if scripts_dirs is None else scripts_dirs:
+        candidate = os.path.join(folder, "rg" + _EXE)
+        if os.path.isfile(candidate) and os.access(candidate, os.X_OK):
+            found = os.path.abspath(candidate)
+            break
+    else:
+        on_path = shutil.which("rg", path=path)
+        if on_path is None:
+            raise SearchUnavailable(
+                "ripgrep (rg) is not installed, so grep and ls cannot run; install it with "
+                "`pip install 'ripgrep>=14.1,<15'` in leanread's environment, or put an rg binary on PATH."
+            )
+        found = os.path.abspath(on_path)
+    if defaults:
+        _FOUND = found
+    return found
+
+
+# --- the deny list as an ignore file ------------------------------------------------------
+
+_IGNORE_FILES: dict[tuple[tuple[str, ...], tuple[str, ...]], str] = {}
+_IGNORE_LOCK = threading.Lock()
+
+
+def _gitignore_line(pattern: str, negate: bool) -> str:
+    """A deny or allow name pattern as a ``.gitignore`` line (a leading ``#``/``!`` and trailing
+    spaces escaped)."""
+    escaped = "\\" + pattern if pattern[0] in "#!" else pattern
+    if escaped.endswith(" "):
+        escaped = escaped[:-1] + "\\ "
+    return ("!" if negate else "") + escaped
+
+
+def ignore_file(policy: Policy) -> str:
+    """A file in ``.gitignore`` syntax that leaves out the policy's deny list (allow patterns
+    re-included), written once per policy for the life of the process; ripgrep reads it through
+    ``--ignore-file``. Its patterns hold no slash, so they match a name at any depth, folders
+    included."""
+    key = (policy.deny, policy.allow)
+    with _IGNORE_LOCK:
+        existing = _IGNORE_FILES.get(key)
+        if existing is not None and os.path.isfile(existing):
+            return existing
+        lines = [_gitignore_line(p, False) for p in policy.deny] + [_gitignore_line(p, True) for p in policy.allow]
+        fd, name = tempfile.mkstemp(prefix="leanread-deny-", suffix=".ignore")
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write("\n".join(lines) + "\n")
+        atexit.register(_remove, name)
+        _IGNORE_FILES[key] = name
+        return name
+
+
+def _remove(name: str) -> None:
+    with contextlib.suppress(OSError):
+        os.unlink(name)
+
+
+# --- running rg -------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class RgOptions:
+    """What narrows a search besides the pattern.
+
+    Attributes:
+        case_insensitive: ``-i``.
+        glob: a ``--glob`` (ripgrep's syntax: ``*.py``, ``src/**/*.ts``, ``!*.min.js``), or None.
+        file_type: a ``--type`` (``py``, ``js``, …), or None.
+        policy: the deny list, given to ripgrep as an ignore file.
+        timeout: seconds before the run is stopped.
+        skip: extra folder names left out (``--glob !name``).
+    """
+
+    case_insensitive: bool = False
+    glob: str | None = None
+    file_type: str | None = None
+    policy: Policy = field(default_factory=Policy)
+    timeout: float = DEFAULT_TIMEOUT
+    skip: tuple[str, ...] = ()
+
+
+def _base(options: RgOptions) -> list[str]:
+    args = [find_rg(), "--no-config", "--no-messages", "--hidden", "--no-require-git", "--glob", "!.git"]
+    for name in options.skip:
+        args += ["--glob", f"!{name}"]
+    args += ["--ignore-file", ignore_file(options.policy)]
+    if options.glob:
+        args += ["--glob", options.glob]
+    if options.file_type:
+        args += ["--type", options.file_type]
+    if options.case_insensitive:
+        args.append("--ignore-case")
+    return args
+
+
+def _problem(stderr: str, options: RgOptions) -> LeanreadError:
+    """ripgrep's complaint as one sentence with the next step."""
+    lines = [line.strip() for line in stderr.strip().splitlines() if line.strip()]
+    text = " ".join(lines)
+    if "regex parse error" in text:
+        reason = next((line[len("error: ") :] for line in reversed(lines) if line.startswith("error: ")), text)
+        return InvalidArgument(
+            f"pattern is not a valid ripgrep regular expression ({reason}); escape characters such as "
+            "( [ { . * + ? | with a backslash to match them literally."
+        )
+    if "unrecognized file type" in text:
+        return InvalidArgument(
+            f"type {options.file_type!r} is not a file type ripgrep knows; use one such as py, js, ts, rust, go, "
+            "java or md, or use glob instead."
+        )
+    if "error parsing glob" in text:
+        reason = text.split("': ", 1)[-1] if "': " in text else text
+        return InvalidArgument(
+            f"glob {options.glob!r} is not a valid glob ({reason}); use a pattern such as *.py or src/**/*.ts."
+        )
+    first = lines[0].removeprefix("rg: ") if lines else "no message"
+    return SearchUnavailable(f"ripgrep failed ({first}); check the arguments, or run rg by hand to see why.")
+
+
+def _run(
+    args: list[str],
+    options: RgOptions,
+    cwd: str,
+    budget: int | None,
+    on_chunk: Callable[[bytes], None] | None = None,
+) -> bytes | None:
+    """ripgrep's stdout, or None once it passes ``budget`` bytes (the run is stopped then).
+    With ``on_chunk``, each piece of output goes to it as it arrives (while ripgrep still runs)
+    and the return value is ``b""``.
+
+    Raises:
+        LeanreadError: the run timed out, could not start, or failed (see ``_problem``).
+    """
+    deadline = time.monotonic() + options.timeout
+    with tempfile.TemporaryFile() as err:
+        try:
+            proc = subprocess.Popen(args, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=err, cwd=cwd)
+        except OSError as exc:
+            raise SearchUnavailable(
+                f"ripgrep ({args[0]}) could not be started ({exc.strerror or exc}); reinstall the ripgrep wheel."
+            ) from None
+        chunks: list[bytes] = []
+        size = 0
+        over = expired = False
+        assert proc.stdout is not None
+        try:
+            with selectors.DefaultSelector() as selector:
+                selector.register(proc.stdout, selectors.EVENT_READ)
+                while True:
+                    left = deadline - time.monotonic()
+                    if left <= 0 or not selector.select(left):
+                        expired = True
+                        break
+                    chunk = os.read(proc.stdout.fileno(), 1 << 20)
+                    if not chunk:
+                        break
+                    size += len(chunk)
+                    if budget is not None and size > budget:
+                        over = True
+                        break
+                    if on_chunk is None:
+                        chunks.append(chunk)
+                    else:
+                        on_chunk(chunk)
+        finally:
+            if expired or over:
+                proc.kill()
+            proc.stdout.close()
+            code = proc.wait()
+        if expired:
+            raise LeanreadError(
+                f"The search took longer than {options.timeout:g} s and was stopped; narrow it with path, glob or type."
+            )
+        if over:
+            return None
+        if code == 2 and not size:
+            err.seek(0)
+            raise _problem(err.read().decode("utf-8", "replace"), options)
+    return b"".join(chunks)
+
+
+def _path_of(value: dict[str, Any]) -> str:
+    """A path of ripgrep's JSON: ``{"text": …}``, or ``{"bytes": base64}`` for a name that is not UTF-8."""
+    if "text" in value:
+        return str(value["text"])
+    return os.fsdecode(base64.b64decode(value["bytes"]))
+
+
+@dataclass(frozen=True)
+class FileHits:
+    """The matching lines ripgrep found in one file.
+
+    Attributes:
+        path: the path as ripgrep printed it (absolute when the searched path was).
+        count: matching lines.
+        block: the file's raw ``match`` messages (JSON lines), or None when only counted.
+    """
+
+    path: str
+    count: int
+    block: bytes | None = None
+
+
+_BEGIN = b'{"type":"begin"'
+_END = b'{"type":"end"'
+
+
+class _Blocks:
+    """Cuts ``--json`` output, as it arrives, into one ``FileHits`` per file."""
+
+    def __init__(self, on_file: Callable[[FileHits], None] | None) -> None:
+        self.data = bytearray()
+        self.pos = 0
+        self.files: list[FileHits] = []
+        self.on_file = on_file
+
+    def feed(self, chunk: bytes) -> None:
+        data = self.data
+        data += chunk
+        # A JSON string never holds a bare '"', so these markers only start messages.
+        while (begin := data.find(_BEGIN, self.pos)) >= 0:
+            end = data.find(_END, begin)
+            eol = data.find(b"\n", end) if end >= 0 else -1
+            if eol < 0:
+                return  # the file's end message has not arrived yet
+            closing = json.loads(data[end:eol])["data"]
+            self.pos = eol
+            if closing.get("binary_offset") is not None:
+                continue
+            first = data.find(b"\n", begin) + 1
+            hits = FileHits(_path_of(closing["path"]), int(closing["stats"]["matched_lines"]), bytes(data[first:end]))
+            self.files.append(hits)
+            if self.on_file is not None:
+                self.on_file(hits)
+
+
+def search_json(
+    pattern: str,
+    paths: Sequence[str],
+    options: RgOptions,
+    *,
+    cwd: str,
+    budget: int | None = JSON_BUDGET,
+    on_file: Callable[[FileHits], None] | None = None,
+) -> list[FileHits] | None:
+    """Search ``paths`` for ``pattern`` with ``rg --json``; one ``FileHits`` per file with a
+    match, in ripgrep's order, files that turned out binary dropped.
+
+    Args:
+        on_file: called with each file's hits as soon as ripgrep has finished the file, while it
+            searches on (so a caller can prepare its result meanwhile).
+
+    Returns:
+        None when the output passed ``budget`` bytes: count with ``count_files`` instead.
+
+    Raises:
+        InvalidArgument: the pattern, glob or type is not valid for ripgrep.
+        SearchUnavailable: ripgrep is missing or failed.
+        LeanreadError: the run took longer than ``options.timeout``.
+    """
+    args = [*_base(options), "--json", "--regexp", pattern, "--", *paths]
+    blocks = _Blocks(on_file)
+    if _run(args, options, cwd, budget, blocks.feed) is None:
+        return None
+    return blocks.files
+
+
+def count_files(pattern: str, paths: Sequence[str], options: RgOptions, *, cwd: str) -> list[FileHits]:
+    """Matching lines per file (``rg --count``), without their text; binary files are left out.
+
+    Raises:
+        as ``search_json``.
+    """
+    args = [*_base(options), "--count", "--null", "--regexp", pattern, "--", *paths]
+    data = _run(args, options, cwd, None) or b""
+    files: list[FileHits] = []
+    for line in data.splitlines():
+        name, sep, count = line.rpartition(b"\0")
+        if sep:
+            files.append(FileHits(os.fsdecode(name), int(count)))
+    return files
+
+
+def list_files(path: str, options: RgOptions, *, cwd: str) -> list[str]:
+    """Files below ``path`` as ``rg --files`` finds them (ignore rules, the deny list and
+    ``options.skip`` applied), as ripgrep prints them, unsorted.
+
+    Raises:
+        InvalidArgument: the glob is not valid.
+        SearchUnavailable, LeanreadError: as ``search_json``.
+    """
+    args = [*_base(options), "--files", "--null", "--", path]
+    data = _run(args, options, cwd, None) or b""
+    return [os.fsdecode(name) for name in data.split(b"\0") if name]
+
+
+@dataclass(frozen=True)
+class Hit:
+    """One matching line from ripgrep.
+
+    Attributes:
+        line: 1-based line number.
+        raw: the line's bytes as ripgrep saw them (UTF-16 files transcoded to UTF-8), line
+            ending included.
+        spans: ``(start, end)`` byte offsets of each match within ``raw``.
+        offset: byte offset of the line's start in what ripgrep searched (the file itself, unless
+            ripgrep transcoded it from UTF-16 or dropped a byte-order mark).
+    """
+
+    line: int
+    raw: bytes
+    spans: tuple[tuple[int, int], ...]
+    offset: int = 0
+
+
+def _bytes_of(value: dict[str, Any]) -> bytes:
+    if "text" in value:
+        return str(value["text"]).encode("utf-8", "surrogatepass")
+    try:
+        return base64.b64decode(value["bytes"])
+    except (binascii.Error, KeyError):
+        return b""
+
+
+def parse_hits(block: bytes) -> list[Hit]:
+    """The ``match`` messages of one file's block (see ``FileHits.block``), in line order."""
+    hits: list[Hit] = []
+    for line in block.splitlines():
+        message = json.loads(line)
+        if message.get("type") != "match":
+            continue
+        data = message["data"]
+        spans = tuple((int(s["start"]), int(s["end"])) for s in data.get("submatches", ()))
+        hits.append(Hit(int(data["line_number"]), _bytes_of(data["lines"]), spans, int(data.get("absolute_offset", 0))))
+    return hits

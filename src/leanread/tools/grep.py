@@ -1,0 +1,604 @@
+"""The ``grep`` tool: ripgrep's hits, grouped by file, capped, with ids that ``read`` opens.
+
+Result (``<type>grep</type>``)::
+
+    <path>src</path>
+    <type>grep</type>
+    <content>
+    src/app.py
+      m1 12: def handler(request):
+      13- return None
+    src/util.py
+      m2 4: handler = make()
+
+    (2 matches in 2 files.)
+    </content>
+
+ripgrep finds the matching lines (``search``); the lines shown come from the file as ``read``
+decodes it (``load_text``), so they are exactly the lines a plain ``read`` shows, and every line
+shown whole is recorded in the ledger as seen (``kind="grep"``), so ``edit`` works on it.
+"""
+
+from __future__ import annotations
+
+import codecs
+import os
+import stat
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..errors import InvalidArgument, LeanreadError, NotText, PathError
+from ..knowledge import ranges_of
+from ..render import CUT_MARKER, byte_size, envelope
+from ..result import ToolResult
+from ..search import FileHits, Hit, RgOptions, count_files, parse_hits, search_json
+from ..textfile import IndexedLines, TextFile, binary_kind, content_hash, shown
+from ..tokens import count_tokens
+from ..workspace import Resolved, read_regular_file
+from .common import DenyFilter, ToolContext, knowledge_of, load_text, record_view
+
+NAME = "grep"
+
+#: Matches shown per call when ``max_results`` is not given.
+MAX_RESULTS = 100
+#: Characters of a line shown whole; a longer matching line shows a window around the match,
+#: a longer context line its start, cut with ``CUT_MARKER``.
+LINE_CHARS = 400
+#: Characters of the window of a long matching line, of which ``WINDOW_LEAD`` come before the match.
+WINDOW_CHARS = 240
+WINDOW_LEAD = 80
+#: Lines shown around a match by ``read(match_id=…)`` when no ``context_before``/``context_after`` is given.
+READ_CONTEXT = 20
+
+#: The constants ``grep.txt`` quotes (see ``tools.description``).
+FACTS: dict[str, object] = {
+    "max_results": MAX_RESULTS,
+    "line_chars": LINE_CHARS,
+    "read_context": READ_CONTEXT,
+}
+
+#: Model-facing description of each parameter (MCP input schema, CLI help).
+PARAMETERS: dict[str, str] = {
+    "pattern": "Regular expression (ripgrep/Rust syntax) to search for; escape ( [ { . * + ? | with a backslash "
+    "to match them literally.",
+    "path": "File or folder to search: relative to the workspace root, or absolute inside it. Default: the root.",
+    "glob": "Search only files whose path matches this glob, e.g. *.py, src/**/*.ts, !*.min.js.",
+    "type": "Search only files of this ripgrep type, e.g. py, js, ts, rust, go, java, md.",
+    "case_insensitive": "true: ignore case.",
+    "context": "Lines to show before and after each match. Default: 0.",
+    "before": "Lines to show before each match (overrides context).",
+    "after": "Lines to show after each match (overrides context).",
+    "max_results": f"Matches to show at most. Default: {MAX_RESULTS}.",
+    "offset": "1-based number of the first match to show, to page on (0 is taken as 1). Default: 1.",
+}
+
+#: The ``read`` parameters that open a match (the read tool's module lists its own parameters).
+READ_PARAMETERS: dict[str, str] = {
+    "match_id": "A match id from a grep result (m4): read the lines around that match instead of giving path "
+    "and offset.",
+    "context_before": f"With match_id: lines to show before the match. Default: {READ_CONTEXT}.",
+    "context_after": f"With match_id: lines to show after the match. Default: {READ_CONTEXT}.",
+}
+
+
+@dataclass(frozen=True)
+class GrepRequest:
+    """The parameters of one ``grep`` call (see ``PARAMETERS``); ``type`` is ``file_type`` here."""
+
+    pattern: str
+    path: str | None = None
+    glob: str | None = None
+    file_type: str | None = None
+    case_insensitive: bool = False
+    context: int | None = None
+    before: int | None = None
+    after: int | None = None
+    max_results: int | None = None
+    offset: int | None = None
+
+
+def _check(request: GrepRequest) -> tuple[int, int, int, int]:
+    """``(before, after, max_results, first)`` of a valid request.
+
+    Raises:
+        InvalidArgument: an empty pattern or a count out of range.
+    """
+    if not request.pattern:
+        raise InvalidArgument("pattern is empty; pass the text or regular expression to search for.")
+    if "\x00" in request.pattern:
+        raise InvalidArgument("pattern contains a NUL character; ripgrep cannot search for it.")
+    for name in ("context", "before", "after"):
+        value = getattr(request, name)
+        if value is not None and value < 0:
+            raise InvalidArgument(f"{name} must be 0 or more (got {value}); it counts lines around each match.")
+    if request.max_results is not None and request.max_results < 1:
+        raise InvalidArgument(f"max_results must be 1 or more (got {request.max_results}).")
+    if request.offset is not None and request.offset < 0:
+        raise InvalidArgument(f"offset must be 1 or more (got {request.offset}); use offset=1 for the first match.")
+    both = request.context or 0
+    before = both if request.before is None else request.before
+    after = both if request.after is None else request.after
+    return before, after, request.max_results or MAX_RESULTS, max(request.offset or 1, 1)
+
+
+def _plural(count: int, noun: str) -> str:
+    return f"{count:,} {noun}" + ("" if count == 1 else "es" if noun.endswith("ch") else "s")
+
+
+# --- what to show of one file ----------------------------------------------------------------
+
+
+@dataclass
+class _Shown:
+    """What the result shows of one file."""
+
+    resolved: Resolved
+    text_file: TextFile
+    rows: list[str] = field(default_factory=list)
+    whole: list[int] = field(default_factory=list)  # lines shown whole: the grant
+    matches: list[tuple[int, int]] = field(default_factory=list)  # (line, column) of each match shown
+
+
+def _loader(
+    ctx: ToolContext, resolved: Resolved, spans: Sequence[tuple[int, int]]
+) -> tuple[TextFile, Callable[[int], str]]:
+    """The file as ``read`` decodes it, and line ``n`` of it for the lines in ``spans`` (a file
+    over ``limits.index_bytes`` is read window by window through the line index).
+
+    Raises:
+        LeanreadError: as ``load_text``; ``PathError`` when the file changed between the windows.
+    """
+    if resolved.size <= ctx.limits.index_bytes:
+        whole = load_text(ctx, resolved)
+        return whole, lambda n: whole.lines[n - 1]
+    held: dict[int, str] = {}
+    first_file: TextFile | None = None
+    for a, b in spans:
+        n = a
+        while n <= b:
+            part = load_text(ctx, resolved, n, b - n + 1)
+            if first_file is None:
+                first_file = part
+            elif part.content_hash != first_file.content_hash:
+                raise PathError(f"{resolved.display} changed while it was read.")
+            got = 0
+            while n <= b and n <= len(part.lines):
+                try:
+                    held[n] = part.lines[n - 1]
+                except IndexError:
+                    break
+                n += 1
+                got += 1
+            if not got:
+                break
+    if first_file is None:
+        first_file = load_text(ctx, resolved, 1, 1)
+    return first_file, lambda n: held[n]
+
+
+class _SparseLines(IndexedLines):
+    """The lines of a file of which only some are held (those a grep result shows); like
+    ``IndexedLines``, reaching another raises IndexError, and ``whole_lines`` treats it as partial."""
+
+    def __init__(self, total: int, held: dict[int, str]) -> None:
+        super().__init__(total, 1, ())
+        self._lines = held
+
+    def __getitem__(self, index: int | slice) -> Any:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(self)))]
+        if index + 1 not in self._lines:
+            raise IndexError(f"line {index + 1} is not held")
+        return self._lines[index + 1]
+
+
+def _plain_utf8(ctx: ToolContext, resolved: Resolved, hits: Sequence[Hit], before: int, after: int) -> TextFile | None:
+    """The fast way to the lines a grep result shows, for the usual file: UTF-8 without a
+    byte-order mark, no CR anywhere, no NUL in its head, not yet seen by the model. ``decode``
+    makes such a file's lines ``text.split("\\n")``; here only the lines around the hits are cut out
+    of the bytes, from the line offsets ripgrep gives. None for any other file (the caller
+    decodes it whole)."""
+    if resolved.size > ctx.limits.index_bytes or ctx.ledger.views_of(ctx.session_id, resolved.real):
+        return None
+    data = read_regular_file(resolved)
+    if data.startswith(_BOMS) or b"\r" in data or binary_kind(data[: ctx.limits.sniff_bytes]) is not None:
+        return None
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+    newlines = data.count(b"\n")
+    final_newline = data.endswith(b"\n")
+    total = newlines + (0 if final_newline or not data else 1)
+    held: dict[int, str] = {}
+    for hit in hits:
+        start = hit.offset
+        for n in range(hit.line, max(1, hit.line - before) - 1, -1):  # the hit, then the lines before it
+            end = data.find(b"\n", start)
+            held.setdefault(n, data[start : len(data) if end < 0 else end].decode("utf-8"))
+            if start == 0:
+                break
+            start = data.rfind(b"\n", 0, start - 1) + 1
+        start = hit.offset
+        for n in range(hit.line + 1, min(total, hit.line + after) + 1):
+            start = data.find(b"\n", start) + 1
+            end = data.find(b"\n", start)
+            held.setdefault(n, data[start : len(data) if end < 0 else end].decode("utf-8"))
+    return TextFile(
+        lines=_SparseLines(total, held),
+        encoding="utf-8",
+        bom=False,
+        newline="\n",
+        final_newline=final_newline and total > 0,
+        content_hash=content_hash(data),
+        size=len(data),
+    )
+
+
+_BOMS = (codecs.BOM_UTF8, codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)
+
+
+def _expected(hit: Hit, text_file: TextFile) -> str:
+    """The line as ripgrep saw it, decoded as ``read`` decodes the file (line ending dropped)."""
+    raw = hit.raw.removesuffix(b"\n")
+    if text_file.newline == "\r\n":
+        raw = raw.removesuffix(b"\r")
+    if text_file.encoding.startswith(("utf-8", "utf-16", "utf-32")):  # ripgrep transcodes UTF-16 to UTF-8
+        return shown(raw.decode("utf-8", "surrogateescape"))
+    return raw.decode(text_file.encoding, "replace")
+
+
+def _column(hit: Hit, text_file: TextFile, line: str) -> int:
+    """0-based character index in ``line`` where the first match of ``hit`` starts."""
+    start = hit.spans[0][0] if hit.spans else 0
+    head = hit.raw[:start]
+    if text_file.encoding.startswith(("utf-8", "utf-16", "utf-32")):
+        chars = len(head.decode("utf-8", "surrogateescape"))
+    else:
+        chars = len(head.decode(text_file.encoding, "replace"))
+    return min(chars, len(line))
+
+
+def _window(line: str, number: int, column: int) -> str:
+    """A long matching line as a window around the match, with where it is and how to read on."""
+    start = max(0, column - WINDOW_LEAD)
+    end = min(len(line), start + WINDOW_CHARS)
+    start = max(0, end - WINDOW_CHARS)
+    text = ("…" if start else "") + line[start:end] + ("…" if end < len(line) else "")
+    return (
+        f"{text} [line cut: match at column {column + 1:,} of {len(line):,} chars; "
+        f"read on with offset={number}, char_offset={start + 1}]"
+    )
+
+
+def _groups(lines: Sequence[int], before: int, after: int, total: int) -> list[tuple[int, int, int]]:
+    """``(first, match, last)`` line ranges per match: its context, without lines an earlier
+    group shows, and stopping before the next match (whose own group shows what follows)."""
+    groups: list[tuple[int, int, int]] = []
+    end = 0
+    for i, n in enumerate(lines):
+        first = max(n - before, end + 1, 1)
+        stop = lines[i + 1] - 1 if i + 1 < len(lines) else total
+        last = min(n + after, stop, total)
+        groups.append((first, n, last))
+        end = last
+    return groups
+
+
+#: Stands for a match id until the ids are handed out: the bytes it may take.
+_ID_SLOT = "\x00"
+_ID_BYTES = 8
+
+
+def _rows(
+    group: tuple[int, int, int], line_of: Callable[[int], str], hit: Hit, text_file: TextFile
+) -> tuple[list[str], list[int], int]:
+    """The rows of one match's group, the lines among them shown whole, and the match's column."""
+    first, match, last = group
+    rows: list[str] = []
+    whole: list[int] = []
+    column = 0
+    for n in range(first, last + 1):
+        line = line_of(n)
+        if n == match:
+            column = _column(hit, text_file, line)
+            if len(line) > LINE_CHARS:
+                rows.append(f"  {_ID_SLOT} {n}: {_window(line, n, column)}")
+                continue
+            rows.append(f"  {_ID_SLOT} {n}: {line}" if line else f"  {_ID_SLOT} {n}:")
+        elif len(line) > LINE_CHARS:
+            rows.append(f"  {n}- {line[:LINE_CHARS]}{CUT_MARKER.format(length=len(line))}")
+            continue
+        else:
+            rows.append(f"  {n}- {line}" if line else f"  {n}-")
+        whole.append(n)
+    return rows, whole, column
+
+
+# --- the search ------------------------------------------------------------------------------
+
+
+@dataclass
+class _Page:
+    """The matches of the sorted list that this call shows, per file."""
+
+    files: list[tuple[FileHits, int, int]]  # (file, index of its first match on the page, count on the page)
+
+
+def _page(files: Sequence[FileHits], first: int, cap: int) -> _Page:
+    chosen: list[tuple[FileHits, int, int]] = []
+    skip = first - 1
+    room = cap
+    for f in files:
+        if room <= 0:
+            break
+        if skip >= f.count:
+            skip -= f.count
+            continue
+        take = min(f.count - skip, room)
+        chosen.append((f, skip, take))
+        room -= take
+        skip = 0
+    return _Page(chosen)
+
+
+def _resolved(ctx: ToolContext, path: str) -> Resolved | None:
+    """The file ripgrep reported, as ``Workspace.resolve`` would give it, or None when it is no
+    longer a regular file inside the workspace. ripgrep follows no links below the realpath it
+    was given and skips special files, so its paths are realpaths already: one ``lstat`` does."""
+    try:
+        st = os.lstat(path)
+    except OSError:
+        return None
+    if not stat.S_ISREG(st.st_mode) or ctx.workspace.root_of(path) is None:
+        return None
+    primary = ctx.workspace.primary.rstrip(os.sep) + os.sep
+    inside = path.startswith(primary) and os.sep == "/"
+    return Resolved(
+        real=path,
+        display=path[len(primary) :] if inside else ctx.workspace.display(path),
+        size=st.st_size,
+        mtime_ns=st.st_mtime_ns,
+        is_dir=False,
+        ino=st.st_ino,
+        ctime_ns=st.st_ctime_ns,
+    )
+
+
+@dataclass(frozen=True)
+class _Prepared:
+    """One file with hits, loaded as ``read`` loads it and checked against ripgrep's lines; or
+    why it is left out (``problem``: ``gone``, ``not text``, ``changed``, ``cr``)."""
+
+    path: str
+    hits: list[Hit]
+    resolved: Resolved | None = None
+    text_file: TextFile | None = None
+    line_of: Callable[[int], str] | None = None
+    problem: str | None = None
+
+
+def _prepare(ctx: ToolContext, found: FileHits, before: int, after: int, wanted: slice | None = None) -> _Prepared:
+    """Load the file of ``found`` and check its lines against ripgrep's (``wanted``: the hits
+    needed, default all: a file over the line-index size loads only the lines around them)."""
+    hits = parse_hits(found.block or b"")
+    resolved = _resolved(ctx, found.path)
+    if resolved is None:
+        return _Prepared(found.path, hits, problem="gone")
+    chosen = hits[wanted] if wanted is not None else hits
+    text_file: TextFile | None = None
+    try:
+        text_file = _plain_utf8(ctx, resolved, chosen, before, after)
+        if text_file is not None:
+            lines = text_file.lines
+            line_of: Callable[[int], str] = lambda n: lines[n - 1]  # noqa: E731
+        else:
+            spans = [(max(1, h.line - before), h.line + after) for h in chosen]
+            text_file, line_of = _loader(ctx, resolved, spans)
+        total = len(text_file.lines)
+        if len(hits) != found.count or any(
+            h.line > total or _expected(h, text_file) != line_of(h.line) for h in chosen
+        ):
+            raise _Changed(resolved.display)
+    except NotText:
+        return _Prepared(found.path, hits, resolved, problem="not text")
+    except (_Changed, PathError, KeyError):
+        cr = text_file is not None and text_file.newline == "\r"
+        return _Prepared(found.path, hits, resolved, text_file, problem="cr" if cr else "changed")
+    return _Prepared(found.path, hits, resolved, text_file, line_of)
+
+
+class _Prefetch:
+    """Prepares files while ripgrep still searches, as long as every match found so far would
+    be on the page (so the work is rarely thrown away); ``run`` takes the prepared files from
+    ``ready`` and prepares the rest of its page itself."""
+
+    def __init__(self, ctx: ToolContext, before: int, after: int, room: int) -> None:
+        self._ctx = ctx
+        self._before = before
+        self._after = after
+        self._room = room
+        self._denied = DenyFilter(ctx)
+        self.ready: dict[str, _Prepared] = {}
+
+    def __call__(self, found: FileHits) -> None:
+        if self._room < found.count or self._denied(found.path):
+            self._room = 0
+            return
+        self._room -= found.count
+        self.ready[found.path] = _prepare(self._ctx, found, self._before, self._after)
+
+
+def _search(
+    pattern: str, target: Resolved, options: RgOptions, ctx: ToolContext, prefetch: _Prefetch
+) -> tuple[list[FileHits], dict[str, FileHits]]:
+    """Every file with a match, sorted by path, deny-listed files dropped; and the hits of each
+    by path (without their lines, ``block`` None, when the search passed its budget and only counted)."""
+    cwd = target.real if target.is_dir else os.path.dirname(target.real)
+    found = search_json(pattern, [target.real], options, cwd=cwd, on_file=prefetch)
+    if found is None:
+        prefetch.ready.clear()
+        found = count_files(pattern, [target.real], options, cwd=cwd)
+    denied = DenyFilter(ctx)
+    files = sorted((f for f in found if not denied(f.path)), key=lambda f: f.path)
+    return files, {f.path: f for f in files}
+
+
+def run(ctx: ToolContext, request: GrepRequest, call_id: str) -> ToolResult:
+    """Execute one ``grep``; the lines it shows whole are recorded in the ledger under ``call_id``
+    and its matches under new match ids.
+
+    Raises:
+        LeanreadError: a bad argument (pattern, glob, type, counts), a path outside the
+            workspace or denied, ripgrep missing, failing or taking longer than its timeout.
+    """
+    before, after, cap, first = _check(request)
+    target = ctx.workspace.resolve(request.path or ".")
+    options = RgOptions(
+        case_insensitive=request.case_insensitive,
+        glob=request.glob or None,
+        file_type=request.file_type or None,
+        policy=ctx.policy,
+    )
+    prefetch = _Prefetch(ctx, before, after, first - 1 + cap)
+    files, by_path = _search(request.pattern, target, options, ctx, prefetch)
+    total = sum(f.count for f in files)
+    if total and first > total:
+        raise InvalidArgument(
+            f"offset={first} is past the last match: there are {_plural(total, 'match')}; "
+            f"use an offset from 1 to {total}."
+        )
+    page = _page(files, first, cap)
+    missing = [f.path for f, _, _ in page.files if f.block is None]
+    if missing:  # counted only: search the page's files again for their lines
+        again = search_json(request.pattern, missing, options, cwd=ctx.workspace.primary, budget=None) or []
+        by_path.update({f.path: f for f in again if f.path in by_path})
+    prepared = [
+        (
+            prefetch.ready.get(f.path) or _prepare(ctx, by_path[f.path], before, after, slice(skip, skip + take)),
+            skip,
+            take,
+        )
+        for f, skip, take in page.files
+    ]
+    shown_files, notes, consumed, capped = _render_page(ctx, prepared, before, after)
+    last = first + consumed - 1
+    truncated = "bytes" if capped else "limit" if last < total else None
+    ids = ctx.ledger.put_matches(
+        ctx.session_id, [(s.resolved.real, line) for s in shown_files for line, _ in s.matches]
+    )
+    body, matches = _assemble(shown_files, ids)
+    for s in shown_files:
+        knowledge = knowledge_of(ctx, s.resolved, s.text_file, keep_version=False)
+        record_view(ctx, call_id, s.resolved, s.text_file, ranges_of(s.whole), kind="grep", knowledge=knowledge)
+    summary = _summary(target.display, total, len(files), first, last, capped, ctx)
+    lines = [*body, ""] if body else []
+    text = envelope(shown(target.display), "grep", [*lines, *notes, summary])
+    metadata: dict[str, Any] = {
+        "call_id": call_id,
+        "path": target.display,
+        "type": "grep",
+        "total_matches": total,
+        "total_files": len(files),
+        "offset": first,
+        "last_match": last if total else None,
+        "next_offset": last + 1 if last < total else None,
+        "truncated": truncated,
+        "matches": matches,
+        "tokens": count_tokens(text),
+    }
+    return ToolResult(text, metadata=metadata)
+
+
+def _render_page(
+    ctx: ToolContext, page: Sequence[tuple[_Prepared, int, int]], before: int, after: int
+) -> tuple[list[_Shown], list[str], int, bool]:
+    """The files of the page as rows, notes on files left out, how many matches of the page were
+    used up (shown or left out), and whether the byte cap stopped the page early."""
+    budget = ctx.limits.max_bytes
+    used = 0
+    consumed = 0
+    shown_files: list[_Shown] = []
+    notes: list[str] = []
+    not_text = 0
+    for ready, skip, take in page:
+        if ready.problem is not None or ready.resolved is None or ready.text_file is None or ready.line_of is None:
+            consumed += take
+            where = shown(ready.resolved.display) if ready.resolved is not None else None
+            if ready.problem == "not text":
+                not_text += 1
+            elif ready.problem == "cr":
+                notes.append(
+                    f"({where} has CR line endings, which ripgrep does not split on; it was left out: read it.)"
+                )
+            elif where is not None:
+                notes.append(f"({where} changed during the search and was left out; search again.)")
+            continue
+        resolved, text_file, line_of = ready.resolved, ready.text_file, ready.line_of
+        hits = ready.hits[skip : skip + take]
+        entry = _Shown(resolved, text_file)
+        header_bytes = len(shown(resolved.display).encode("utf-8")) + 1
+        groups = _groups([h.line for h in hits], before, after, len(text_file.lines))
+        for group, hit in zip(groups, hits, strict=True):
+            rows, whole, column = _rows(group, line_of, hit, text_file)
+            size = sum(len(r.encode("utf-8")) + 1 for r in rows) + _ID_BYTES + (0 if entry.rows else header_bytes)
+            if used and used + size > budget:
+                if entry.matches:
+                    shown_files.append(entry)
+                return shown_files, _with_not_text(notes, not_text), consumed, True
+            used += size
+            consumed += 1
+            entry.rows.extend(rows)
+            entry.whole.extend(whole)
+            entry.matches.append((hit.line, column + 1))
+        if entry.matches:
+            shown_files.append(entry)
+    return shown_files, _with_not_text(notes, not_text), consumed, False
+
+
+class _Changed(LeanreadError):
+    """A file's lines no longer agree with ripgrep's hits."""
+
+
+def _with_not_text(notes: list[str], count: int) -> list[str]:
+    if count:
+        noun = "file that is" if count == 1 else "files that are"
+        notes.append(f"({count} {noun} not text left out.)")
+    return notes
+
+
+def _assemble(shown_files: Sequence[_Shown], ids: Sequence[str]) -> tuple[list[str], list[dict[str, Any]]]:
+    """The rows of every file with the match ids filled in, and the matches for the metadata."""
+    body: list[str] = []
+    matches: list[dict[str, Any]] = []
+    it = iter(ids)
+    for s in shown_files:
+        body.append(shown(s.resolved.display))
+        pending = iter(s.matches)
+        for row in s.rows:
+            if _ID_SLOT in row:
+                match_id = next(it)
+                line, column = next(pending)
+                matches.append({"id": match_id, "path": s.resolved.display, "line": line, "column": column})
+                row = row.replace(_ID_SLOT, match_id, 1)
+            body.append(row)
+    return body, matches
+
+
+def _summary(where: str, total: int, file_count: int, first: int, last: int, capped: bool, ctx: ToolContext) -> str:
+    if not total:
+        place = "the workspace" if where == "." else shown(where)
+        return (
+            f"(No matches in {place}; files ignored by .gitignore, binary files and secrets on the deny list "
+            "are not searched.)"
+        )
+    files = _plural(file_count, "file")
+    if first == 1 and last == total:
+        return f"({_plural(total, 'match')} in {files}.)"
+    showing = f"Showing matches {first:,}-{last:,} of {total:,} in {files}."
+    if capped:
+        showing = f"Output capped at {byte_size(ctx.limits.max_bytes)}. {showing}"
+    if last < total:
+        showing += f" Use offset={last + 1} to continue, or narrow the search with path, glob or type."
+    return f"({showing})"

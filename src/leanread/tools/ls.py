@@ -1,0 +1,202 @@
+"""The ``ls`` tool: a compact tree of a folder, with the noise left out.
+
+Result (``<type>tree</type>``)::
+
+    <path>src</path>
+    <type>tree</type>
+    <content>
+    leanread/
+      bench/ (7 files)
+      tools/
+        common.py
+      cli.py
+    README.md
+
+    (4 folders, 11 files; a folder shown with a file count is collapsed: ls it, or pass a larger depth.)
+    </content>
+
+Folders come first, then files, each sorted by name; two spaces of indent per level. The files are
+``rg --files`` below the folder: ``.gitignore`` rules, ``.git``, ``node_modules``, ``__pycache__``
+and the deny list left out by ripgrep, virtualenvs (a folder holding ``pyvenv.cfg``) here. So a
+folder with no file left is not shown. Up to ``depth`` levels are shown; deeper folders, and
+folders whose entries do not fit in the entry cap, are shown collapsed with their file count.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..errors import InvalidArgument, NotAFile
+from ..render import envelope
+from ..result import ToolResult
+from ..search import RgOptions, list_files
+from ..textfile import shown
+from ..tokens import count_tokens
+from .common import DenyFilter, ToolContext
+
+NAME = "ls"
+
+#: Levels of the tree shown when no ``depth`` is given.
+DEPTH = 2
+#: Entries (lines) shown at most when no ``max_entries`` is given.
+MAX_ENTRIES = 200
+#: Folder names left out besides ``.git`` (which every search leaves out).
+SKIPPED = ("node_modules", "__pycache__")
+#: A folder holding this file is a Python virtualenv, left out.
+VENV_MARKER = "pyvenv.cfg"
+
+#: The constants ``ls.txt`` quotes (see ``tools.description``).
+FACTS: dict[str, object] = {"depth": DEPTH, "max_entries": MAX_ENTRIES}
+
+#: Model-facing description of each parameter (MCP input schema, CLI help).
+PARAMETERS: dict[str, str] = {
+    "path": "Folder to list: relative to the workspace root, or absolute inside it. Default: the root.",
+    "depth": f"Levels of the tree to show; deeper folders are shown with their file count. Default: {DEPTH}.",
+    "max_entries": f"Entries to show at most. Default: {MAX_ENTRIES}.",
+}
+
+
+@dataclass(frozen=True)
+class LsRequest:
+    """The parameters of one ``ls`` call (see ``PARAMETERS``)."""
+
+    path: str | None = None
+    depth: int | None = None
+    max_entries: int | None = None
+
+
+@dataclass
+class _Folder:
+    """A folder of the tree: its subfolders, its files, and how many files lie below it."""
+
+    folders: dict[str, _Folder] = field(default_factory=dict)
+    files: list[str] = field(default_factory=list)
+    count: int = 0
+    expanded: bool = False
+
+    def entries(self) -> int:
+        return len(self.folders) + len(self.files)
+
+
+def _tree(paths: Sequence[str], top: str, ctx: ToolContext) -> _Folder:
+    """The folder ``top`` built from the file paths ripgrep listed below it, virtualenvs and
+    denied paths left out."""
+    denied = DenyFilter(ctx)
+    prefix = top.rstrip(os.sep) + os.sep
+    parts = [path[len(prefix) :].split(os.sep) for path in paths if path.startswith(prefix) and not denied(path)]
+    venvs = {tuple(p[:-1]) for p in parts if p[-1] == VENV_MARKER and len(p) > 1}
+    root = _Folder()
+    for names in parts:
+        if venvs and any(tuple(names[:i]) in venvs for i in range(1, len(names))):
+            continue
+        folder = root
+        folder.count += 1
+        for name in names[:-1]:
+            folder = folder.folders.setdefault(name, _Folder())
+            folder.count += 1
+        folder.files.append(names[-1])
+    return root
+
+
+def _expand(root: _Folder, depth: int, cap: int) -> tuple[int, bool]:
+    """Mark folders expanded level by level while their entries fit in ``cap``; returns the
+    entries shown and whether the top folder itself was cut."""
+    root.expanded = True
+    used = min(root.entries(), cap)
+    level = [root]
+    for _ in range(depth - 1):
+        below: list[_Folder] = []
+        for folder in level:
+            for name in sorted(folder.folders):
+                child = folder.folders[name]
+                if used + child.entries() <= cap:
+                    child.expanded = True
+                    used += child.entries()
+                    below.append(child)
+        level = below
+    return used, root.entries() > cap
+
+
+def _files(count: int) -> str:
+    return f"{count:,} file" + ("" if count == 1 else "s")
+
+
+def _rows(folder: _Folder, indent: str, rows: list[str], cap: int | None = None) -> int:
+    """Append the rows of an expanded folder; returns how many folders were shown collapsed."""
+    collapsed = 0
+    names = [(name, True) for name in sorted(folder.folders)] + [(name, False) for name in sorted(folder.files)]
+    for name, is_folder in names[:cap]:
+        if not is_folder:
+            rows.append(indent + shown(name))
+            continue
+        child = folder.folders[name]
+        if child.expanded:
+            rows.append(f"{indent}{shown(name)}/")
+            collapsed += _rows(child, indent + "  ", rows)
+        else:
+            rows.append(f"{indent}{shown(name)}/ ({_files(child.count)})")
+            collapsed += 1
+    return collapsed
+
+
+def _folders(folder: _Folder) -> int:
+    return sum(1 + _folders(child) for child in folder.folders.values())
+
+
+def run(ctx: ToolContext, request: LsRequest, call_id: str) -> ToolResult:
+    """Execute one ``ls``. Nothing is recorded in the ledger: a tree shows no file's lines.
+
+    Raises:
+        LeanreadError: a bad depth or cap, a path outside the workspace, denied, missing or not a
+            folder, ripgrep missing or failing.
+    """
+    if request.depth is not None and request.depth < 1:
+        raise InvalidArgument(f"depth must be 1 or more (got {request.depth}); depth=1 lists the folder's own entries.")
+    if request.max_entries is not None and request.max_entries < 1:
+        raise InvalidArgument(f"max_entries must be 1 or more (got {request.max_entries}).")
+    depth = request.depth or DEPTH
+    cap = request.max_entries or MAX_ENTRIES
+    target = ctx.workspace.resolve(request.path or ".")
+    if not target.is_dir:
+        raise NotAFile(f"{target.display} is a file, not a folder; read it, or ls the folder it is in.")
+    paths = list_files(target.real, RgOptions(policy=ctx.policy, skip=SKIPPED), cwd=target.real)
+    root = _tree(paths, target.real, ctx)
+    used, cut = _expand(root, depth, cap)
+    rows: list[str] = []
+    collapsed = _rows(root, "", rows, cap if cut else None)
+    where = shown(target.display)
+    folders = _folders(root)
+    counts = f"{folders:,} folder{'' if folders == 1 else 's'}, {_files(root.count)}"
+    if not root.count:
+        note = (
+            f"(No files in {where}; .gitignored paths, .git, node_modules, __pycache__, virtualenvs and secrets on "
+            "the deny list are left out.)"
+        )
+    elif cut:
+        left = root.entries() - cap
+        rows.append(f"… {left:,} more entr{'y' if left == 1 else 'ies'}")
+        note = (
+            f"(Showing {cap:,} of {root.entries():,} entries of {where}; {counts} below it. "
+            f"Read {where} for a paged listing of every entry, or ls a subfolder.)"
+        )
+    elif collapsed:
+        note = f"({counts}; a folder shown with a file count is collapsed: ls it, or pass a larger depth.)"
+    else:
+        note = f"({counts}.)"
+    text = envelope(where, "tree", [*rows, "", note] if rows else [note])
+    metadata: dict[str, Any] = {
+        "call_id": call_id,
+        "path": target.display,
+        "type": "tree",
+        "depth": depth,
+        "folders": folders,
+        "files": root.count,
+        "entries_shown": used,
+        "collapsed": collapsed,
+        "truncated": "limit" if cut else None,
+        "tokens": count_tokens(text),
+    }
+    return ToolResult(text, metadata=metadata)

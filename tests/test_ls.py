@@ -1,0 +1,159 @@
+"""`ls`: a compact tree from the real `rg --files`, with the noise left out; through MCP and the CLI."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from mcp import Client
+
+from leanread import Limits, MemoryLedger, Session
+from leanread.server import build_server
+from leanread.tools import description
+
+FILES = [
+    "src/pkg/a.py",
+    "src/pkg/b.py",
+    "src/pkg/deep/c.py",
+    "src/main.py",
+    "docs/index.md",
+    "README.md",
+    "node_modules/x/index.js",
+    "src/__pycache__/a.cpython-311.pyc",
+    ".venv/pyvenv.cfg",
+    ".venv/lib/site.py",
+    "env2/pyvenv.cfg",
+    "env2/bin/activate",
+    "build/out.txt",
+    ".github/workflows/ci.yml",
+    ".env",
+    "secrets/.env.local",
+    "app.log",
+    ".git/config",
+]
+
+
+@pytest.fixture
+def repo(root: Path) -> Path:
+    for name in FILES:
+        path = root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text("x\n")
+    (root / ".gitignore").write_text("build/\n*.log\n")
+    (root / "empty").mkdir()
+    return root
+
+
+def _tree(body: list[str], footer: str, where: str = ".") -> str:
+    lines = [*body, ""] if body else []
+    return "\n".join([f"<path>{where}</path>", "<type>tree</type>", "<content>", *lines, footer, "</content>"])
+
+
+COLLAPSED = "a folder shown with a file count is collapsed: ls it, or pass a larger depth.)"
+
+
+def test_default_tree_leaves_out_the_noise(session: Session, repo: Path) -> None:
+    result = session.ls()
+    assert result.text == _tree(
+        [
+            ".github/",
+            "  workflows/ (1 file)",
+            "docs/",
+            "  index.md",
+            "src/",
+            "  pkg/ (3 files)",
+            "  main.py",
+            ".gitignore",
+            "README.md",
+        ],
+        f"(6 folders, 8 files; {COLLAPSED}",
+    )
+    meta = result.metadata
+    assert (meta["folders"], meta["files"], meta["collapsed"], meta["truncated"], meta["depth"]) == (6, 8, 2, None, 2)
+
+
+def test_depth_one_and_a_deep_subfolder(session: Session, repo: Path) -> None:
+    assert session.ls(depth=1).text == _tree(
+        [".github/ (1 file)", "docs/ (1 file)", "src/ (4 files)", ".gitignore", "README.md"],
+        f"(6 folders, 8 files; {COLLAPSED}",
+    )
+    assert session.ls("src", depth=5).text == _tree(
+        ["pkg/", "  deep/", "    c.py", "  a.py", "  b.py", "main.py"], "(2 folders, 4 files.)", where="src"
+    )
+
+
+def test_entry_cap_collapses_folders_level_by_level(session: Session, repo: Path) -> None:
+    assert session.ls(depth=3, max_entries=8).text == _tree(
+        [".github/", "  workflows/", "    ci.yml", "docs/", "  index.md", "src/ (4 files)", ".gitignore", "README.md"],
+        f"(6 folders, 8 files; {COLLAPSED}",
+    )
+    cut = session.ls(max_entries=4)
+    assert cut.text == _tree(
+        [".github/ (1 file)", "docs/ (1 file)", "src/ (4 files)", ".gitignore", "… 1 more entry"],
+        "(Showing 4 of 5 entries of .; 6 folders, 8 files below it. Read . for a paged listing of every entry, "
+        "or ls a subfolder.)",
+    )
+    assert cut.metadata["truncated"] == "limit"
+
+
+def test_an_explicit_virtualenv_or_ignored_folder_is_listed(session: Session, repo: Path) -> None:
+    assert session.ls(".venv").text == _tree(["lib/", "  site.py", "pyvenv.cfg"], "(1 folder, 2 files.)", ".venv")
+    listed = session.ls("node_modules", depth=1).text
+    assert listed == _tree(["x/ (1 file)"], f"(1 folder, 1 file; {COLLAPSED}", "node_modules")
+
+
+def test_refusals_and_empty_folders(session: Session, repo: Path) -> None:
+    assert session.ls("README.md").text == "README.md is a file, not a folder; read it, or ls the folder it is in."
+    assert session.ls(depth=0).text == "depth must be 1 or more (got 0); depth=1 lists the folder's own entries."
+    assert session.ls(max_entries=0).text == "max_entries must be 1 or more (got 0)."
+    assert session.ls("secrets").is_error is False
+    assert session.ls("empty").text == _tree(
+        [],
+        "(No files in empty; .gitignored paths, .git, node_modules, __pycache__, virtualenvs and secrets on the "
+        "deny list are left out.)",
+        "empty",
+    )
+    assert session.ls(".env").text.startswith(".env is on leanread's deny list")
+    assert session.ls("../").text.startswith("../ resolves outside the workspace (")
+
+
+@pytest.fixture
+def anyio_backend() -> str:
+    return "asyncio"
+
+
+def _text(result: Any) -> str:
+    return "".join(block.text for block in result.content)
+
+
+@pytest.mark.anyio
+async def test_ls_over_mcp(repo: Path) -> None:
+    async with Client(build_server([repo], ledger=MemoryLedger())) as client:
+        tools = {tool.name: tool for tool in (await client.list_tools()).tools}
+        listed = await client.call_tool("ls", {"path": "src", "depth": 1})
+        bad = await client.call_tool("ls", {"depth": 1.5})
+    ls = tools["ls"]
+    assert ls.description == description("ls", Limits(), depth=2, max_entries=200)
+    assert list(ls.input_schema["properties"]) == ["path", "depth", "max_entries"]
+    assert "required" not in ls.input_schema
+    assert ls.annotations is not None and ls.annotations.read_only_hint is True
+    assert _text(listed) == _tree(["pkg/ (3 files)", "main.py"], f"(2 folders, 4 files; {COLLAPSED}", "src")
+    assert listed.meta["leanread"]["files"] == 4
+    assert (
+        _text(bad) == "Invalid arguments for ls: depth must be a whole number (got 1.5); see the tool's input schema."
+    )
+
+
+def test_ls_cli(repo: Path) -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "leanread", "ls", "src", "--depth", "1", "--root", str(repo)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd="/",
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == _tree(["pkg/ (3 files)", "main.py"], f"(2 folders, 4 files; {COLLAPSED}", "src") + "\n"

@@ -1,0 +1,367 @@
+"""Outlines: the map of a big file, exact for each language, and symbol lookups."""
+
+from __future__ import annotations
+
+import inspect
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from leanread.config import Limits
+from leanread.errors import InvalidArgument
+from leanread.outline import Symbol, find_symbol, outline
+from leanread.render import render_outline
+
+
+def _render(path: str, source: str) -> str:
+    lines = source.split("\n")
+    if lines[-1] == "":
+        lines.pop()
+    made = outline(path, lines)
+    text, _ = render_outline(path, made, lambda n: lines[n - 1], Limits())
+    return text.split("<content>\n", 1)[1].rsplit("\n</content>", 1)[0]
+
+
+def _entries(path: str, source: str) -> list[str]:
+    return _render(path, source).split("\n")[1:]
+
+
+PYTHON = '''"""Orders."""
+
+import os
+from typing import Any
+
+LIMIT = 10
+
+
+@dataclass
+class Order:
+    id: int
+
+    def total(self) -> int:
+        return 1
+
+    async def refresh(self):
+        pass
+
+
+def place(order: Order) -> None:
+    pass
+'''
+
+
+def test_python_head_classes_methods_and_assignments() -> None:
+    assert _render("orders.py", PYTHON).split("\n") == [
+        "(Outline of a 21-line python file: its head, then each definition with its line range. Read a part "
+        'with offset and limit, one definition with symbol="Order.total", or all of it with mode="full".)',
+        '1: """Orders."""',
+        "2: ",
+        "3: import os",
+        "4: from typing import Any",
+        "6: LIMIT = 10",
+        "9-17: class Order:",
+        "13-14:     def total(self) -> int:",
+        "16-17:     async def refresh(self):",
+        "20-21: def place(order: Order) -> None:",
+    ]
+
+
+def test_python_from_the_standard_library() -> None:
+    path = inspect.getsourcefile(textwrap)
+    assert path is not None
+    with open(path, encoding="utf-8") as handle:
+        lines = handle.read().split("\n")[:-1]
+    made = outline(path, lines)
+    names = [s.name for s in made.symbols if s.kind in ("class", "method", "function")]
+    assert names[:3] == ["TextWrapper", "TextWrapper.__init__", "TextWrapper._munge_whitespace"]
+    assert {"wrap", "fill", "shorten", "dedent", "indent", "TextWrapper.wrap"} <= set(names)
+    dedent = find_symbol(made, "dedent", "textwrap.py")
+    assert lines[dedent.first - 1].startswith("def dedent(")
+    assert lines[dedent.last - 1].strip()  # ends on its last line of code
+
+
+def test_javascript_functions_classes_and_namespace_objects() -> None:
+    source = """'use strict';
+// helpers
+import { x } from './x.js';
+class Cart extends Base {
+  constructor(items) { this.items = items; }
+  total() { return 0; }
+}
+export function checkout(cart) {
+  return cart.total();
+}
+const double = (n) => n * 2;
+window.Shop = {
+  open: function() {},
+  close() {},
+};
+"""
+    assert _entries("shop.js", source) == [
+        "1: 'use strict';",
+        "2: // helpers",
+        "3: import { x } from './x.js';",
+        "4-7: class Cart extends Base {",
+        "5:   constructor(items) { this.items = items; }",
+        "6:   total() { return 0; }",
+        "8-10: export function checkout(cart) {",
+        "11: const double = (n) => n * 2;",
+        "12-15: window.Shop = {",
+        "13:   open: function() {},",
+        "14:   close() {},",
+    ]
+
+
+def test_typescript_interfaces_types_and_classes() -> None:
+    source = """interface Shape {
+  area(): number;
+}
+type Id = string;
+export class Circle implements Shape {
+  area(): number { return 3; }
+}
+enum Color { Red, Green }
+"""
+    assert _entries("shapes.ts", source) == [
+        "1-3: interface Shape {",
+        "4: type Id = string;",
+        "5-7: export class Circle implements Shape {",
+        "6:   area(): number { return 3; }",
+        "8: enum Color { Red, Green }",
+    ]
+
+
+def test_go_functions_methods_and_types() -> None:
+    source = """package shop
+
+import "fmt"
+
+type Cart struct {
+\tItems []string
+}
+
+func (c *Cart) Total() int {
+\treturn len(c.Items)
+}
+
+func main() {
+\tfmt.Println("hi")
+}
+"""
+    assert _entries("shop.go", source) == [
+        "1: package shop",
+        "2: ",
+        '3: import "fmt"',
+        "4: ",
+        "5-7: type Cart struct {",
+        "9-11: func (c *Cart) Total() int {",
+        "13-15: func main() {",
+    ]
+
+
+def test_rust_items_and_impl_blocks() -> None:
+    source = """use std::fmt;
+
+pub struct Cart {
+    items: Vec<String>,
+}
+
+impl Cart {
+    pub fn total(&self) -> usize {
+        self.items.len()
+    }
+}
+
+fn main() {}
+"""
+    assert _entries("main.rs", source) == [
+        "1: use std::fmt;",
+        "2: ",
+        "3-5: pub struct Cart {",
+        "7-11: impl Cart {",
+        "8-10:     pub fn total(&self) -> usize {",
+        "13: fn main() {}",
+    ]
+
+
+def test_java_classes_constructors_and_methods() -> None:
+    source = """package shop;
+
+import java.util.List;
+
+public class Cart {
+    private List<String> items;
+
+    public Cart(List<String> items) {
+        this.items = items;
+    }
+
+    public int total() {
+        return items.size();
+    }
+}
+"""
+    assert _entries("Cart.java", source) == [
+        "1: package shop;",
+        "2: ",
+        "3: import java.util.List;",
+        "4: ",
+        "5-15: public class Cart {",
+        "8-10:     public Cart(List<String> items) {",
+        "12-14:     public int total() {",
+    ]
+
+
+def test_c_and_cpp_functions_structs_classes() -> None:
+    c_source = """#include <stdio.h>
+
+struct point {
+    int x, y;
+};
+
+static int add(int a, int b)
+{
+    return a + b;
+}
+"""
+    assert _entries("add.c", c_source) == [
+        "1: #include <stdio.h>",
+        "2: ",
+        "3-5: struct point {",
+        "7-10: static int add(int a, int b)",
+    ]
+    cpp_source = """#include <vector>
+
+namespace shop {
+class Cart {
+ public:
+  int total() const { return 0; }
+};
+int Cart::count() { return 1; }
+}
+"""
+    assert _entries("cart.cpp", cpp_source) == [
+        "1: #include <vector>",
+        "2: ",
+        "3-9: namespace shop {",
+        "4-7: class Cart {",
+        "6:   int total() const { return 0; }",
+        "8: int Cart::count() { return 1; }",
+    ]
+
+
+def test_markdown_headings_nest_and_skip_code_fences() -> None:
+    source = """# Guide
+
+Intro.
+
+## Install
+
+```
+# not a heading
+```
+
+Usage
+-----
+
+### Linux
+"""
+    made = outline("guide.md", source.split("\n")[:-1])
+    assert [(s.name, s.first, s.last) for s in made.symbols] == [
+        ("Guide", 1, 14),
+        ("Guide > Install", 5, 10),
+        ("Guide > Usage", 11, 14),
+        ("Guide > Usage > Linux", 14, 14),
+    ]
+    assert _render("guide.md", source).split("\n")[0] == (
+        "(Outline of a 14-line markdown file: each heading with its line range. Read a part with offset and limit, "
+        'one heading with symbol="Guide > Install", or all of it with mode="full".)'
+    )
+
+
+def test_json_yaml_toml_top_level_keys() -> None:
+    json_source = '{\n  "name": "x",\n  "deps": {\n    "a": 1\n  },\n  "tags": ["b"]\n}\n'
+    assert _entries("package.json", json_source) == ['2:   "name": "x",', '3-5:   "deps": {', '6-7:   "tags": ["b"]']
+    yaml_source = "name: x\n# note\ndeps:\n  a: 1\n  b: 2\ntags: [b]\n"
+    assert _entries("ci.yaml", yaml_source) == ["1-2: name: x", "3-5: deps:", "6: tags: [b]"]
+    toml_source = 'title = "x"\n[tool.a]\nk = 1\n[[tool.b]]\nv = 2\n'
+    assert _entries("pyproject.toml", toml_source) == ['1: title = "x"', "2-3: [tool.a]", "4-5: [[tool.b]]"]
+
+
+def test_a_log_gets_head_and_tail() -> None:
+    source = "".join(f"2026-11-30 12:00:{i % 60:02d} INFO event {i}\n" for i in range(1, 101))
+    rendered = _render("app.log", source).split("\n")
+    assert rendered[0] == (
+        "(Head and tail of a 100-line file: lines 1-20 and 81-100. Read any part with offset and limit, or all of "
+        'it with mode="full".)'
+    )
+    assert rendered[20:23] == [
+        "20: 2026-11-30 12:00:20 INFO event 20",
+        "… lines 21-80 not shown …",
+        "81: 2026-11-30 12:00:21 INFO event 81",
+    ]
+
+
+def test_find_symbol_exact_suffix_ambiguous_and_missing() -> None:
+    made = outline("orders.py", PYTHON.split("\n")[:-1])
+    assert find_symbol(made, "Order.total", "orders.py") == Symbol("Order.total", "method", 13, 14, 13, 1)
+    assert find_symbol(made, "refresh", "orders.py").first == 16
+    with pytest.raises(
+        InvalidArgument, match=r"^orders.py has no definition named 'totl'. Did you mean Order.total\?$"
+    ):
+        find_symbol(made, "totl", "orders.py")
+    twice = outline("two.py", ["class A:", "    def run(self): pass", "class B:", "    def run(self): pass"])
+    with pytest.raises(
+        InvalidArgument, match=r"names 2 definitions in two.py: A.run \(lines 2-2\), B.run \(lines 4-4\)"
+    ):
+        find_symbol(twice, "run", "two.py")
+
+
+def _big_module(path: Path) -> list[str]:
+    lines = ['"""Big module."""', "", "import os", ""]
+    for k in range(1, 101):
+        lines += [f"def helper_{k}(x):", f'    """Helper {k}."""', f"    return x + {k}", "", ""]
+    lines += [
+        "class Store:",
+        "    def get(self, key):",
+        "        return key",
+        "",
+        "    def put(self, key, value):",
+        "        pass",
+    ]
+    path.write_text("\n".join(lines) + "\n")
+    return lines
+
+
+def test_whole_read_of_a_big_file_is_its_outline_and_symbol_reads_one_definition(tmp_path: Path) -> None:
+    from leanread import MemoryLedger, Session
+
+    lines = _big_module(tmp_path / "big.py")
+    session = Session([tmp_path], ledger=MemoryLedger())
+    result = session.read("big.py")
+    assert result.metadata["mode"] == "outline"
+    assert result.metadata["total_lines"] == len(lines) == 510
+    body = result.text.split("\n")
+    assert body[:4] == ["<path>big.py</path>", "<type>outline</type>", "<content>", body[3]]
+    assert body[3].startswith("(Outline of a 510-line python file: its head, then each definition")
+    assert "5-7: def helper_1(x):" in body
+    assert "505-510: class Store:" in body and "509-510:     def put(self, key, value):" in body
+    assert result.metadata["tokens"] < 1500
+    # the signature lines were shown whole: editing one needs no read
+    assert not session.edit("big.py", "def helper_2(x):", "def helper_two(x):").is_error
+    one = session.read("big.py", symbol="Store.get")
+    assert one.text.split("\n")[3:5] == ["    def get(self, key):", "        return key"]
+    assert session.read("big.py", symbol="nope").text.startswith("big.py has no definition named 'nope'.")
+    full = session.read("big.py", mode="full")
+    assert full.metadata["mode"] in ("full", "elided") and full.metadata["last_line"] == 510
+
+
+def test_read_mode_full_in_the_settings_turns_outlines_off(tmp_path: Path) -> None:
+    from leanread import MemoryLedger, Session
+
+    _big_module(tmp_path / "big.py")
+    (tmp_path / "leanread.toml").write_text('read_mode = "full"\n')
+    session = Session([tmp_path], ledger=MemoryLedger())
+    assert session.read("big.py").metadata["mode"] == "full"
+    assert session.read("big.py", mode="outline", fresh=True).metadata["mode"] == "outline"
