@@ -33,6 +33,9 @@ MaxBytes = Annotated[int | None, typer.Option(help="Bytes of output per read (co
 MaxLineChars = Annotated[
     int | None, typer.Option(help="Characters of a line before it is cut (config: max_line_chars).")
 ]
+ReadMode = Annotated[
+    str | None, typer.Option(help="What a read without offset/limit gives: auto, full or outline (config: read_mode).")
+]
 SessionOption = Annotated[
     str | None,
     typer.Option(
@@ -45,10 +48,19 @@ MetaOption = Annotated[bool, typer.Option(help="Also print the result's metadata
 
 
 def _settings(
-    root: list[Path] | None, max_lines: int | None, max_bytes: int | None, max_line_chars: int | None
+    root: list[Path] | None,
+    max_lines: int | None,
+    max_bytes: int | None,
+    max_line_chars: int | None,
+    read_mode: str | None = None,
 ) -> Settings:
     """The first root's configuration file, with the command-line flags on top."""
-    overrides = {"max_lines": max_lines, "max_bytes": max_bytes, "max_line_chars": max_line_chars}
+    overrides = {
+        "max_lines": max_lines,
+        "max_bytes": max_bytes,
+        "max_line_chars": max_line_chars,
+        "read_mode": read_mode,
+    }
     return load_settings(Workspace(root).primary, overrides)
 
 
@@ -170,6 +182,7 @@ def serve(
     max_lines: MaxLines = None,
     max_bytes: MaxBytes = None,
     max_line_chars: MaxLineChars = None,
+    read_mode: ReadMode = None,
 ) -> None:
     """Serve the tools over MCP on stdin/stdout."""
     from .ledger import MemoryLedger
@@ -177,7 +190,7 @@ def serve(
     from .server import serve_stdio
 
     store = MemoryLedger() if ledger == "memory" else shared_ledger(ledger)
-    settings = _settings(root, max_lines, max_bytes, max_line_chars)
+    settings = _settings(root, max_lines, max_bytes, max_line_chars, read_mode)
     serve_stdio(root, settings=settings, ledger=store, session_id=session)
 
 
@@ -197,12 +210,16 @@ def demo(
         bool,
         typer.Option(help="Apply the agent's edits to files directly, as another tool would, not through leanread."),
     ] = False,
+    read_mode: Annotated[
+        str, typer.Option(help="full: every read lossless (default); auto: whole reads of big files give outlines.")
+    ] = "full",
 ) -> None:
     """Replay a real agent trace's reads through `leanread serve` over MCP and compare tokens
     with an opencode-style read (`N: ` prefixes, no dedup)."""
     from .bench.demo import run_demo
 
-    raise typer.Exit(run_demo(trace=trace, traces_dir=traces_dir, cache=cache, outside_edits=outside_edits))
+    code = run_demo(trace=trace, traces_dir=traces_dir, cache=cache, outside_edits=outside_edits, read_mode=read_mode)
+    raise typer.Exit(code)
 
 
 bench_app = typer.Typer(no_args_is_help=True, help="Benchmarks; each prints a Markdown section for BENCHMARKS.md.")

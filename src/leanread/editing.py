@@ -92,7 +92,8 @@ class EditPlan:
 
 _MarkerKind = Literal["cut", "omission", "clipped"]
 
-_CUT_RE = re.compile(r"(?:…|\.\.\.)? ?\[line cut: [\d,]+ chars in all\][ \t]*$", re.MULTILINE)
+# read's "… [line cut: 5,000 chars in all]" and grep's "… [line cut: match at column 2,401 of 5,008 chars; …]"
+_CUT_RE = re.compile(r"(?:…|\.\.\.)? ?\[line cut: [^\]\n]*\][ \t]*$", re.MULTILINE)
 _CLIPPED_RE = re.compile(r"<response clipped>", re.IGNORECASE)
 # Whole lines leanread puts in place of lines it did not show: dedup and prune omission markers
 # ("… lines 40-80 unchanged since you read them …", "… lines 12-30 omitted …"), the stub of an

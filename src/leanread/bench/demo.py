@@ -104,8 +104,10 @@ async def _change(client: Client, replayer: Replayer, op: dict[str, Any]) -> str
     return f"{op['op']} refused by leanread, then " + outcome if outcome == "applied" else outcome
 
 
-async def _replay(trace: Trace, scratch: Path, outside_edits: bool) -> tuple[list[Row], list[str], dict[str, int]]:
-    args = ["-m", "leanread", "serve", "--root", str(scratch), "--ledger", "memory"]
+async def _replay(
+    trace: Trace, scratch: Path, outside_edits: bool, read_mode: str
+) -> tuple[list[Row], list[str], dict[str, int]]:
+    args = ["-m", "leanread", "serve", "--root", str(scratch), "--ledger", "memory", "--read-mode", read_mode]
     server = StdioServerParameters(command=sys.executable, args=args)
     replayer = Replayer(scratch)
     rows: list[Row] = []
@@ -134,7 +136,8 @@ async def _replay(trace: Trace, scratch: Path, outside_edits: bool) -> tuple[lis
             result = await client.call_tool("read", {"path": path, "offset": offset, "limit": limit})
             text = "".join(getattr(block, "text", "") for block in result.content)
             meta = (result.meta or {}).get("leanread", {})
-            baseline = Session([scratch], ledger=MemoryLedger()).read(path, offset=offset, limit=limit, format="colon")
+            opencode = Session([scratch], ledger=MemoryLedger())
+            baseline = opencode.read(path, offset=offset, limit=limit, format="colon", mode="full")
             rows.append(
                 Row(
                     step=int(op.get("step", 0)),
@@ -148,10 +151,15 @@ async def _replay(trace: Trace, scratch: Path, outside_edits: bool) -> tuple[lis
     return rows, skipped, changes
 
 
-def replay_trace(trace_file: Path, cache: Path | None = None, *, outside_edits: bool = False) -> Replay:
+def replay_trace(
+    trace_file: Path, cache: Path | None = None, *, outside_edits: bool = False, read_mode: str = "full"
+) -> Replay:
     """Replay ``trace_file`` on a scratch copy of its release sdist; see the module docstring.
     ``outside_edits``: apply the agent's edits and writes to the files directly, as another tool
     would, instead of through leanread (later reads then meet outside changes: diffs, markers).
+    ``read_mode``: ``full`` (default: every read lossless, as the trace's agent saw them) or
+    ``auto`` (whole reads of big files give outlines; edits of lines they did not show are then
+    refused and applied directly, so the figure leaves out the follow-up reads an agent needs).
 
     Raises:
         LeanreadError: the sdist could not be downloaded.
@@ -161,7 +169,7 @@ def replay_trace(trace_file: Path, cache: Path | None = None, *, outside_edits: 
     with tempfile.TemporaryDirectory(prefix="leanread-demo-") as tmp:
         scratch = Path(tmp) / source.name
         shutil.copytree(source, scratch, symlinks=True)
-        rows, skipped, changes = anyio.run(_replay, trace, scratch, outside_edits)
+        rows, skipped, changes = anyio.run(_replay, trace, scratch, outside_edits, read_mode)
     return Replay(trace, source, rows, skipped, changes)
 
 
@@ -198,7 +206,12 @@ def print_report(replay: Replay, console: Console) -> None:
 
 
 def run_demo(
-    trace: Path | None = None, traces_dir: Path | None = None, cache: Path | None = None, *, outside_edits: bool = False
+    trace: Path | None = None,
+    traces_dir: Path | None = None,
+    cache: Path | None = None,
+    *,
+    outside_edits: bool = False,
+    read_mode: str = "full",
 ) -> int:
     """Run the demo and print its report; returns the exit status (0 when leanread spent fewer
     tokens than the baseline, 1 otherwise, 2 when it could not run)."""
@@ -207,7 +220,7 @@ def run_demo(
         trace_file = trace or find_traces_dir(traces_dir) / DEFAULT_TRACE
         if not trace_file.is_file():
             raise LeanreadError(f"Trace {trace_file} not found; pass --trace FILE.")
-        replay = replay_trace(trace_file, cache, outside_edits=outside_edits)
+        replay = replay_trace(trace_file, cache, outside_edits=outside_edits, read_mode=read_mode)
     except LeanreadError as exc:
         console.print(f"[red]{exc}[/red]")
         return 2
