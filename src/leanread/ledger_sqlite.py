@@ -51,8 +51,9 @@ __all__ = ["BUSY_TIMEOUT_MS", "SCHEMA_VERSION", "SQLiteLedger", "default_ledger_
 SCHEMA_VERSION = 2
 """The schema this module writes (``PRAGMA user_version``); files of a higher version are refused."""
 
-BUSY_TIMEOUT_MS = 5000
-"""How long a call waits for another process's write transaction before giving up, in milliseconds."""
+BUSY_TIMEOUT_MS = 30000
+"""How long a call waits for another process's write transaction before giving up, in milliseconds
+(30 s: several agents on one machine share the default file; one saw a 5 s wait run out under load)."""
 
 _SCHEMA = (
     """CREATE TABLE records (

@@ -11,7 +11,6 @@ anywhere else fails there, and is counted as failed. Without ``unshare`` no comm
 
 from __future__ import annotations
 
-import atexit
 import functools
 import os
 import shutil
@@ -66,11 +65,8 @@ def available() -> bool:
     return probe.ok
 
 
-@functools.lru_cache(maxsize=1)
-def _python_bin() -> str:
-    """A folder with ``python`` and ``python3`` linked to this interpreter."""
-    folder = Path(tempfile.mkdtemp(prefix="leanread-sandbox-bin-"))
-    atexit.register(shutil.rmtree, folder, True)
+def _python_bin(folder: Path) -> str:
+    """``folder`` with ``python`` and ``python3`` linked to this interpreter."""
     for name in ("python", "python3"):
         (folder / name).symlink_to(sys.executable)
     return str(folder)
@@ -92,18 +88,19 @@ def run_confined(
     scratch = scratch.resolve()
     command = rewrite(cmd, roots, scratch)
     args = ["unshare", "--user", "--map-root-user", "--mount", "--net", "--", "sh", "-c", _INSIDE, "sandbox"]
-    args += [str(scratch), _python_bin(), str(timeout), command]
-    try:
-        done = subprocess.run(
-            args,
-            capture_output=True,
-            timeout=timeout + 10,
-            check=False,
-            stdin=subprocess.DEVNULL,
-            env={"PATH": os.defpath},
-        )
-    except subprocess.TimeoutExpired:
-        return ShellRun(124, f"took longer than {timeout} s")
+    with tempfile.TemporaryDirectory(prefix="leanread-sandbox-bin-") as bin_dir:
+        args += [str(scratch), _python_bin(Path(bin_dir)), str(timeout), command]
+        try:
+            done = subprocess.run(
+                args,
+                capture_output=True,
+                timeout=timeout + 10,
+                check=False,
+                stdin=subprocess.DEVNULL,
+                env={"PATH": os.defpath},
+            )
+        except subprocess.TimeoutExpired:
+            return ShellRun(124, f"took longer than {timeout} s")
     error = done.stderr.decode("utf-8", "replace").strip().splitlines()
     return ShellRun(done.returncode, error[-1][:200] if error and done.returncode else "")
 
