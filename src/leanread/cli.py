@@ -77,7 +77,7 @@ def _show(result: ToolResult, meta: bool) -> None:
 
 
 #: ``read``'s help for each parameter, the match parameters included.
-_READ_HELP = {**grep_tool.READ_PARAMETERS, **read_tool.PARAMETERS}
+_READ_HELP = read_tool.PARAMETERS
 
 
 @app.command()

@@ -15,7 +15,7 @@ sentence in an ``is_error`` result, never as a pydantic dump, and nothing is coe
 import json
 import math
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Annotated, Any
 
 import anyio
@@ -284,6 +284,11 @@ class LeanreadServer(MCPServer[Any]):
             return _error(f"Invalid arguments for {name}: {_validation_problem(exc.__cause__)}.")
 
 
+READ_ONLY = ToolAnnotations(read_only_hint=True, destructive_hint=False, idempotent_hint=True)
+CHANGES = ToolAnnotations(read_only_hint=False, destructive_hint=True, idempotent_hint=False)
+BOOKKEEPING = ToolAnnotations(read_only_hint=False, destructive_hint=False, idempotent_hint=True)
+
+
 def _to_mcp(result: ToolResult) -> CallToolResult:
     return CallToolResult(
         content=[TextContent(type="text", text=result.text)],
@@ -319,8 +324,18 @@ def build_server(
     limits = settings.limits
     sessions = _Sessions(checked_roots, ledger if ledger is not None else shared_ledger(), settings, session_id)
     server = LeanreadServer("leanread", version=__version__, instructions=INSTRUCTIONS, log_level="WARNING")
-    # The match parameters are grep's until the read tool's module lists them itself.
-    params = {**grep_tool.READ_PARAMETERS, **read_tool.PARAMETERS}
+
+    async def run(ctx: Context, tool: Callable[[Session], ToolResult]) -> CallToolResult:
+        """Run a tool of the caller's session in a worker thread (tools do blocking file I/O)."""
+        session = sessions.get(ctx)
+        return _to_mcp(await anyio.to_thread.run_sync(lambda: tool(session)))
+
+    def offer(fn: Callable[..., Any], module: Any, annotations: ToolAnnotations, **facts: object) -> None:
+        server.add_tool(
+            fn, name=module.NAME, description=description(module.NAME, limits, **facts), annotations=annotations
+        )
+
+    params = read_tool.PARAMETERS
 
     async def read(
         ctx: Context,
@@ -336,9 +351,9 @@ def build_server(
         context_after: Annotated[int | None, Field(description=params["context_after"])] = None,
         mode: Annotated[str | None, Field(description=params["mode"])] = None,
     ) -> CallToolResult:
-        session = sessions.get(ctx)
-        result = await anyio.to_thread.run_sync(
-            lambda: session.read(
+        return await run(
+            ctx,
+            lambda session: session.read(
                 path,
                 offset=offset,
                 limit=limit,
@@ -350,16 +365,10 @@ def build_server(
                 context_after=context_after,
                 mode=mode,
                 symbol=symbol,
-            )
+            ),
         )
-        return _to_mcp(result)
 
-    server.add_tool(
-        read,
-        name=read_tool.NAME,
-        description=description(read_tool.NAME, limits),
-        annotations=ToolAnnotations(read_only_hint=True, destructive_hint=False, idempotent_hint=True),
-    )
+    offer(read, read_tool, READ_ONLY)
     gparams = grep_tool.PARAMETERS
 
     async def grep(
@@ -375,9 +384,9 @@ def build_server(
         max_results: Annotated[int | None, Field(description=gparams["max_results"])] = None,
         offset: Annotated[int | None, Field(description=gparams["offset"])] = None,
     ) -> CallToolResult:
-        session = sessions.get(ctx)
-        result = await anyio.to_thread.run_sync(
-            lambda: session.grep(
+        return await run(
+            ctx,
+            lambda session: session.grep(
                 pattern,
                 path,
                 glob=glob,
@@ -388,16 +397,10 @@ def build_server(
                 after=after,
                 max_results=max_results,
                 offset=offset,
-            )
+            ),
         )
-        return _to_mcp(result)
 
-    server.add_tool(
-        grep,
-        name=grep_tool.NAME,
-        description=description(grep_tool.NAME, limits, **grep_tool.FACTS),
-        annotations=ToolAnnotations(read_only_hint=True, destructive_hint=False, idempotent_hint=True),
-    )
+    offer(grep, grep_tool, READ_ONLY, **grep_tool.FACTS)
     lparams = ls_tool.PARAMETERS
 
     async def ls(
@@ -406,15 +409,9 @@ def build_server(
         depth: Annotated[int | None, Field(description=lparams["depth"])] = None,
         max_entries: Annotated[int | None, Field(description=lparams["max_entries"])] = None,
     ) -> CallToolResult:
-        session = sessions.get(ctx)
-        return _to_mcp(await anyio.to_thread.run_sync(lambda: session.ls(path, depth=depth, max_entries=max_entries)))
+        return await run(ctx, lambda session: session.ls(path, depth=depth, max_entries=max_entries))
 
-    server.add_tool(
-        ls,
-        name=ls_tool.NAME,
-        description=description(ls_tool.NAME, limits, **ls_tool.FACTS),
-        annotations=ToolAnnotations(read_only_hint=True, destructive_hint=False, idempotent_hint=True),
-    )
+    offer(ls, ls_tool, READ_ONLY, **ls_tool.FACTS)
     eparams = edit_tool.PARAMETERS
 
     async def edit(
@@ -424,17 +421,9 @@ def build_server(
         new_string: Annotated[str, Field(description=eparams["new_string"])],
         replace_all: Annotated[bool, Field(description=eparams["replace_all"])] = False,
     ) -> CallToolResult:
-        session = sessions.get(ctx)
-        return _to_mcp(
-            await anyio.to_thread.run_sync(lambda: session.edit(path, old_string, new_string, replace_all=replace_all))
-        )
+        return await run(ctx, lambda session: session.edit(path, old_string, new_string, replace_all=replace_all))
 
-    server.add_tool(
-        edit,
-        name=edit_tool.NAME,
-        description=description(edit_tool.NAME, limits),
-        annotations=ToolAnnotations(read_only_hint=False, destructive_hint=True, idempotent_hint=False),
-    )
+    offer(edit, edit_tool, CHANGES)
     wparams = write_tool.PARAMETERS
 
     async def write(
@@ -442,15 +431,9 @@ def build_server(
         path: Annotated[str, Field(description=wparams["path"])],
         content: Annotated[str, Field(description=wparams["content"])],
     ) -> CallToolResult:
-        session = sessions.get(ctx)
-        return _to_mcp(await anyio.to_thread.run_sync(lambda: session.write(path, content)))
+        return await run(ctx, lambda session: session.write(path, content))
 
-    server.add_tool(
-        write,
-        name=write_tool.NAME,
-        description=description(write_tool.NAME, limits),
-        annotations=ToolAnnotations(read_only_hint=False, destructive_hint=True, idempotent_hint=False),
-    )
+    offer(write, write_tool, CHANGES)
     cparams = context_tool.PARAMETERS
 
     async def context(
@@ -459,15 +442,9 @@ def build_server(
         call_ids: Annotated[list[str] | None, Field(default=None, description=cparams["call_ids"])],
         call_id: Annotated[str, _optional_text(cparams["call_id"])],
     ) -> CallToolResult:
-        session = sessions.get(ctx)
-        return _to_mcp(await anyio.to_thread.run_sync(lambda: session.context(action, call_ids or (), call_id)))
+        return await run(ctx, lambda session: session.context(action, call_ids or (), call_id))
 
-    server.add_tool(
-        context,
-        name=context_tool.NAME,
-        description=description(context_tool.NAME, limits),
-        annotations=ToolAnnotations(read_only_hint=False, destructive_hint=False, idempotent_hint=True),
-    )
+    offer(context, context_tool, BOOKKEEPING)
     return server
 
 

@@ -73,15 +73,8 @@ PARAMETERS: dict[str, str] = {
     "offset": "1-based number of the first match to show, to page on (0 is taken as 1). Default: 1.",
 }
 
+
 #: The ``read`` parameters that open a match (the read tool's module lists its own parameters).
-READ_PARAMETERS: dict[str, str] = {
-    "match_id": "A match id from a grep result (m4): read the lines around that match instead of giving path "
-    "and offset.",
-    "context_before": f"With match_id: lines to show before the match. Default: {READ_CONTEXT}.",
-    "context_after": f"With match_id: lines to show after the match. Default: {READ_CONTEXT}.",
-}
-
-
 @dataclass(frozen=True)
 class GrepRequest:
     """The parameters of one ``grep`` call (see ``PARAMETERS``); ``type`` is ``file_type`` here."""
