@@ -40,7 +40,7 @@ def test_replay_counts_tokens_stubs_and_skips(tmp_path: Path) -> None:
     assert [(r.step, r.window, r.note) for r in replay.rows] == [
         (1, "1-end", ""),
         (2, "10-14", "stub → r1"),
-        (4, "10-14", "stub → r3"),  # the edit went through leanread: r3 showed the new line 12
+        (4, "10-14", "stub → r1, r3"),  # the edit went through leanread: r3 showed the new line 12
         (6, "39-end", "markers → r1"),  # lines 39-40 kept their text through the edit of line 12
     ]
     assert replay.skipped_reads == ["toypkg/absent.py"]

@@ -99,7 +99,7 @@ def test_type_and_case_insensitive(session: Session, root: Path) -> None:
     assert [m["path"] for m in result.metadata["matches"]] == ["src/app.py", "src/app.py", "src/util.py"]
 
 
-_NOT_SEARCHED = "files ignored by .gitignore, binary files and secrets on the deny list are not searched.)"
+_NOT_SEARCHED = "gitignored, binary and deny-listed files are not searched.)"
 
 
 def test_minified_line_shows_a_window_around_the_match(session: Session, root: Path) -> None:

@@ -28,9 +28,9 @@ PARAMETERS: dict[str, str] = {
 }
 
 #: Lines of context shown around the change in the result.
-CONTEXT_LINES = 2
-#: Longest excerpt shown; a longer change shows its head and tail.
-EXCERPT_LINES = 14
+CONTEXT_LINES = 1
+#: Longest excerpt shown; a longer change shows its head and tail (the model wrote the middle).
+EXCERPT_LINES = 6
 
 
 class EditRefused(EditError):

@@ -582,10 +582,7 @@ def _assemble(shown_files: Sequence[_Shown], ids: Sequence[str]) -> tuple[list[s
 def _summary(where: str, total: int, file_count: int, first: int, last: int, capped: bool, ctx: ToolContext) -> str:
     if not total:
         place = "the workspace" if where == "." else shown(where)
-        return (
-            f"(No matches in {place}; files ignored by .gitignore, binary files and secrets on the deny list "
-            "are not searched.)"
-        )
+        return f"(No matches in {place}; gitignored, binary and deny-listed files are not searched.)"
     files = _plural(file_count, "file")
     if first == 1 and last == total:
         return f"({_plural(total, 'match')} in {files}.)"
