@@ -25,11 +25,11 @@ from .errors import (
     NotText,
     OutsideWorkspace,
     PathError,
+    SearchUnavailable,
     TokenizerError,
 )
 from .ledger import LedgerStore, MemoryLedger, ViewRecord
 from .result import ToolResult
-from .search import SearchUnavailable
 from .session import Session
 from .tokens import count_tokens
 from .workspace import Workspace

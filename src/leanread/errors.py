@@ -5,11 +5,12 @@
      ├── PathError                the path cannot be served
      │    ├── OutsideWorkspace    resolves (through links or ``..``) outside every root
      │    ├── FileMissing         nothing at that path (similar existing names are suggested)
-     │    ├── Denied              the file name is on the deny list (secrets such as ``.env``)
+     │    ├── Denied              the path or a folder on it is on the deny list (secrets such as ``.env``)
      │    └── NotAFile            a directory, FIFO, device or socket where a file was expected
      ├── NotText                  the file is binary or in an encoding leanread cannot show
      ├── TokenizerError           the offline o200k_base vocabulary is missing or corrupt
      ├── ConfigError              ``leanread.toml`` / ``[tool.leanread]`` or an override is invalid
+     ├── SearchUnavailable        ripgrep (``rg``) cannot be found or started
      └── EditError                an ``edit`` or ``write`` cannot be applied as asked; nothing was written
           ├── NoChange            old_string and new_string are the same text
           ├── NoMatch             old_string is not in the file (the closest lines are quoted)
@@ -86,3 +87,7 @@ class MarkerInEdit(EditError):
 
 class UnencodableText(EditError):
     """The new text holds a character the file's encoding cannot store."""
+
+
+class SearchUnavailable(LeanreadError):
+    """ripgrep cannot be found or started."""

@@ -39,7 +39,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .config import Policy
-from .errors import InvalidArgument, LeanreadError
+from .errors import InvalidArgument, LeanreadError, SearchUnavailable
 
 __all__ = [
     "DEFAULT_TIMEOUT",
@@ -64,10 +64,6 @@ JSON_BUDGET = 4 * 1024 * 1024
 LS_SKIPPED = ("node_modules", "__pycache__")
 
 _EXE = ".exe" if os.name == "nt" else ""
-
-
-class SearchUnavailable(LeanreadError):
-    """ripgrep cannot be found or started."""
 
 
 def _scripts_dirs() -> list[str]:
