@@ -161,7 +161,7 @@ def test_concurrent_edits_from_two_sessions_lose_nothing(root: Path) -> None:
 
     def work(session: Session, offset: int) -> None:
         for i in range(offset, 40, 2):
-            for _ in range(10):  # a refusal (the other agent changed the file) is followed by a fresh read
+            for _ in range(500):  # a refusal (the other agent changed the file) is followed by a fresh read
                 session.read("a.txt", fresh=True)
                 result = session.edit("a.txt", f"line {i}\n", f"done {i}\n")
                 if not result.is_error:

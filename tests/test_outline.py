@@ -365,3 +365,91 @@ def test_read_mode_full_in_the_settings_turns_outlines_off(tmp_path: Path) -> No
     session = Session([tmp_path], ledger=MemoryLedger())
     assert session.read("big.py").metadata["mode"] == "full"
     assert session.read("big.py", mode="outline", fresh=True).metadata["mode"] == "outline"
+
+
+def test_python_definitions_under_if_try_and_with_are_listed() -> None:
+    source = """import sys
+
+if sys.version_info >= (3, 8):
+    def modern():
+        pass
+else:
+    def modern():
+        pass
+
+try:
+    from fast import loads
+except ImportError:
+    def loads(text):
+        return text
+
+class Store:
+    @property
+    def size(self):
+        return 1
+
+    @size.setter
+    def size(self, value):
+        pass
+"""
+    made = outline("compat.py", source.split("\n")[:-1])
+    assert [(s.name, s.first, s.last) for s in made.symbols] == [
+        ("modern", 4, 5),
+        ("modern", 7, 8),
+        ("loads", 13, 14),
+        ("Store", 16, 23),
+        ("Store.size", 17, 19),
+        ("Store.size", 21, 23),
+    ]
+    # a getter and its setter are read together
+    assert find_symbol(made, "Store.size", "compat.py") == Symbol("Store.size", "method", 17, 23, 18, 1)
+
+
+def test_c_functions_are_named_by_their_declarator_inside_guards_and_extern_c() -> None:
+    source = """#ifndef LIST_H
+#define LIST_H
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct node {
+    int value;
+};
+
+static inline int
+list_push(struct node *n, int v)
+{
+    return v;
+}
+
+#ifdef __cplusplus
+}
+#endif
+#endif
+"""
+    assert _entries("list.h", source) == [
+        "1: #ifndef LIST_H",
+        "2: #define LIST_H",
+        "3: #ifdef __cplusplus",
+        '4: extern "C" {',
+        "5: #endif",
+        "6: ",
+        "7-9: struct node {",
+        "11-15: static inline int",
+    ]
+    made = outline("list.h", source.split("\n")[:-1])
+    assert find_symbol(made, "list_push", "list.h").first == 11
+
+
+def test_a_capped_outline_goes_on_as_an_outline(tmp_path: Path) -> None:
+    from leanread import Limits, MemoryLedger, Session
+
+    _big_module(tmp_path / "big.py")
+    session = Session([tmp_path], ledger=MemoryLedger(), limits=Limits(max_bytes=2048))
+    first = session.read("big.py")
+    note = first.text.split("\n")[-2]
+    assert note.startswith("(") and 'mode="outline".)' in note
+    offset = int(note.split("read on with offset=")[1].split(",")[0])
+    more = session.read("big.py", offset=offset, mode="outline")
+    assert more.metadata["mode"] == "outline"
+    assert more.text.split("\n")[4].startswith(f"{offset}-")

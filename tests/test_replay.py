@@ -70,7 +70,7 @@ def _call(text: str, offset: int | None = None, limit: int | None = None) -> Rea
 
 
 def test_anchor_texts_and_tokens_for_a_small_file(tmp_path: Path) -> None:
-    strategies = {name: cls(tmp_path) for name, cls in available().items() if name != "leanread"}
+    strategies = {name: cls(tmp_path) for name, cls in available().items() if not name.startswith("leanread")}
     texts = {name: s.read(_call(MOD)) for name, s in strategies.items()}
     assert texts["opencode"] == (
         "<path>pkg/mod.py</path>\n<type>file</type>\n<content>\n"
@@ -121,7 +121,15 @@ def test_opencode_caps_at_50_kb_of_line_bytes_and_cuts_long_lines(tmp_path: Path
 
 
 def test_strategies_are_found_one_per_file_in_report_order() -> None:
-    assert list(available()) == ["opencode", "kilo-plain", "opencode-dedup", "claude-code", "floor", "leanread"]
+    assert list(available()) == [
+        "opencode",
+        "kilo-plain",
+        "opencode-dedup",
+        "claude-code",
+        "floor",
+        "leanread",
+        "leanread-outline",
+    ]
     assert [cls.name for cls in pick_strategies(["leanread", "floor"])] == ["floor", "leanread"]
 
 

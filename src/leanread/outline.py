@@ -78,6 +78,13 @@ def _python(lines: Sequence[str]) -> Outline | None:
 
     def visit(body: Sequence[ast.stmt], prefix: str, depth: int, in_class: bool) -> None:
         for node in body:
+            # definitions under `if TYPE_CHECKING:`, `try: … except ImportError:`, `with …:` count too
+            if isinstance(node, ast.If | ast.Try | ast.With | ast.AsyncWith | ast.For | ast.While):
+                for block in ("body", "orelse", "finalbody"):
+                    visit(getattr(node, block, []), prefix, depth, in_class)
+                for handler in getattr(node, "handlers", []):
+                    visit(handler.body, prefix, depth, in_class)
+                continue
             if isinstance(node, ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef):
                 first = min([node.lineno, *(d.lineno for d in node.decorator_list)])
                 kind = "class" if isinstance(node, ast.ClassDef) else "method" if in_class else "function"
@@ -120,6 +127,10 @@ class _Grammar:
 
 
 _JS_FUNCTIONS = frozenset({"arrow_function", "function_expression", "function", "class", "generator_function"})
+# include guards, #if blocks and extern "C" { … } hold a header's definitions
+_C_BLOCKS = frozenset(
+    {"preproc_ifdef", "preproc_if", "preproc_else", "preproc_elif", "linkage_specification", "declaration_list"}
+)
 _C_KINDS = {"function_definition": "function", "struct_specifier": "struct", "enum_specifier": "enum"}
 _GRAMMARS: dict[str, _Grammar] = {
     "javascript": _Grammar(
@@ -218,7 +229,7 @@ _GRAMMARS: dict[str, _Grammar] = {
             }
         ),
     ),
-    "c": _Grammar("tree_sitter_c", "language", _C_KINDS, frozenset()),
+    "c": _Grammar("tree_sitter_c", "language", _C_KINDS, _C_BLOCKS),
     "cpp": _Grammar(
         "tree_sitter_cpp",
         "language",
@@ -281,7 +292,12 @@ def _parser(language: str) -> Any:
 
 
 def _node_name(node: Any) -> str | None:
-    field = node.child_by_field_name("name") or node.child_by_field_name("type")
+    # a C/C++ function is named by its declarator (its "type" field is the return type)
+    field = (
+        None
+        if node.type == "function_definition"
+        else node.child_by_field_name("name") or node.child_by_field_name("type")
+    )
     if field is None:
         field = node.child_by_field_name("declarator")
         while field is not None and field.type not in (
@@ -369,7 +385,7 @@ def _code_head(lines: Sequence[str], first_symbol: int) -> int:
             in_comment
             or not text
             or re.match(
-                r"(import|from|use|#include|#pragma|package|using|require\(|//|/\*|\*|'use strict'|\"use strict\")",
+                r"((import|from|use|package|using)\b|#|require\(|//|/\*|\*|'use strict'|\"use strict\"|extern \"C\")",
                 text,
             )
         )
@@ -511,12 +527,16 @@ def outline(path: str, lines: Sequence[str]) -> Outline:
     return made if made is not None and made.symbols else _log(lines)
 
 
+def _last_part(name: str) -> str:
+    return re.split(r"\.|::| > ", name)[-1]
+
+
 def _candidates(symbols: Sequence[Symbol], wanted: str) -> list[Symbol]:
     exact = [s for s in symbols if s.name == wanted]
     if exact:
         return exact
-    tail = [s for s in symbols if s.name.endswith("." + wanted) or s.name.endswith(" > " + wanted)]
-    return tail or [s for s in symbols if s.name.rsplit(".", 1)[-1] == wanted]
+    tail = [s for s in symbols if any(s.name.endswith(sep + wanted) for sep in (".", "::", " > "))]
+    return tail or [s for s in symbols if _last_part(s.name) == wanted]
 
 
 def find_symbol(made: Outline, wanted: str, display: str) -> Symbol:
@@ -528,17 +548,20 @@ def find_symbol(made: Outline, wanted: str, display: str) -> Symbol:
     found = _candidates(made.symbols, wanted.strip())
     if len(found) == 1:
         return found[0]
+    if found and len({s.name for s in found}) == 1:  # a getter and its setter, overloads: read them all
+        first, last = min(s.first for s in found), max(s.last for s in found)
+        return Symbol(found[0].name, found[0].kind, first, last, found[0].line, found[0].depth)
     if found:
         listed = ", ".join(f"{s.name} (lines {s.first}-{s.last})" for s in found[:8])
         raise InvalidArgument(
             f"symbol={wanted!r} names {len(found)} definitions in {display}: {listed}; use the full name."
         )
-    last_parts = {s.name.rsplit(".", 1)[-1].rsplit(" > ", 1)[-1]: s.name for s in made.symbols}
+    last_parts = {_last_part(s.name): s.name for s in made.symbols}
     close = [
         s.name for s in made.symbols if s.name in difflib.get_close_matches(wanted, [s.name for s in made.symbols])
     ]
     close += [last_parts[p] for p in difflib.get_close_matches(wanted, list(last_parts)) if last_parts[p] not in close]
-    close = close[:3]
+    close = list(dict.fromkeys(close))[:3]
     hint = (
         f" Did you mean {', '.join(close)}?"
         if close

@@ -352,7 +352,7 @@ def render_outline(
             rest = entries[len(kept) :]
             notes.append(
                 f"({len(rest):,} more definitions from line {rest[0][0]:,} on are left out; "
-                f"read on with offset={rest[0][0]}.)"
+                f'read on with offset={rest[0][0]}, mode="outline".)'
             )
             break
         kept.append(entry)

@@ -63,7 +63,8 @@ PARAMETERS: dict[str, str] = {
     "pattern": "Regular expression (ripgrep/Rust syntax) to search for; escape ( [ { . * + ? | with a backslash "
     "to match them literally.",
     "path": "File or folder to search: relative to the workspace root, or absolute inside it. Default: the root.",
-    "glob": "Search only files whose path matches this glob, e.g. *.py, src/**/*.ts, !*.min.js.",
+    "glob": "Search only files whose path (from the workspace root) matches this glob, e.g. *.py, src/**/*.ts, "
+    "!*.min.js.",
     "type": "Search only files of this ripgrep type, e.g. py, js, ts, rust, go, java, md.",
     "case_insensitive": "true: ignore case.",
     "context": "Lines to show before and after each match. Default: 0.",
@@ -438,6 +439,17 @@ def _search(
     return files, {f.path: f for f in files}
 
 
+def _glob_under(glob: str, folder: str) -> str:
+    """``glob`` as ripgrep applies it under ``folder``: results show paths from the workspace
+    root, so a glob written from there (``src/app/*.py`` with ``path="src"``) drops the folder."""
+    negated, pattern = ("!", glob[1:]) if glob.startswith("!") else ("", glob)
+    pattern = pattern.removeprefix("./")
+    prefix = folder.rstrip("/") + "/"
+    if folder not in (".", "") and pattern.startswith(prefix):
+        pattern = pattern[len(prefix) :]
+    return negated + pattern
+
+
 def run(ctx: ToolContext, request: GrepRequest, call_id: str) -> ToolResult:
     """Execute one ``grep``; the lines it shows whole are recorded in the ledger under ``call_id``
     and its matches under new match ids.
@@ -450,7 +462,7 @@ def run(ctx: ToolContext, request: GrepRequest, call_id: str) -> ToolResult:
     target = ctx.workspace.resolve(request.path or ".")
     options = RgOptions(
         case_insensitive=request.case_insensitive,
-        glob=request.glob or None,
+        glob=_glob_under(request.glob, target.display) if request.glob else None,
         file_type=request.file_type or None,
         policy=ctx.policy,
     )

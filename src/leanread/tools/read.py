@@ -368,9 +368,10 @@ def _big(ctx: ToolContext, resolved: Resolved, text_file: TextFile) -> bool:
 
 
 def _read_outline(
-    ctx: ToolContext, resolved: Resolved, text_file: TextFile, call_id: str, attached: tuple[str, ...]
+    ctx: ToolContext, resolved: Resolved, text_file: TextFile, call_id: str, attached: tuple[str, ...], start: int
 ) -> ToolResult:
-    """The outline of the file; its head, signature and tail lines count as seen."""
+    """The outline of the file (its definitions from line ``start`` on); its head, signature and
+    tail lines count as seen."""
     total = len(text_file.lines)
     if isinstance(text_file.lines, IndexedLines):  # too big to parse: head and tail through the index
         made = head_and_tail(total)
@@ -380,6 +381,8 @@ def _read_outline(
         made = outline(resolved.display, text_file.lines)
         lines = text_file.lines
         line_of = lambda n: lines[n - 1]  # noqa: E731
+    if start > 1:  # going on with a long outline
+        made = replace(made, head=0, symbols=tuple(sym for sym in made.symbols if sym.line >= start))
     text, whole = render_outline(resolved.display, made, line_of, ctx.limits)
     knowledge = knowledge_of(ctx, resolved, text_file)
     record_view(
@@ -418,7 +421,10 @@ def run(ctx: ToolContext, request: ReadRequest, call_id: str) -> ToolResult:
     slice_wanted = request.char_offset is not None and request.char_offset > 1
     limit = 1 if slice_wanted else request.limit or ctx.limits.max_lines
     mode = request.mode or ctx.limits.read_mode
-    wants_map = request.whole_file and mode != "full" and not slice_wanted
+    # an outline: of a whole read in auto/outline mode, or on from offset when asked for by name
+    wants_map = not slice_wanted and (
+        (request.whole_file and mode != "full") or (request.mode == "outline" and request.symbol is None)
+    )
     needs_whole = request.symbol is not None or (wants_map and resolved.size <= ctx.limits.index_bytes)
     text_file = load_text(ctx, resolved, max(request.offset or 1, 1), None if needs_whole else limit)
     instructions = new_instructions(ctx, resolved)
@@ -431,7 +437,7 @@ def run(ctx: ToolContext, request: ReadRequest, call_id: str) -> ToolResult:
         record_view(ctx, call_id, resolved, text_file, whole, kind="read", instructions=attached)
         return _with_instructions(result, instructions)
     if wants_map and (mode == "outline" or _big(ctx, resolved, text_file)):
-        result = _read_outline(ctx, resolved, text_file, call_id, attached)
+        result = _read_outline(ctx, resolved, text_file, call_id, attached, max(request.offset or 1, 1))
         return _with_instructions(result, instructions)
     if request.symbol is not None:
         found = find_symbol(outline(resolved.display, text_file.lines), request.symbol, resolved.display)

@@ -3,10 +3,11 @@
 The ops run in order. ``read``, ``grep``, ``list`` and ``glob`` are turned into calls (``calls``)
 about the scratch copy as it is at that moment and handed to every strategy; the tokens of each
 answer are counted (o200k_base). The agent's changes are made once, on the shared copy: ``edit``
-and ``write`` through the strategy that ``applies_changes`` (leanread), directly when it refuses
-or when no such strategy runs; ``insert``, ``undo_edit`` and appending writes directly; shell
-commands that change files re-run in the sandbox (``sandbox``). So every strategy sees the same
-bytes at every step.
+and ``write`` through the first strategy that ``applies_changes`` (leanread), directly when it
+refuses or when no such strategy runs; a further such strategy (leanread-outline) makes the same
+change on the file as it was, then the file is put back as the first left it. ``insert``,
+``undo_edit`` and appending writes are made directly; shell commands that change files re-run in
+the sandbox (``sandbox``). So every strategy sees the same bytes at every step.
 
 A read is servable when its path is inside the repository, names a text file of the release,
 and its window starts within the file; the others are listed per trace with the reason.
@@ -14,6 +15,7 @@ and its window starts within the file; the others are listed per trace with the 
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
 import statistics
@@ -145,7 +147,11 @@ class _Run:
         self.scratch = scratch
         self.strategies = strategies
         self.result = result
-        self.changer = next((s for s in strategies if s.applies_changes), None)
+        changers = [s for s in strategies if s.applies_changes]
+        self.changer = changers[0] if changers else None
+        #: Further strategies that make changes themselves: each makes the same change on the
+        #: file as it was, then the file is put back as the first one left it (``_also``).
+        self.also = changers[1:]
         self.replayer = Changes(scratch)
         self.ids = LineIds()
         self.first: dict[str, FirstRead] = {}
@@ -244,6 +250,8 @@ class _Run:
                 outcome = f"{kind} through {self.changer.name}"
             else:
                 outcome = f"{kind} refused by {self.changer.name}, then " + self.replayer.apply(op)
+            for other in self.also:
+                texts[other.name] = self._also(other, op, target, before_bytes)
         else:
             outcome = f"{kind} " + self.replayer.apply(op)
         self.result.changes[outcome] += 1
@@ -255,6 +263,26 @@ class _Run:
             "write" if kind == "write" else "edit", texts, {"step": call.step, "path": path, "outcome": outcome}
         )
         self._changed_lines(path, before, after)
+
+    @staticmethod
+    def _also(other: Strategy, op: dict[str, Any], target: Path, before: bytes | None) -> str:
+        """``other`` makes the change too, on the file as it was before it; then the file is as
+        the first changer left it again, bytes and modification time (the anchors key their stubs
+        on it). Where the two differ, ``other`` meets an outside change at its next call."""
+        after = target.read_bytes() if target.is_file() else None
+        stat = target.stat() if after is not None else None
+        if before is None:
+            target.unlink(missing_ok=True)
+        else:
+            target.write_bytes(before)
+        _done, text = other.apply(op)
+        if after is None:
+            target.unlink(missing_ok=True)
+        else:
+            target.write_bytes(after)
+            assert stat is not None
+            os.utime(target, ns=(stat.st_atime_ns, stat.st_mtime_ns))
+        return text
 
     def shell(self, op: dict[str, Any]) -> None:
         mutates = op.get("mutates")

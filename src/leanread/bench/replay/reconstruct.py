@@ -49,13 +49,25 @@ class View:
     """What the model holds of one file: line number → (text, the calls whose results hold it)."""
 
     lines: dict[int, Held] = field(default_factory=dict)
+    #: Outline rows ``first-last: signature``: the signature line is somewhere in first..last
+    #: (after the decorators), the row does not say where. A later result that relies on a line
+    #: of that range the model does not hold by number places it there (``text``).
+    loose: dict[tuple[int, int], Held] = field(default_factory=dict)
 
     def text(self, n: int) -> str:
+        if n not in self.lines:
+            ranges = [r for r in self.loose if r[0] <= n <= r[1]]
+            if ranges:  # the innermost definition's signature: the one line of it the model holds
+                inner = min(ranges, key=lambda r: r[1] - r[0])
+                self.lines[n] = self.loose.pop(inner)
         check(n in self.lines, f"the result relies on line {n}, which the model does not have")
         return self.lines[n][0]
 
     def show(self, n: int, text: str, call: str) -> Held:
-        """What the model holds at ``n`` once ``call`` showed ``text`` there."""
+        """What the model holds at ``n`` once ``call`` showed ``text`` there (a loose signature
+        shown there by number is placed)."""
+        for key in [r for r, (sig, _) in self.loose.items() if r[0] <= n <= r[1] and sig == text]:
+            self.lines.setdefault(n, self.loose.pop(key))
         held = self.lines.get(n)
         return (text, held[1] | {call}) if held and held[0] == text else (text, frozenset({call}))
 
@@ -150,6 +162,44 @@ def apply_read(view: View, result: ToolResult) -> list[str]:
     return [window[k][0] for k in range(first, last + 1)]
 
 
+OUTLINE_ROW = re.compile(r"^(\d+)(?:-(\d+))?: (.*)$")
+
+
+def apply_outline(view: View, result: ToolResult) -> dict[int, str]:
+    """An outline result: its head and tail rows (``12: text``) are held under their numbers, each
+    definition row (``10-20: def f():``) as a loose signature of lines 10-20. Returns the rows
+    held by number."""
+    call = result.metadata["call_id"]
+    placed: dict[int, str] = {}
+    for row in _body(result.text)[1:]:
+        found = OUTLINE_ROW.match(row)
+        if found is None:
+            continue
+        first, text = int(found.group(1)), found.group(3)
+        if found.group(2) is None:
+            view.lines[first] = view.show(first, text, call)
+            placed[first] = text
+        else:
+            key = (first, int(found.group(2)))
+            held = view.loose.get(key)
+            view.loose[key] = (text, held[1] | {call}) if held and held[0] == text else (text, frozenset({call}))
+    return placed
+
+
+def _shift_loose(view: View, a: int, b: int, delta: int) -> None:
+    """Loose signatures after an edit of lines a..b that moved what follows by ``delta``: ranges
+    past the edit move, ranges that overlap it are forgotten unless they enclose it."""
+    moved: dict[tuple[int, int], Held] = {}
+    for (first, last), held in view.loose.items():
+        if last < a:
+            moved[(first, last)] = held
+        elif first > b:
+            moved[(first + delta, last + delta)] = held
+        elif first < a and last > b:
+            moved[(first, last + delta)] = held
+    view.loose = moved
+
+
 def apply_edit(view: View, result: ToolResult, old: str, new: str) -> None:
     """The model applies its own edit to what it holds, renumbering what follows. When leanread
     matched ``old`` by a looser rule than exact text, the model knows its ``new`` as it wrote it,
@@ -170,6 +220,7 @@ def apply_edit(view: View, result: ToolResult, old: str, new: str) -> None:
             block.pop()
     check(len(block) == d - c + 1, f"the edit's new lines {c}-{d} do not fit {len(block)} written lines")
     shifted = {(k if k < a else k + (d - c) - (b - a)): v for k, v in view.lines.items() if not a <= k <= b}
+    _shift_loose(view, a, b, (d - c) - (b - a))
     call = result.metadata["call_id"]
     shifted.update({c + i: (text, frozenset({call})) for i, text in enumerate(block)})
     for row in result.text.split("\n")[4:-1]:  # the numbered excerpt around the change
@@ -187,6 +238,7 @@ def apply_write(view: View, result: ToolResult, content: str) -> None:
     if lines and lines[-1] == "":
         lines.pop()
     view.lines = {i + 1: (text, frozenset({call})) for i, text in enumerate(lines)}
+    view.loose = {}
 
 
 def apply_refusal(view: View, result: ToolResult) -> None:
@@ -212,6 +264,7 @@ def apply_refusal(view: View, result: ToolResult) -> None:
         shifts = [offset for _, end, offset in spans if end <= k]
         patched.setdefault(k + (shifts[-1] if shifts else 0), value)
     view.lines = patched
+    view.loose = {}
 
 
 def apply_grep(views: dict[str, View], result: ToolResult) -> None:

@@ -25,6 +25,12 @@ CROSS_CHECK: dict[str, int] = {
 CROSS_CHECK_READS = 282
 #: The goal of issue 6: leanread at most this share of opencode's tokens.
 GOAL = 0.72
+#: The goal of issue 7: an outline strategy's reads, follow-ups included, at most this share of
+#: opencode's (the second with leanread's line-level dedup on the other reads, as leanread-outline
+#: has), and the issue's own rough model of it.
+OUTLINE_GOAL = 0.35
+OUTLINE_GOAL_DEDUP = 0.30
+OUTLINE_CROSS_CHECK = (0.344, 0.304)
 BASELINE = "opencode"
 #: The multiplication sign of ratios.
 TIMES = "\u00d7"
@@ -46,6 +52,30 @@ def _sum(counts: Counter[str], kinds: tuple[str, ...]) -> int:
 
 def _ratio(value: int, base: int) -> float:
     return value / base if base else float("nan")
+
+
+def outline_figures(notes: Counter[str], counts: Counter[str], base: Counter[str]) -> dict[str, Any] | None:
+    """What an outline strategy's notes say (``strategies/leanread_outline.py``): outlines given,
+    follow-up reads and their tokens, later-used lines by where the model had them from, and its
+    reads with the follow-ups charged to edits added, against opencode's reads."""
+    if not notes.get("reads: outline"):
+        return None
+    kinds = {k.split(": ", 1)[1]: v for k, v in notes.items() if k.startswith("follow-up reads: ")}
+    used = {k.split(": ", 1)[1]: v for k, v in notes.items() if k.startswith("used lines: ")}
+    before_edits = notes.get("follow-up tokens: before edits", 0)
+    tokens = before_edits + notes.get("follow-up tokens: before reads", 0)
+    reads = counts["read"] + before_edits
+    return {
+        "outlines": notes["reads: outline"],
+        "follow_up_reads": sum(kinds.values()),
+        "follow_up_reads_by_kind": kinds,
+        "follow_up_tokens": tokens,
+        "follow_up_tokens_before_edits": before_edits,
+        "used_lines": used,
+        "outline_share": round(used.get("outline", 0) / sum(used.values()), 4) if used else 0.0,
+        "reads_with_follow_ups": reads,
+        "ratio_reads_with_follow_ups": round(_ratio(reads, base["read"]), 4),
+    }
 
 
 def summary(run: ReplayRun) -> dict[str, Any]:
@@ -76,6 +106,7 @@ def summary(run: ReplayRun) -> dict[str, Any]:
             "ratio_all": round(_ratio(_sum(counts, KINDS), _sum(base, KINDS)), 4),
             "cross_check_read": CROSS_CHECK.get(cls.name),
             "notes": dict(notes.get(cls.name, Counter())),
+            "outline": outline_figures(notes.get(cls.name, Counter()), counts, base),
         }
     return {
         "traces": len(results),
@@ -103,7 +134,13 @@ def as_json(run: ReplayRun, command: str) -> dict[str, Any]:
         "python": platform.python_version(),
         "tokenizer": "o200k_base",
         "cross_check": {"reads": CROSS_CHECK_READS, "read_tokens": CROSS_CHECK},
-        "goal": {"leanread_max_ratio": GOAL, "divergences": 0},
+        "goal": {
+            "leanread_max_ratio": GOAL,
+            "divergences": 0,
+            "outline_max_ratio": OUTLINE_GOAL,
+            "outline_max_ratio_with_dedup": OUTLINE_GOAL_DEDUP,
+            "outline_cross_check": OUTLINE_CROSS_CHECK,
+        },
         "summary": summary(run),
         "traces": [r.as_json() for r in run.results],
     }
@@ -181,9 +218,15 @@ def markdown(run: ReplayRun, command: str, chart: str | None = None) -> str:
     ]
     if lean is not None:
         checked = sum(v for k, v in lean["notes"].items() if k.startswith("reads: "))
+        outlined = {n: f for n, f in st.items() if f["outline"] and n != "leanread"}
+        also = "".join(
+            f", of {n}'s {sum(v for k, v in f['notes'].items() if k.startswith(('reads: ', 'follow-up reads: ')))}"
+            " reads (outlines and follow-ups included)"
+            for n, f in outlined.items()
+        )
         lines.append(
-            f"- Truthfulness: each of leanread's {checked} file reads was rebuilt from its outputs alone and compared "
-            f"with the file: {len(s['divergences'])} divergences."
+            f"- Truthfulness: each of leanread's {checked} file reads{also} was rebuilt from its outputs alone and "
+            f"compared with the file: {len(s['divergences'])} divergences."
         )
     if lean is not None and lean["notes"]:
         lines.append("- leanread's answers: " + ", ".join(f"{k} {v}" for k, v in sorted(lean["notes"].items())) + ".")
@@ -214,6 +257,30 @@ def markdown(run: ReplayRun, command: str, chart: str | None = None) -> str:
             f"{lean['ratio_all']:.3f} {TIMES}; {len(s['divergences'])} divergences — "
             + ("met." if met else "not met."),
         ]
+    for name, f in st.items():
+        o = f["outline"]
+        if o is None:
+            continue
+        ratio = o["ratio_reads_with_follow_ups"]
+        used = o["used_lines"]
+        met = ratio <= OUTLINE_GOAL_DEDUP and not s["divergences"]
+        floor = _ratio(o["reads_with_follow_ups"], st["floor"]["read"]) if "floor" in st else float("nan")
+        by_kind = ", ".join(f"{v} {k}" for k, v in sorted(o["follow_up_reads_by_kind"].items()))
+        lines += [
+            "",
+            f"{name}: {o['outlines']} whole reads answered with an outline; {o['follow_up_reads']} follow-up reads "
+            f"({by_kind}), {_n(o['follow_up_tokens'])} tokens ({_n(o['follow_up_tokens_before_edits'])} of them "
+            f"before edits, charged there). Lines the agent used later in outlined files: {sum(used.values())}, of "
+            f"them {used.get('outline', 0)} shown by the outline itself ({o['outline_share']:.1%}), "
+            f"{used.get('other output', 0)} by other output (greps, windows, earlier follow-ups), "
+            f"{used.get('follow-up', 0)} fetched by a follow-up. Reads with every follow-up: "
+            f"{_n(o['reads_with_follow_ups'])} tokens, {ratio:.3f} {TIMES} opencode, {floor:.3f} {TIMES} the floor"
+            + (f", {_ratio(o['reads_with_follow_ups'], lean['read']):.3f} {TIMES} leanread" if lean is not None else "")
+            + f". Goal (issue 7): ≤ {OUTLINE_GOAL:.2f} {TIMES} opencode — "
+            + ("met" if ratio <= OUTLINE_GOAL and not s["divergences"] else "not met")
+            + f"; ≤ {OUTLINE_GOAL_DEDUP:.2f} {TIMES} with leanread's dedup on the other reads (which this strategy "
+            f"has) — " + ("met." if met else "not met."),
+        ]
     usage = s["usage"]
     if usage.get("files"):
         lines += [
@@ -226,17 +293,26 @@ def markdown(run: ReplayRun, command: str, chart: str | None = None) -> str:
             f"{usage['token_weighted_used_or_grepped_share']:.1%} weighted.",
         ]
     lines += ["", "Per trace (read + grep tokens; source):", ""]
-    lines.append("| trace | source | reads | " + " | ".join(names) + " | leanread / opencode |")
-    lines.append("|---|---|---:|" + "---:|" * len(names) + "---:|")
+    leanreads = [n for n in names if n.startswith("leanread")] or ["leanread"]
+    lines.append(
+        "| trace | source | reads | "
+        + " | ".join(names)
+        + " | "
+        + " | ".join(f"{n} / opencode" for n in leanreads)
+        + " |"
+    )
+    lines.append("|---|---|---:|" + "---:|" * (len(names) + len(leanreads)))
     for r in run.results:
         values = {n: r.total(n, READ_GREP) for n in names}
-        ratio = _ratio(values.get("leanread", 0), values.get(BASELINE, 0)) if "leanread" in values else float("nan")
+        ratios = [_ratio(values[n], values.get(BASELINE, 0)) if n in values else float("nan") for n in leanreads]
         unserv = sum(1 for u in r.unservable if u["op"] == "read")
         reads = f"{r.reads}" + (f" (+{unserv} not servable)" if unserv else "")
         lines.append(
             f"| {r.name} | {r.source.kind} | {reads} | "
             + " | ".join(_n(values[n]) for n in names)
-            + f" | {ratio:.3f} |"
+            + " | "
+            + " | ".join(f"{x:.3f}" for x in ratios)
+            + " |"
         )
     sources: dict[str, str] = {}
     for r in run.results:

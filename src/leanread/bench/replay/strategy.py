@@ -38,7 +38,9 @@ class Strategy:
         title: one line for the report: whose behaviour and its rules.
         order: position in tables (anchors first, leanread last).
         applies_changes: the strategy makes the agent's ``edit`` and ``write`` changes itself
-            (``apply``); at most one strategy of a run does, the engine applies them otherwise.
+            (``apply``); the first such strategy of a run changes the shared copy (the engine
+            applies a change directly when none runs or it refuses), later ones make the same
+            change on the file as it was before, which is then put back (``engine._Run._also``).
 
     Attributes:
         root: the scratch copy (shared by every strategy of the trace; read it, never change it,

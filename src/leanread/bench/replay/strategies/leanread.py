@@ -57,6 +57,10 @@ class Leanread(Strategy):
     def read(self, call: ReadCall) -> str:
         extra: dict[str, Any] = {"mode": self.read_mode} if self._read_mode else {}
         result = self.session.read(call.path, offset=call.offset, limit=call.limit, **extra)
+        return self.checked(call, result)
+
+    def checked(self, call: ReadCall, result: ToolResult) -> str:
+        """``result``'s text, once the window it gives has been rebuilt and compared with the file."""
         meta = result.metadata
         if result.is_error or meta.get("type") != "file":
             self.notes["reads refused"] += int(result.is_error)

@@ -1,0 +1,204 @@
+"""leanread with read mode ``auto``: a whole read of a big file (``Limits.outline_lines``,
+``outline_bytes``) gives its outline, and the agent pays for what the outline left out.
+
+Every line the agent uses later in a file it had as an outline (the lines of a later window, the
+lines an ``edit`` replaces) that no earlier output of this session showed (the outline's head and
+signatures, a window, a grep, a follow-up) is fetched first by a follow-up ``read`` through the
+same Session: ``symbol=`` of the innermost definition that encloses the line (by line range when
+its name is not unique in the file). Where no definition encloses the line, or it lies outside
+every definition nested in the one that does (a class attribute, the lines between methods), a
+window from the line up to the next definition, at most 40 lines. Blank lines are not fetched.
+Each line is fetched at most once; the follow-ups' texts are charged to the op that needed them,
+and each goes through the truthfulness check like any read. Not charged: a whole re-read of an
+outlined file (it gets the outline again), shell commands, ``insert`` and ``undo_edit`` (made
+outside leanread, their lines are not known before they run).
+
+Notes (per trace, summed by the report): ``follow-up reads: symbol|range|window``, their tokens
+by the op kind they were charged to, and each later-used non-blank line once by where the model
+had it from: ``used lines: outline`` (its head or a signature), ``used lines: other output`` (a
+grep, an earlier window), ``used lines: follow-up`` (only a follow-up showed it).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, ClassVar
+
+from ....errors import InvalidArgument
+from ....outline import Outline, Symbol, find_symbol, outline, shown_lines
+from ....render import cut_line
+from ....tokens import count_tokens
+from ..calls import FileSnapshot, ReadCall, snapshot
+from ..lineids import LineIds
+from ..reconstruct import Divergence, View, apply_outline
+from ..strategy import MAX_BYTES, window
+from .leanread import Leanread
+
+#: Lines of a follow-up window where no definition encloses a line.
+WINDOW_LINES = 40
+
+
+def enclosing(symbols: tuple[Symbol, ...], line: int) -> Symbol | None:
+    """The innermost definition whose lines hold ``line`` (the shortest; the later on a tie)."""
+    around = [s for s in symbols if s.first <= line <= s.last]
+    return min(around, key=lambda s: (s.last - s.first, -s.first)) if around else None
+
+
+def gap(symbols: tuple[Symbol, ...], outer: Symbol | None, line: int) -> int | None:
+    """Where ``line`` lies outside every definition nested in ``outer`` (or outside every
+    definition, with ``outer`` None) although ``outer`` has nested ones: the last line before the
+    next definition (or the end of ``outer``); None when ``outer`` has no nested definitions."""
+    depth = 0 if outer is None else outer.depth + 1
+    inner = [
+        s for s in symbols if s.depth == depth and (outer is None or (outer.first <= s.first and s.last <= outer.last))
+    ]
+    if outer is not None and not inner:
+        return None
+    after = [s.first for s in inner if s.first > line]
+    return min(after) - 1 if after else (outer.last if outer is not None else 0)
+
+
+def replaced_lines(file: FileSnapshot, old: str) -> range:
+    """The lines of ``file`` an edit of ``old`` replaces: those of its first occurrence (empty
+    when ``old`` is not in the file)."""
+    text = "\n".join(file.lines)
+    old = old.replace("\r\n", "\n")
+    at = text.find(old) if old else -1
+    if at < 0:
+        return range(0)
+    first = text.count("\n", 0, at) + 1
+    last = first + old.rstrip("\n").count("\n")
+    return range(first, last + 1)
+
+
+class LeanreadOutline(Leanread):
+    name = "leanread-outline"
+    title = (
+        "leanread, read mode auto: outlines for whole reads of big files, a follow-up read of the enclosing "
+        "definition (or 40 lines) for each later-used line nothing had shown"
+    )
+    order = 95
+    read_mode: ClassVar[str] = "auto"
+    #: Charge follow-ups before later windows too (not only before edits).
+    follow_windows: ClassVar[bool] = True
+
+    def __init__(self, root: Path) -> None:
+        super().__init__(root)
+        self.outlined: set[str] = set()
+        self._outline_calls: set[str] = set()
+        self._follow_calls: set[str] = set()
+        self._ids = LineIds()
+        self._used: dict[str, set[int]] = {}
+
+    # --- reads ------------------------------------------------------------------------------
+
+    def read(self, call: ReadCall) -> str:
+        before: list[str] = []
+        if call.path in self.outlined and not call.whole and self.follow_windows:
+            first, lines, _ = window(call, MAX_BYTES, "")
+            before = self._follow_ups(call.path, range(first, first + len(lines)), call.step, "read")
+        text = self._read(call)
+        return "\n".join([*before, text])
+
+    def _read(self, call: ReadCall) -> str:
+        result = self.session.read(call.path, offset=call.offset, limit=call.limit, mode=self.read_mode)
+        meta = result.metadata
+        if result.is_error or meta.get("type") != "outline":
+            return self.checked(call, result)
+        self.label = "outline"
+        self.notes["reads: outline"] += 1
+        self.outlined.add(call.path)
+        self._outline_calls.add(str(meta["call_id"]))
+        view = self.views.setdefault(meta["path"], View())
+        try:
+            placed = apply_outline(view, result)
+        except Divergence as exc:
+            self._diverged(call, f"the outline cannot be rebuilt: {exc}")
+            self.views[meta["path"]] = View()
+            return result.text
+        limit = self.session.limits.max_line_chars
+        wrong = [n for n, text in placed.items() if text != cut_line(call.file.lines[n - 1], limit)]
+        if wrong:
+            self._diverged(call, f"outline rows {wrong[:5]} differ from the file")
+        # the lines the outline showed whole must be what the model holds
+        made = outline(call.path, call.file.lines)
+        self.notes["outline lines shown"] += sum(1 for _ in shown_lines(made))
+        return result.text
+
+    # --- edits ------------------------------------------------------------------------------
+
+    def apply(self, op: dict[str, Any]) -> tuple[bool, str]:
+        path = str(op["path"])
+        before: list[str] = []
+        if op["op"] == "edit" and path in self.outlined:
+            file = snapshot(self.root, path)
+            if file is not None:
+                before = self._follow_ups(path, replaced_lines(file, str(op["old"])), int(op.get("step", 0)), "edit")
+        done, text = super().apply(op)
+        return done, "\n".join([*before, text])
+
+    # --- follow-ups -------------------------------------------------------------------------
+
+    def _holds(self, path: str, file: FileSnapshot, n: int) -> tuple[bool, str]:
+        """(the model holds line ``n`` as it is now, where from: ``outline``, ``other output``
+        or ``follow-up``)."""
+        view = self.views.get(path)
+        if view is None:
+            return False, "follow-up"
+        if n in view.lines:
+            text, calls = view.lines[n]
+        else:  # the signature of the innermost outline row around n, if it is that line
+            ranges = [r for r in view.loose if r[0] <= n <= r[1]]
+            if not ranges:
+                return False, "follow-up"
+            text, calls = view.loose[min(ranges, key=lambda r: r[1] - r[0])]
+        if text != cut_line(file.lines[n - 1], self.session.limits.max_line_chars):
+            return False, "follow-up"
+        if calls & self._outline_calls:
+            return True, "outline"
+        return True, "other output" if calls - self._follow_calls else "follow-up"
+
+    def _follow_ups(self, path: str, used: range, step: int, kind: str) -> list[str]:
+        """Read what the model lacks of ``used`` (line numbers of the current version); return
+        the follow-ups' texts."""
+        file = snapshot(self.root, path)
+        if file is None or not used:
+            return []
+        ids = self._ids.ids(path, file.lines)
+        seen = self._used.setdefault(path, set())
+        made = outline(path, file.lines)
+        texts: list[str] = []
+        for n in used:
+            if n > file.total:
+                break
+            blank = not file.lines[n - 1].strip()  # needs no read to be known
+            if not self._holds(path, file, n)[0] and not blank:
+                text = self._follow_up(path, file, made, n, step)
+                self.notes[f"follow-up tokens: before {kind}s"] += count_tokens(text)
+                texts.append(text)
+            if ids[n - 1] not in seen and not blank:
+                seen.add(ids[n - 1])
+                self.notes[f"used lines: {self._holds(path, file, n)[1]}"] += 1
+        return texts
+
+    def _follow_up(self, path: str, file: FileSnapshot, made: Outline, n: int, step: int) -> str:
+        symbol = enclosing(made.symbols, n)
+        if symbol is None or gap(made.symbols, symbol, n) is not None:
+            end = gap(made.symbols, symbol, n) or file.total
+            limit = max(1, min(WINDOW_LINES, end - n + 1))
+            self.notes["follow-up reads: window"] += 1
+            result = self.session.read(path, offset=n, limit=limit)
+            self._follow_calls.add(str(result.metadata.get("call_id")))
+            return self.checked(ReadCall(path, n, limit, file, step), result)
+        call = ReadCall(path, symbol.first, symbol.last - symbol.first + 1, file, step)
+        try:
+            unique = find_symbol(made, symbol.name, path) == symbol
+        except InvalidArgument:
+            unique = False
+        self.notes[f"follow-up reads: {'symbol' if unique else 'range'}"] += 1
+        if unique:
+            result = self.session.read(path, symbol=symbol.name)
+        else:
+            result = self.session.read(path, offset=call.offset, limit=call.limit)
+        self._follow_calls.add(str(result.metadata.get("call_id")))
+        return self.checked(call, result)
