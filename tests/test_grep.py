@@ -514,3 +514,16 @@ def test_fast_and_full_decoding_show_the_same_lines(root: Path) -> None:
     assert rows[:2] == ["  1- first line", "  m1 2:     row 1 needle é"]
     assert rows[-1] == "  m40 41: last needle"
     assert not fresh.edit("a.py", "first line", "First line").is_error  # context line 1 was granted
+
+
+def test_a_match_id_of_a_file_changed_since_the_grep_is_refused(session: Session, root: Path) -> None:
+    (root / "a.py").write_text("".join(f"line {i}\n" for i in range(1, 101)).replace("line 50\n", "target = 1\n"))
+    result = session.grep("target")
+    assert "m1 50: target = 1" in result.text
+    (root / "a.py").write_text("inserted\n" + (root / "a.py").read_text())
+    refused = session.read(match_id="m1")
+    assert refused.is_error
+    assert refused.text == (
+        "The file of match m1 changed since the grep that found it, so its line may have moved; "
+        "grep again for fresh match ids."
+    )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import os
 import uuid
 from collections.abc import Callable, Iterable, Sequence
@@ -17,7 +18,7 @@ from .tools import grep as grep_tool
 from .tools import ls as ls_tool
 from .tools import read as read_tool
 from .tools import write as write_tool
-from .tools.common import ToolContext
+from .tools.common import ToolContext, current_bytes
 from .workspace import Workspace
 
 
@@ -131,6 +132,25 @@ class Session:
             self.ledger.set_last_path(self.id, result.metadata["path"])
         return result
 
+    def _require_unchanged_since_grep(self, real: str, match_id: str) -> None:
+        """Refuse a match id whose file changed since the grep showed it: its line may have moved.
+
+        Raises:
+            InvalidArgument: the file's bytes differ from the version the last grep of it saw.
+        """
+        greps = [r for r in self.ledger.views_of(self.id, real) if r.kind == "grep"]
+        if not greps:
+            return
+        try:
+            data = current_bytes(real)
+        except OSError:
+            return  # the read reports what is wrong with the file
+        if data is None or hashlib.sha256(data).hexdigest() != max(greps, key=lambda r: r.seq).content_hash:
+            raise InvalidArgument(
+                f"The file of match {match_id} changed since the grep that found it, so its line may have moved; "
+                "grep again for fresh match ids."
+            )
+
     def _match_window(
         self,
         match_id: str,
@@ -160,6 +180,7 @@ class Session:
                 "(such as m1), or read by path and offset."
             )
         real, line = found
+        self._require_unchanged_since_grep(real, match_id)
         lead = grep_tool.READ_CONTEXT if before is None else before
         trail = grep_tool.READ_CONTEXT if after is None else after
         first = max(1, line - lead)

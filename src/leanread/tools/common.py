@@ -175,7 +175,7 @@ class DenyFilter:
         return self.folder_denied(folder) or self.name_denied(name)
 
 
-def _current_bytes(real: str) -> bytes | None:
+def current_bytes(real: str) -> bytes | None:
     """The file's bytes now, or None if nothing is there (never blocks on a FIFO)."""
     try:
         fd = os.open(real, os.O_RDONLY | os.O_NONBLOCK)
@@ -194,7 +194,7 @@ def replace_if_unchanged(real: str, display: str, original: bytes | None, data: 
         EditError: the file changed (or appeared) in the meantime; nothing was written.
         PathError: the write failed; the file is unchanged.
     """
-    if _current_bytes(real) != original:
+    if current_bytes(real) != original:
         raise EditError(
             f"{display} changed while this change was being made, so nothing was written; read it again and retry."
         )
