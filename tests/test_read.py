@@ -337,7 +337,7 @@ def test_directory_is_listed(session: Session, root: Path) -> None:
     result = session.read("pkg")
     assert result.text == (
         "<path>pkg</path>\n<type>directory</type>\n<content>\n"
-        "a.py\nb.py\nsub/\n\n(End of directory - total 3 entries)\n</content>"
+        "a.py\nb.py\nsub/\n\n(End of directory - total 3 entries; ls shows the tree below it)\n</content>"
     )
     assert result.metadata["type"] == "directory"
     page = session.read("pkg", offset=1, limit=2)

@@ -149,7 +149,9 @@ def test_directory_is_a_paged_listing(tmp_path: Path) -> None:
         "<path>.</path>\n<type>directory</type>\n<content>\na.py\nb.py\n\n"
         "(Showing entries 1-2 of 4. Use offset=3 to continue.)\n</content>"
     )
-    assert _content(session.read(".", offset=3).text) == "c.txt\npkg/\n\n(End of directory - total 4 entries)"
+    assert _content(session.read(".", offset=3).text) == (
+        "c.txt\npkg/\n\n(End of directory - total 4 entries; ls shows the tree below it)"
+    )
 
 
 def test_path_may_be_omitted_to_go_on_with_the_last_file(tmp_path: Path) -> None:

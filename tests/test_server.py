@@ -156,7 +156,7 @@ async def test_continue_directory_char_offset_and_deny_over_mcp(repo: Path) -> N
     )
     assert _text(listing) == (
         "<path>.</path>\n<type>directory</type>\n<content>\n.env\nmin.js\nsrc/\n\n"
-        "(End of directory - total 3 entries)\n</content>"
+        "(End of directory - total 3 entries; ls shows the tree below it)\n</content>"
     )
     assert secret.is_error is True
     assert _text(secret).startswith(".env is on leanread's deny list")

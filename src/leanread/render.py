@@ -166,6 +166,8 @@ def _footer(window: Window, limits: Limits, final_newline: bool, kind: str) -> l
         notes.append(f"(Empty {kind} - 0 {units})")
     elif window.stop == "eof":
         ending = "" if final_newline else "; no newline at end of file"
+        if kind == "directory":
+            ending = "; ls shows the tree below it"
         notes.append(f"(End of {kind} - total {window.total} {units}{ending})")
     else:
         showing = (
