@@ -418,6 +418,7 @@ async def test_grep_and_read_match_over_mcp(root: Path) -> None:
         "after",
         "max_results",
         "offset",
+        "files_only",
     ]
     assert grep.input_schema["required"] == ["pattern"]
     assert grep.annotations is not None and grep.annotations.read_only_hint is True
@@ -527,3 +528,21 @@ def test_a_match_id_of_a_file_changed_since_the_grep_is_refused(session: Session
         "The file of match m1 changed since the grep that found it, so its line may have moved; "
         "grep again for fresh match ids."
     )
+
+
+def test_files_only_lists_the_files_with_their_counts(session: Session, root: Path) -> None:
+    (root / "a.py").write_text("x = 1\nx = 2\n")
+    (root / "b.py").write_text("y = 1\n")
+    (root / "c.py").write_text("x = 3\n")
+    result = session.grep("x =", files_only=True)
+    assert result.text == (
+        "<path>.</path>\n<type>grep</type>\n<content>\na.py (2 matches)\nc.py (1 match)\n\n"
+        "(3 matches in 2 files.)\n</content>"
+    )
+    paged = session.grep("x =", files_only=True, max_results=1)
+    assert paged.text.split("\n")[3:6] == [
+        "a.py (2 matches)",
+        "",
+        "(Showing files 1-1 of 2, 3 matches in all. Use offset=2 to continue.)",
+    ]
+    assert session.grep("x =", files_only=True, max_results=1, offset=2).text.split("\n")[3] == "c.py (1 match)"

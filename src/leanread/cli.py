@@ -131,6 +131,7 @@ def grep(
     after: Annotated[int | None, typer.Option("--after", "-A", help=grep_tool.PARAMETERS["after"])] = None,
     max_results: Annotated[int | None, typer.Option(help=grep_tool.PARAMETERS["max_results"])] = None,
     offset: Annotated[int | None, typer.Option(help=grep_tool.PARAMETERS["offset"])] = None,
+    files_only: Annotated[bool, typer.Option("--files-only", "-l", help=grep_tool.PARAMETERS["files_only"])] = False,
     root: RootOption = None,
     session: SessionOption = None,
     meta: MetaOption = False,
@@ -150,6 +151,7 @@ def grep(
         after=after,
         max_results=max_results,
         offset=offset,
+        files_only=files_only,
     )
     _show(result, meta)
 

@@ -383,6 +383,7 @@ def build_server(
         after: Annotated[int | None, Field(description=gparams["after"])] = None,
         max_results: Annotated[int | None, Field(description=gparams["max_results"])] = None,
         offset: Annotated[int | None, Field(description=gparams["offset"])] = None,
+        files_only: Annotated[bool, Field(description=gparams["files_only"])] = False,
     ) -> CallToolResult:
         return await run(
             ctx,
@@ -397,6 +398,7 @@ def build_server(
                 after=after,
                 max_results=max_results,
                 offset=offset,
+                files_only=files_only,
             ),
         )
 

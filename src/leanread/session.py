@@ -199,6 +199,7 @@ class Session:
         after: int | None = None,
         max_results: int | None = None,
         offset: int | None = None,
+        files_only: bool = False,
         call_id: str | None = None,
     ) -> ToolResult:
         """Run the ``grep`` tool (see ``tools/grep.txt``): ripgrep's matching lines, grouped by
@@ -213,6 +214,7 @@ class Session:
             context: lines shown before and after each match; ``before``/``after`` override it.
             max_results: matches shown at most (default ``grep.MAX_RESULTS``).
             offset: 1-based number of the first match shown (paging).
+            files_only: list only the matching files with their match counts.
             call_id: the harness's tool call id; default a new one.
 
         Returns:
@@ -222,7 +224,7 @@ class Session:
             pattern, glob or type, ripgrep missing) come back with ``is_error=True``.
         """
         request = grep_tool.GrepRequest(
-            pattern, path, glob, type, case_insensitive, context, before, after, max_results, offset
+            pattern, path, glob, type, case_insensitive, context, before, after, max_results, offset, files_only
         )
         return self._run(lambda ctx, cid: grep_tool.run(ctx, request, cid), call_id)
 

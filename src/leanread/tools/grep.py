@@ -72,6 +72,8 @@ PARAMETERS: dict[str, str] = {
     "after": "Lines to show after each match (overrides context).",
     "max_results": f"Matches to show at most. Default: {MAX_RESULTS}.",
     "offset": "1-based number of the first match to show, to page on (0 is taken as 1). Default: 1.",
+    "files_only": "true: list only the files that match, with their match counts (no lines); offset and "
+    "max_results then count files.",
 }
 
 
@@ -90,6 +92,7 @@ class GrepRequest:
     after: int | None = None
     max_results: int | None = None
     offset: int | None = None
+    files_only: bool = False
 
 
 def _check(request: GrepRequest) -> tuple[int, int, int, int]:
@@ -466,9 +469,11 @@ def run(ctx: ToolContext, request: GrepRequest, call_id: str) -> ToolResult:
         file_type=request.file_type or None,
         policy=ctx.policy,
     )
-    prefetch = _Prefetch(ctx, before, after, first - 1 + cap)
+    prefetch = _Prefetch(ctx, before, after, 0 if request.files_only else first - 1 + cap)
     files, by_path = _search(request.pattern, target, options, ctx, prefetch)
     total = sum(f.count for f in files)
+    if request.files_only:
+        return _files_only(ctx, call_id, target.display, files, total, first, cap)
     if total and first > total:
         raise InvalidArgument(
             f"offset={first} is past the last match: there are {_plural(total, 'match')}; "
@@ -511,6 +516,43 @@ def run(ctx: ToolContext, request: GrepRequest, call_id: str) -> ToolResult:
         "next_offset": last + 1 if last < total else None,
         "truncated": truncated,
         "matches": matches,
+        "tokens": count_tokens(text),
+    }
+    return ToolResult(text, metadata=metadata)
+
+
+def _files_only(
+    ctx: ToolContext, call_id: str, where: str, files: Sequence[Any], total: int, first: int, cap: int
+) -> ToolResult:
+    """The files that match, ``path (N matches)`` one per line, paged over files."""
+    if total and first > len(files):
+        raise InvalidArgument(
+            f"offset={first} is past the last file: {_plural(len(files), 'file')} match; "
+            f"use an offset from 1 to {len(files)}."
+        )
+    page = files[first - 1 : first - 1 + cap]
+    rows = [f"{shown(ctx.workspace.display(f.path))} ({_plural(f.count, 'match')})" for f in page]
+    last = first + len(page) - 1
+    if not total:
+        place = "the workspace" if where == "." else shown(where)
+        summary = f"(No matches in {place}; gitignored, binary and deny-listed files are not searched.)"
+    elif last < len(files):
+        summary = (
+            f"(Showing files {first:,}-{last:,} of {len(files):,}, {_plural(total, 'match')} in all. "
+            f"Use offset={last + 1} to continue.)"
+        )
+    else:
+        summary = f"({_plural(total, 'match')} in {_plural(len(files), 'file')}.)"
+    text = envelope(shown(where), "grep", [*rows, *([""] if rows else []), summary])
+    metadata: dict[str, Any] = {
+        "call_id": call_id,
+        "path": where,
+        "type": "grep",
+        "files_only": True,
+        "total_matches": total,
+        "total_files": len(files),
+        "offset": first,
+        "next_offset": last + 1 if last < len(files) else None,
         "tokens": count_tokens(text),
     }
     return ToolResult(text, metadata=metadata)

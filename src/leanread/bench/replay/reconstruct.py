@@ -269,7 +269,9 @@ def apply_refusal(view: View, result: ToolResult) -> None:
 
 def apply_grep(views: dict[str, View], result: ToolResult) -> None:
     """A grep result: every line it shows whole (matches and context, not the cut ones) is now
-    held under its number, per file."""
+    held under its number, per file (a files-only result shows no lines)."""
+    if result.metadata.get("files_only"):
+        return
     call = result.metadata["call_id"]
     current: View | None = None
     for row in _body(result.text):

@@ -171,6 +171,7 @@ class Leanread(Strategy):
                 case_insensitive=call.ignore_case,
                 before=call.before or None,
                 after=call.after or None,
+                files_only=call.files_only or call.count,
             )
             if not result.is_error:
                 try:
