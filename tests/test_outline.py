@@ -453,3 +453,37 @@ def test_a_capped_outline_goes_on_as_an_outline(tmp_path: Path) -> None:
     more = session.read("big.py", offset=offset, mode="outline")
     assert more.metadata["mode"] == "outline"
     assert more.text.split("\n")[4].startswith(f"{offset}-")
+
+
+def test_go_methods_carry_their_receiver_and_rust_impls_their_trait() -> None:
+    go = """package shop
+
+func (s *Server) ServeHTTP(w int) {
+}
+
+func (c Config) String() string {
+\treturn ""
+}
+"""
+    made = outline("shop.go", go.split("\n")[:-1])
+    assert [s.name for s in made.symbols] == ["Server.ServeHTTP", "Config.String"]
+    assert find_symbol(made, "ServeHTTP", "shop.go").first == 3
+    rust = """struct Config {}
+
+impl Config {
+    fn new() -> Self { Config {} }
+}
+
+impl Runner for Config {
+    fn run(&self) {}
+}
+"""
+    made = outline("lib.rs", rust.split("\n")[:-1])
+    assert [s.name for s in made.symbols] == [
+        "Config",
+        "impl Config",
+        "Config.new",
+        "impl Runner for Config",
+        "Config.run",
+    ]
+    assert find_symbol(made, "impl Runner for Config", "lib.rs").first == 7

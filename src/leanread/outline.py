@@ -291,6 +291,24 @@ def _parser(language: str) -> Any:
     return Parser(Language(getattr(module, grammar.function)()))
 
 
+def _qualified_name(node: Any) -> str | None:
+    """The name a definition is listed and looked up by: a Go method as ``Type.Method`` (its
+    receiver's type), a Rust ``impl`` as ``impl Type`` or ``impl Trait for Type``."""
+    name = _node_name(node)
+    if name is None:
+        return None
+    if node.type == "method_declaration" and (receiver := node.child_by_field_name("receiver")) is not None:
+        kinds = [c for c in receiver.named_children if c.type == "parameter_declaration"]
+        typ = kinds[0].child_by_field_name("type") if kinds else None
+        if typ is not None:
+            receiver_type = str(typ.text.decode("utf-8", "replace")).lstrip("*")
+            return f"{receiver_type}.{name}"
+    if node.type == "impl_item":
+        trait = node.child_by_field_name("trait")
+        return f"impl {trait.text.decode('utf-8', 'replace')} for {name}" if trait is not None else f"impl {name}"
+    return name
+
+
 def _node_name(node: Any) -> str | None:
     # a C/C++ function is named by its declarator (its "type" field is the return type)
     field = (
@@ -356,15 +374,16 @@ def _tree_sitter(language: str, lines: Sequence[str]) -> Outline | None:
                     visit(value, prefix + name + ".", depth + 1)
                     continue
             else:
-                name = _node_name(child) if kind else None
+                name = _qualified_name(child) if kind else None
             if kind == "struct" and child.child_by_field_name("body") is None:
                 name = None  # a use of a struct type, not its definition
             if name:
                 first, last = child.start_point[0] + 1, child.end_point[0] + 1
                 qualified = prefix + name
                 symbols.append(Symbol(qualified, kind or "", first, last, first, depth))
-                if child.type in grammar.containers:
-                    visit(child, qualified + ".", depth + 1)
+                if child.type in grammar.containers:  # an impl's methods are the type's: Config.new
+                    owner = prefix + (_node_name(child) or name) if child.type == "impl_item" else qualified
+                    visit(child, owner + ".", depth + 1)
             elif child.type in grammar.containers:
                 visit(child, prefix, depth)
 
