@@ -487,3 +487,23 @@ impl Runner for Config {
         "Config.run",
     ]
     assert find_symbol(made, "impl Runner for Config", "lib.rs").first == 7
+
+
+def test_ranges_take_in_decorators_attributes_doc_comments_and_templates() -> None:
+    rust = """/// A config.
+#[derive(Debug)]
+struct Config {}
+"""
+    assert [(s.name, s.first, s.last) for s in outline("c.rs", rust.split("\n")[:-1]).symbols] == [("Config", 1, 3)]
+    cpp = """template <typename T>
+T twice(T x) { return x + x; }
+"""
+    assert [(s.first, s.last) for s in outline("t.cpp", cpp.split("\n")[:-1]).symbols] == [(1, 2)]
+    iife = """(function (root) {
+  function helper(a) {
+    return a;
+  }
+  root.api = { get: function (k) { return k; } };
+})(this);
+"""
+    assert [s.name for s in outline("lib.js", iife.split("\n")[:-1]).symbols] == ["helper", "root.api", "root.api.get"]

@@ -152,6 +152,11 @@ _GRAMMARS: dict[str, _Grammar] = {
                 "statement_block",
                 "expression_statement",
                 "object",
+                # an IIFE or UMD wrapper: (function (root, factory) { … })(this, function () { … })
+                "call_expression",
+                "arguments",
+                "parenthesized_expression",
+                "function_expression",
             }
         ),
     ),
@@ -346,6 +351,24 @@ def _js_binding(node: Any) -> tuple[str | None, str | None]:
     return None, None
 
 
+_LEADING = frozenset(
+    {"decorator", "attribute_item", "attribute", "annotation", "comment", "line_comment", "block_comment"}
+)
+
+
+def _leading_start(node: Any) -> int:
+    """First line of a definition, with the decorators, attributes, doc comments and ``template``
+    line right before it (each on the line after the one before)."""
+    if node.parent is not None and node.parent.type == "template_declaration":
+        node = node.parent
+    first: int = node.start_point[0]
+    sibling = node.prev_named_sibling
+    while sibling is not None and sibling.type in _LEADING and sibling.end_point[0] >= first - 1:
+        first = sibling.start_point[0]
+        sibling = sibling.prev_named_sibling
+    return first + 1
+
+
 def _tree_sitter(language: str, lines: Sequence[str]) -> Outline | None:
     parser = _parser(language)
     if parser is None:
@@ -378,7 +401,7 @@ def _tree_sitter(language: str, lines: Sequence[str]) -> Outline | None:
             if kind == "struct" and child.child_by_field_name("body") is None:
                 name = None  # a use of a struct type, not its definition
             if name:
-                first, last = child.start_point[0] + 1, child.end_point[0] + 1
+                first, last = _leading_start(child), child.end_point[0] + 1
                 qualified = prefix + name
                 symbols.append(Symbol(qualified, kind or "", first, last, first, depth))
                 if child.type in grammar.containers:  # an impl's methods are the type's: Config.new
