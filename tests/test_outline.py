@@ -507,3 +507,49 @@ T twice(T x) { return x + x; }
 })(this);
 """
     assert [s.name for s in outline("lib.js", iife.split("\n")[:-1]).symbols] == ["helper", "root.api", "root.api.get"]
+
+
+def _real_files() -> list[str]:
+    """Real files nobody here wrote: the standard library, numpy's C headers, matplotlib's JS."""
+    import glob
+    import os
+
+    import matplotlib
+    import numpy
+
+    found = [inspect.getsourcefile(textwrap) or "", inspect.getsourcefile(inspect) or ""]
+    found += sorted(glob.glob(os.path.join(numpy.get_include(), "numpy", "*.h")))[:12]
+    found += sorted(
+        glob.glob(os.path.join(os.path.dirname(matplotlib.__file__), "backends", "web_backend", "js", "*.js"))
+    )
+    return [f for f in found if f]
+
+
+@pytest.mark.parametrize("path", _real_files())
+def test_outlines_of_real_files_hold_together(path: str) -> None:
+    with open(path, encoding="utf-8", errors="replace") as handle:
+        lines = handle.read().split("\n")
+    if lines[-1] == "":
+        lines.pop()
+    made = outline(path, lines)
+    for s in made.symbols:
+        assert 1 <= s.first <= s.line <= s.last <= len(lines), s
+        if made.language in ("python", "javascript", "c"):
+            last_part = s.name.rsplit(".", 1)[-1]
+            assert last_part in lines[s.line - 1] or last_part in "".join(lines[s.first - 1 : s.last]), s
+    assert [s.line for s in made.symbols] == sorted(s.line for s in made.symbols) or made.language == "javascript"
+    if made.language == "python":  # every top-level definition ast sees is there, at its line
+        import ast
+
+        tree = ast.parse("\n".join(lines))
+        tops = {n.lineno for n in tree.body if isinstance(n, ast.FunctionDef | ast.ClassDef | ast.AsyncFunctionDef)}
+        assert tops <= {s.line for s in made.symbols if s.depth == 0}
+
+
+def test_real_files_of_each_language_give_definitions() -> None:
+    counts: dict[str, int] = {}
+    for path in _real_files():
+        with open(path, encoding="utf-8", errors="replace") as handle:
+            made = outline(path, handle.read().split("\n"))
+        counts[made.language] = counts.get(made.language, 0) + len(made.symbols)
+    assert counts["python"] > 100 and counts["c"] > 20 and counts["javascript"] > 20, counts
