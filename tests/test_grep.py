@@ -546,3 +546,13 @@ def test_files_only_lists_the_files_with_their_counts(session: Session, root: Pa
         "(Showing files 1-1 of 2, 3 matches in all. Use offset=2 to continue.)",
     ]
     assert session.grep("x =", files_only=True, max_results=1, offset=2).text.split("\n")[3] == "c.py (1 match)"
+
+
+def test_huge_context_around_one_match_is_narrowed_to_the_cap(session: Session, root: Path) -> None:
+    body = "".join(f"line number {i} with some padding text to make it longer\n" for i in range(1, 5001))
+    (root / "q.py").write_text(body.replace("line number 2500 with", "TARGET line with"))
+    result = session.grep("TARGET", context=3000)
+    assert len(result.text.encode()) <= 50 * 1024
+    assert result.metadata["truncated"] == "bytes"
+    assert "m1 2500: TARGET line with some padding" in result.text
+    assert "(The context of the first match was narrowed to fit 50 KB; read around it instead.)" in result.text

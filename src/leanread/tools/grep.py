@@ -569,6 +569,7 @@ def _render_page(
     shown_files: list[_Shown] = []
     notes: list[str] = []
     not_text = 0
+    capped_context = False
     for ready, skip, take in page:
         if ready.problem is not None or ready.resolved is None or ready.text_file is None or ready.line_of is None:
             consumed += take
@@ -590,6 +591,12 @@ def _render_page(
         for group, hit in zip(groups, hits, strict=True):
             rows, whole, column = _rows(group, line_of, hit, text_file)
             size = sum(len(r.encode("utf-8")) + 1 for r in rows) + _ID_BYTES + (0 if entry.rows else header_bytes)
+            while not used and size > budget and group[0] < group[2]:  # the first match alone is too big:
+                first, match, last = group  # narrow its context until it fits the cap
+                group = (first + (match - first + 1) // 2, match, last - (last - match + 1) // 2)
+                rows, whole, column = _rows(group, line_of, hit, text_file)
+                size = sum(len(r.encode("utf-8")) + 1 for r in rows) + _ID_BYTES + header_bytes
+                capped_context = True
             if used and used + size > budget:
                 if entry.matches:
                     shown_files.append(entry)
@@ -601,7 +608,11 @@ def _render_page(
             entry.matches.append((hit.line, column + 1))
         if entry.matches:
             shown_files.append(entry)
-    return shown_files, _with_not_text(notes, not_text), consumed, False
+    if capped_context:
+        notes.append(
+            f"(The context of the first match was narrowed to fit {byte_size(budget)}; read around it instead.)"
+        )
+    return shown_files, _with_not_text(notes, not_text), consumed, capped_context
 
 
 class _Changed(LeanreadError):
