@@ -345,9 +345,10 @@ def test_directory_is_listed(session: Session, root: Path) -> None:
 
 
 def test_error_png(session: Session, root: Path) -> None:
+    # A real PNG is sent as image content (tests/test_documents.py); a corrupt one is refused.
     (root / "logo.png").write_bytes(b"\x89PNG\r\n\x1a\n" + b"\x00" * 1992)
     assert _error(session.read("logo.png")) == (
-        "logo.png is a PNG image (2,000 bytes), not text; read shows text files only."
+        "logo.png looks like an image (2,000 bytes) but is corrupt or truncated; it cannot be shown."
     )
 
 

@@ -279,6 +279,15 @@ def bench_replay(
     raise typer.Exit(run_replay_command(traces, trace, strategy, cache, out, jobs, append))
 
 
+@bench_app.command("documents")
+def bench_documents() -> None:
+    """Tokens of `read` on a notebook, screenshots, PDF, DOCX, ODT, EPUB and RTF, against their raw bytes."""
+    from .bench.documents import bench_documents as run
+    from .bench.documents import markdown_report
+
+    print(markdown_report(run(), "leanread bench documents"))
+
+
 @bench_app.command("speed")
 def bench_speed(
     root: Annotated[Path | None, typer.Option(help="Tree to read and search; default leanread's source.")] = None,

@@ -20,8 +20,27 @@ class ToolResult:
             (call ids a stub points to, else None), ``content_hash`` (SHA-256 of the file's
             bytes), ``size`` (bytes), ``mtime_ns``, ``tokens`` (o200k_base tokens of ``text``)
             and ``full_tokens`` (tokens of a ``plain`` read of the same window without dedup).
+        images: images the model is shown next to ``text`` (a ``read`` of a PNG, JPEG, GIF or
+            WebP file); ``text`` gives their original and sent dimensions.
     """
 
     text: str
     is_error: bool = False
     metadata: dict[str, Any] = field(default_factory=dict)
+    images: tuple[ImageData, ...] = ()
+
+
+@dataclass(frozen=True)
+class ImageData:
+    """One image of a result.
+
+    Attributes:
+        data: the image, base64-encoded (as MCP image content carries it).
+        mime_type: ``image/png``, ``image/jpeg``, ``image/gif`` or ``image/webp``.
+        width, height: its size in pixels.
+    """
+
+    data: str
+    mime_type: str
+    width: int
+    height: int

@@ -21,7 +21,7 @@ from typing import Annotated, Any
 import anyio
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError, UnexpectedToolError
-from mcp_types import CallToolResult, InputRequiredResult, TextContent, ToolAnnotations
+from mcp_types import CallToolResult, ImageContent, InputRequiredResult, TextContent, ToolAnnotations
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 from pydantic import Field, ValidationError
 
@@ -290,8 +290,9 @@ BOOKKEEPING = ToolAnnotations(read_only_hint=False, destructive_hint=False, idem
 
 
 def _to_mcp(result: ToolResult) -> CallToolResult:
+    images = [ImageContent(type="image", data=image.data, mime_type=image.mime_type) for image in result.images]
     return CallToolResult(
-        content=[TextContent(type="text", text=result.text)],
+        content=[TextContent(type="text", text=result.text), *images],
         is_error=result.is_error,
         _meta={"leanread": result.metadata},
     )

@@ -128,7 +128,7 @@ class Session:
             return read_tool.run(ctx, request, cid)
 
         result = self._run(read, call_id)
-        if result.metadata.get("type") in ("file", "outline"):
+        if result.metadata.get("type") in ("file", "outline") or result.metadata.get("document"):
             self.ledger.set_last_path(self.id, result.metadata["path"])
         return result
 

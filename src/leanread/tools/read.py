@@ -3,14 +3,18 @@ deduplicated against what the model still has in its context window."""
 
 from __future__ import annotations
 
+import base64
 import os
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
+from .. import documents
 from ..config import READ_MODES, Limits
 from ..diffing import DiffLine, format_hunk, hunks, window_lines
-from ..errors import InvalidArgument, PathError
+from ..documents import images as document_images
+from ..documents import registry as document_registry
+from ..errors import InvalidArgument, NotText, PathError
 from ..formats import FORMATS, Format, decorate
 from ..instructions import Instruction, reminder
 from ..knowledge import Knowledge, KnownLine, as_known, hunks_known, ranges_of
@@ -18,6 +22,7 @@ from ..ledger import LineRange
 from ..outline import HEAD_TAIL_LINES, find_symbol, head_and_tail, outline, shown_lines
 from ..render import (
     Window,
+    envelope,
     file_facts,
     render_body,
     render_outline,
@@ -28,10 +33,10 @@ from ..render import (
     select_window,
     unchanged_marker,
 )
-from ..result import ToolResult
-from ..textfile import IndexedLines, TextFile, shown
+from ..result import ImageData, ToolResult
+from ..textfile import IndexedLines, TextFile, content_hash, shown
 from ..tokens import count_tokens
-from ..workspace import Resolved
+from ..workspace import Resolved, read_regular_file
 from .common import ToolContext, knowledge_of, load_text, new_instructions, record_view
 
 NAME = "read"
@@ -47,8 +52,8 @@ PARAMETERS: dict[str, str] = {
     "Numbers and markers are display only.",
     "fresh": "true: return the full text even if you already have these lines unchanged.",
     "char_offset": "With offset=N: read line N from this 1-based character on (for lines cut at the line-length cap).",
-    "mode": "auto (default): a whole read of a big file gives its outline; full: always the lines; "
-    "outline: the outline of any file.",
+    "mode": "auto (default): a whole read of a big file gives its outline; full: always the lines (of a "
+    "notebook: its JSON, to edit it); outline: the outline of any file.",
     "symbol": 'Read one definition by name, e.g. "QuerySet.filter" (names are in the outline).',
     "match_id": "A match id from a grep result (m4): read the lines around that match instead of giving path and "
     "offset.",
@@ -418,6 +423,11 @@ def run(ctx: ToolContext, request: ReadRequest, call_id: str) -> ToolResult:
     resolved = ctx.workspace.resolve(request.path)
     if resolved.is_dir:
         return _list_directory(ctx, request, resolved, call_id)
+    kind = document_registry.document_kind(resolved.display, read_regular_file(resolved, ctx.limits.sniff_bytes))
+    if kind is not None:
+        document = _read_document(ctx, request, resolved, kind, fmt, call_id)
+        if document is not None:
+            return document
     slice_wanted = request.char_offset is not None and request.char_offset > 1
     limit = 1 if slice_wanted else request.limit or ctx.limits.max_lines
     mode = request.mode or ctx.limits.read_mode
@@ -483,4 +493,143 @@ def _with_instructions(result: ToolResult, instructions: list[Instruction]) -> T
         return result
     text = result.text + "\n" + reminder(instructions)
     metadata = dict(result.metadata, tokens=count_tokens(text))
-    return ToolResult(text=text, is_error=result.is_error, metadata=metadata)
+    return replace(result, text=text, metadata=metadata)
+
+
+def _load_document(resolved: Resolved, kind: str) -> bytes:
+    if resolved.size > documents.MAX_DOCUMENT_BYTES:
+        what = document_registry.NAMES.get(kind, "document")
+        raise NotText(
+            f"{resolved.display} is a {what} of {resolved.size:,} bytes, over the "
+            f"{documents.MAX_DOCUMENT_BYTES // (1024 * 1024)} MiB leanread extracts; split or convert it first."
+        )
+    return read_regular_file(resolved)
+
+
+def _read_image(ctx: ToolContext, request: ReadRequest, resolved: Resolved, data: bytes, call_id: str) -> ToolResult:
+    """An image as image content, downscaled to fit; the text gives both sizes. A re-read of the
+    same bytes while the earlier result is still in the context gets a stub instead."""
+    source_hash = content_hash(data)
+    view = replace(resolved, real=f"{resolved.real}#image")
+    # The ledger knows the image as a one-line version: that line is the image.
+    as_lines = TextFile(("image",), "utf-8", False, "\n", True, f"{source_hash}:image", len(data))
+    knowledge = knowledge_of(ctx, view, as_lines)
+    metadata: dict[str, Any] = {
+        "call_id": call_id,
+        "path": resolved.display,
+        "type": "image",
+        "document": True,
+        "content_hash": source_hash,
+        "size": len(data),
+        "mtime_ns": resolved.mtime_ns,
+        "unchanged_since": None,
+    }
+    if not request.fresh and knowledge.unchanged and 1 in knowledge.lines:
+        earlier = knowledge.lines[1].call_id
+        text = envelope(
+            resolved.display,
+            "image",
+            [
+                f"(Image unchanged since you read it in {earlier}, still in your context. "
+                "Use fresh=true to see it again.)"
+            ],
+        )
+        record_view(ctx, call_id, view, as_lines, (), kind="read", knowledge=knowledge)
+        return ToolResult(text, metadata=dict(metadata, unchanged_since=[earlier], tokens=count_tokens(text)))
+    payload = document_images.prepare(data, resolved.display)
+    text = envelope(resolved.display, "image", [document_images.describe(payload, len(data))])
+    width, height = payload.sent_size
+    image = ImageData(base64.b64encode(payload.data).decode("ascii"), payload.mime_type, width, height)
+    record_view(ctx, call_id, view, as_lines, ((1, 1),), kind="read", knowledge=knowledge)
+    metadata.update(
+        format=payload.format,
+        original_size=list(payload.original_size),
+        sent_size=[width, height],
+        sent_bytes=len(payload.data),
+        mime_type=payload.mime_type,
+        tokens=count_tokens(text),
+        base64_bytes=len(image.data),
+    )
+    return ToolResult(text, metadata=metadata, images=(image,))
+
+
+def _read_document(
+    ctx: ToolContext, request: ReadRequest, resolved: Resolved, kind: str, fmt: Format, call_id: str
+) -> ToolResult | None:
+    """A document, notebook or image read through the same window, render and dedup path as
+    text: the extracted lines stand for the file's lines. None: a zip that holds no document
+    (read refuses it as binary), or a notebook asked for as its JSON (``mode="full"``)."""
+    if kind == "notebook" and (request.mode == "full" or request.char_offset is not None or request.symbol):
+        return None  # the notebook's JSON as text, to edit it
+    if kind == "zip" and resolved.size > documents.MAX_DOCUMENT_BYTES:
+        return None  # too big to look into: refused as binary
+    data = _load_document(resolved, kind)
+    if kind == "zip":
+        found = document_registry.zip_kind(data)
+        if found is None:
+            return None
+        kind = found
+    if kind == "image":
+        return _with_instructions(_read_image(ctx, request, resolved, data, call_id), new_instructions(ctx, resolved))
+    if request.char_offset is not None or request.symbol is not None:
+        raise InvalidArgument(
+            f"{resolved.display} is a {document_registry.NAMES[kind]}; read its text with offset and limit "
+            "(char_offset and symbol apply to text files)."
+        )
+    source_hash = content_hash(data)
+    try:
+        extracted = documents.extract(kind, data, resolved.display, source_hash)
+    except documents.DocumentError:
+        if kind == "notebook":
+            return None  # not valid notebook JSON (a merge conflict, a half-written file): show the text
+        raise
+    # The extracted text is its own version: another path and hash in the ledger than the raw
+    # file, so a notebook's cells never grant edits of its JSON, nor does one stand for the other.
+    text_file = TextFile(
+        lines=extracted.lines,
+        encoding="utf-8",
+        bom=False,
+        newline="\n",
+        final_newline=True,
+        content_hash=f"{source_hash}:{kind}",
+        size=len(data),
+    )
+    view = replace(resolved, real=f"{resolved.real}#{kind}")
+    instructions = new_instructions(ctx, resolved)
+    limit = request.limit or ctx.limits.max_lines
+    first = _first_line(request, resolved.display, len(text_file.lines))
+    window = select_window(text_file.lines, first, limit, ctx.limits, fmt)
+    knowledge = knowledge_of(ctx, view, text_file)
+    answer = _answer(ctx, view, text_file, window, fmt, knowledge, request.fresh)
+    record_view(
+        ctx,
+        call_id,
+        view,
+        text_file,
+        answer.shown,
+        kind="read",
+        knowledge=knowledge,
+        renumbered=answer.renumbered,
+        instructions=tuple(i.real for i in instructions),
+    )
+    text = _retyped(answer.text, resolved.display, kind)
+    metadata = _metadata(call_id, resolved.display, kind, window, count_tokens(text))
+    metadata.update(
+        mode=answer.mode,
+        document=True,
+        facts=extracted.facts,
+        unchanged_since=answer.points_to or None,
+        content_hash=source_hash,
+        size=len(data),
+        mtime_ns=resolved.mtime_ns,
+        instructions=[i.display for i in instructions],
+    )
+    if answer.mode != "full" or fmt != "plain":
+        plain = select_window(text_file.lines, first, limit, ctx.limits, "plain")
+        metadata["full_tokens"] = count_tokens(_retyped(_render(ctx, view, text_file, plain, "plain"), "", kind))
+    return _with_instructions(ToolResult(text=text, metadata=metadata), instructions)
+
+
+def _retyped(text: str, display: str, kind: str) -> str:
+    """``text`` with its ``<type>file</type>`` naming the document's kind."""
+    return text.replace("</path>\n<type>file</type>\n", f"</path>\n<type>{kind}</type>\n", 1)
