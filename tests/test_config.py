@@ -13,7 +13,8 @@ from leanread.tools import description
 from leanread.workspace import Workspace
 
 KEYS = (
-    "max_lines, max_bytes, max_line_chars, sniff_bytes, index_bytes, outline_lines, outline_bytes, read_mode, "
+    "max_lines, max_bytes, max_line_chars, sniff_bytes, index_bytes, outline_lines, outline_bytes, "
+    "image_max_side, image_max_bytes, read_mode, "
     "deny, allow, extra_deny, instruction_files, root_instructions"
 )
 

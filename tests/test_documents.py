@@ -16,8 +16,9 @@ from mcp import Client
 from mcp_types import ImageContent, TextContent
 from PIL import Image
 
-from leanread import Session
-from leanread.bench.documents import docx_bytes, epub_bytes, odt_bytes, pdf_bytes, png_bytes
+from leanread import MemoryLedger, Session
+from leanread.bench.documents import docx_bytes, epub_bytes, noise_png, odt_bytes, pdf_bytes, png_bytes
+from leanread.config import load_settings
 from leanread.documents import images, registry
 from leanread.server import build_server
 
@@ -192,6 +193,15 @@ def test_image_over_the_byte_budget_shrinks_to_fit() -> None:
     assert len(payload.data) <= 200_000
     assert payload.mime_type == "image/jpeg"
     assert max(payload.sent_size) <= 1500
+
+
+def test_image_limits_come_from_the_project_settings(root: Path) -> None:
+    (root / "leanread.toml").write_text("image_max_side = 400\nimage_max_bytes = 60000\n")
+    (root / "noise.png").write_bytes(noise_png(1200, 800))
+    session = Session([root], ledger=MemoryLedger(), limits=load_settings(root).limits)
+    (image,) = session.read("noise.png").images
+    assert max(image.width, image.height) <= 400
+    assert len(base64.b64decode(image.data)) <= 60_000
 
 
 def test_animated_gif_sends_its_first_frame(session: Session, root: Path) -> None:

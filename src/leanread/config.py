@@ -26,6 +26,8 @@ INT_LIMITS = (
     "index_bytes",
     "outline_lines",
     "outline_bytes",
+    "image_max_side",
+    "image_max_bytes",
 )
 #: What a read without offset/limit may give.
 READ_MODES = ("auto", "full", "outline")
@@ -49,6 +51,10 @@ class Limits:
             agent later used a median 2.7 % of the lines of whole files of 200+ lines it read).
         read_mode: what a read without offset/limit gives: ``auto`` (outline above the
             thresholds), ``full`` (never an outline) or ``outline``.
+        image_max_side: pixels of an image's longest side as sent to the model (Anthropic's
+            API downscales anything larger; 2000 keeps a screenshot readable).
+        image_max_bytes: bytes of an encoded image sent at most; 3,750,000 keeps its base64
+            under the 5 MB per-image cap of the Anthropic API.
     """
 
     max_lines: int = 2000
@@ -59,6 +65,8 @@ class Limits:
     outline_lines: int = 400
     outline_bytes: int = 48 * 1024
     read_mode: str = "auto"
+    image_max_side: int = 2000
+    image_max_bytes: int = 3_750_000
 
     def __post_init__(self) -> None:
         for name in INT_LIMITS:
@@ -242,8 +250,8 @@ def load_settings(root: str | Path, overrides: Mapping[str, object] | None = Non
 
     The file is ``<root>/leanread.toml`` (keys at the top level) if it exists, otherwise the
     ``[tool.leanread]`` table of ``<root>/pyproject.toml``; with neither, the defaults hold.
-    Keys: ``max_lines``, ``max_bytes``, ``max_line_chars``, ``sniff_bytes``, ``index_bytes``
-    (whole numbers of at least 1), ``deny`` and ``allow`` (lists of file-name patterns replacing
+    Keys: the whole-number limits of :class:`Limits` (``max_lines``, ``max_bytes``, …,
+    ``image_max_bytes``; at least 1), ``read_mode``, ``deny`` and ``allow`` (lists of file-name patterns replacing
     the defaults), ``extra_deny`` (patterns added to the deny list in force),
     ``instruction_files`` (names) and ``root_instructions`` (true/false). ``overrides``
     takes the same keys and is applied last; its None values are ignored, so a CLI can pass

@@ -8,12 +8,13 @@ import re
 import warnings
 from typing import Any
 
+from ..config import Limits
 from .base import DocumentError, ImagePayload, require
 
-#: Longest side of an image sent to the model, in pixels.
-MAX_SIDE = 2000
-#: Bytes of an encoded image sent at most (its base64 stays under 5 MB, the usual API cap).
-IMAGE_BYTES = 3_750_000
+#: Longest side of an image sent to the model, in pixels (``Limits.image_max_side``).
+MAX_SIDE = Limits.image_max_side
+#: Bytes of an encoded image sent at most (``Limits.image_max_bytes``).
+IMAGE_BYTES = Limits.image_max_bytes
 #: Pixels leanread decodes at most (Pillow's own decompression-bomb limit); a JPEG is decoded
 #: reduced, so only its reduced size counts.
 MAX_PIXELS = 178_956_970

@@ -536,7 +536,7 @@ def _read_image(ctx: ToolContext, request: ReadRequest, resolved: Resolved, data
         )
         record_view(ctx, call_id, view, as_lines, (), kind="read", knowledge=knowledge)
         return ToolResult(text, metadata=dict(metadata, unchanged_since=[earlier], tokens=count_tokens(text)))
-    payload = document_images.prepare(data, resolved.display)
+    payload = document_images.prepare(data, resolved.display, ctx.limits.image_max_side, ctx.limits.image_max_bytes)
     text = envelope(resolved.display, "image", [document_images.describe(payload, len(data))])
     width, height = payload.sent_size
     image = ImageData(base64.b64encode(payload.data).decode("ascii"), payload.mime_type, width, height)
