@@ -78,3 +78,16 @@ def test_bench_window_runs_and_checks_against_sed(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith("## Big-file window: line index against `sed`\n")
     assert "- sed's output equals leanread's lines." in done.stdout
+
+
+def test_read_of_an_image_writes_what_the_model_is_sent(tmp_path: Path) -> None:
+    from PIL import Image
+
+    from leanread.bench.documents import png_bytes
+
+    (tmp_path / "shot.png").write_bytes(png_bytes(3040, 2000))
+    done = leanread("read", "shot.png", "--image-out", "sent.png", cwd=tmp_path)
+    assert done.returncode == 0
+    assert "3040x2000 px" in done.stdout and "sent downscaled as PNG 2000x1316 px" in done.stdout
+    with Image.open(tmp_path / "sent.png") as sent:
+        assert sent.size == (2000, 1316)

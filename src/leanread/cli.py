@@ -98,6 +98,9 @@ def read(
     max_lines: MaxLines = None,
     max_bytes: MaxBytes = None,
     max_line_chars: MaxLineChars = None,
+    image_out: Annotated[
+        Path | None, typer.Option(help="For an image: also write the image as sent to the model to this file.")
+    ] = None,
 ) -> None:
     """Print exactly what the model would see for a `read` tool call."""
     settings = _settings(root, max_lines, max_bytes, max_line_chars)
@@ -114,6 +117,10 @@ def read(
         mode=mode,
         symbol=symbol,
     )
+    if image_out is not None and result.images:
+        import base64
+
+        image_out.write_bytes(base64.b64decode(result.images[0].data))
     _show(result, meta)
 
 
