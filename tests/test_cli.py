@@ -91,3 +91,18 @@ def test_read_of_an_image_writes_what_the_model_is_sent(tmp_path: Path) -> None:
     assert "3040x2000 px" in done.stdout and "sent downscaled as PNG 2000x1316 px" in done.stdout
     with Image.open(tmp_path / "sent.png") as sent:
         assert sent.size == (2000, 1316)
+
+
+def test_image_out_refusals_are_one_line(tmp_path: Path) -> None:
+    from leanread.bench.documents import png_bytes
+
+    (tmp_path / "icon.png").write_bytes(png_bytes(8, 8))
+    (tmp_path / "notes.txt").write_text("alpha\n")
+    missing = leanread("read", "icon.png", "--image-out", "no/such/dir/x.png", cwd=tmp_path)
+    assert missing.returncode == 1 and "(PNG image, 8x8 px" in missing.stdout
+    assert missing.stderr == (
+        "Cannot write the image to no/such/dir/x.png: No such file or directory; pass another --image-out path.\n"
+    )
+    text = leanread("read", "notes.txt", "--image-out", "x.png", cwd=tmp_path)
+    assert text.returncode == 1 and text.stderr == "No image written to x.png: this read sent no image.\n"
+    assert not (tmp_path / "x.png").exists()

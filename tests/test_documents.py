@@ -439,3 +439,34 @@ def test_bench_documents_table_states_each_cost() -> None:
         "| shot.png (image) | 821,583 | 741,817 | 58 | 2000x1316 px, 797,188 bytes (≈3,509 vision tokens at w·h/750) |",
         "| menu.rtf (rtf) | 91 | 42 | 42 | — |",
     ]
+
+
+def test_broken_images_and_zips_are_refused_not_sent(session: Session, root: Path) -> None:
+    whole = png_bytes(300, 200, "green")
+    (root / "half.png").write_bytes(whole[: len(whole) // 2])
+    flipped = bytearray(whole)
+    flipped[40] ^= 0xFF  # inside the IHDR/IDAT data: the chunk's CRC no longer matches
+    (root / "crc.png").write_bytes(bytes(flipped))
+    (root / "cut.docx").write_bytes(docx_bytes()[:5000])
+    for name, size in (("half.png", len(whole) // 2), ("crc.png", len(whole))):
+        result = session.read(name)
+        assert result.is_error and result.images == ()
+        assert result.text == (
+            f"{name} looks like an image ({size:,} bytes) but is corrupt or truncated; it cannot be shown."
+        )
+    assert session.read("cut.docx").text == (
+        "cut.docx is not a readable DOCX document: its zip container is corrupt or truncated (File is not a zip file)."
+    )
+
+
+def test_odd_notebooks_say_what_they_hold(session: Session, root: Path) -> None:
+    (root / "empty.ipynb").write_text('{"nbformat": 4, "cells": []}')
+    (root / "odd.ipynb").write_text('{"nbformat": 4, "cells": [{"source": ["print(1)\\n", null, "x"]}]}')
+    assert session.read("empty.ipynb").text == (
+        "<path>empty.ipynb</path>\n<type>notebook</type>\n<content>\n(This notebook has no cells.)\n\n"
+        "(End of file - total 1 lines)\n</content>"
+    )
+    assert session.read("odd.ipynb").text == (
+        "<path>odd.ipynb</path>\n<type>notebook</type>\n<content>\n[cell 1: untyped]\nprint(1)\nx\n\n"
+        "(End of file - total 3 lines)\n</content>"
+    )

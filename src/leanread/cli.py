@@ -76,6 +76,20 @@ def _show(result: ToolResult, meta: bool) -> None:
     print(result.text)
 
 
+def _write_image(result: ToolResult, target: Path) -> None:
+    """Write the image a read sent to ``target``; a one-line error when there is none or it cannot be written."""
+    if not result.images:
+        print(f"No image written to {target}: this read sent no image.", file=sys.stderr)
+        raise typer.Exit(1)
+    import base64
+
+    try:
+        target.write_bytes(base64.b64decode(result.images[0].data))
+    except OSError as exc:
+        print(f"Cannot write the image to {target}: {exc.strerror}; pass another --image-out path.", file=sys.stderr)
+        raise typer.Exit(1) from None
+
+
 #: ``read``'s help for each parameter, the match parameters included.
 _READ_HELP = read_tool.PARAMETERS
 
@@ -117,11 +131,9 @@ def read(
         mode=mode,
         symbol=symbol,
     )
-    if image_out is not None and result.images:
-        import base64
-
-        image_out.write_bytes(base64.b64decode(result.images[0].data))
     _show(result, meta)
+    if image_out is not None:
+        _write_image(result, image_out)
 
 
 @app.command()

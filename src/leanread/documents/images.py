@@ -67,6 +67,8 @@ def prepare(data: bytes, display: str, max_side: int = MAX_SIDE, max_bytes: int 
                 raise DocumentError(f"{display} is a {fmt or 'unknown'} image; read shows PNG, JPEG, GIF and WebP.")
             fits = max(width, height) <= max_side and len(data) <= max_bytes
             if fits and frames == 1:
+                pil.open(io.BytesIO(data)).verify()  # checksums: a corrupt file is not sent as it is
+                image.load()  # a truncated one fails to decode
                 return ImagePayload(data, _MIME[fmt], fmt, (width, height), (width, height))
             if fmt == "JPEG":
                 image.draft("RGB", (max_side, max_side))  # decode reduced by 1/2, 1/4 or 1/8

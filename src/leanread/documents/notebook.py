@@ -23,7 +23,7 @@ _IMAGE_TYPES = ("image/png", "image/jpeg", "image/gif", "image/webp", "image/svg
 def _text(value: Any) -> str:
     """A notebook's multi-line string: a string or a list of strings."""
     if isinstance(value, list):
-        return "".join(str(part) for part in value)
+        return "".join(str(part) for part in value if part is not None)
     return str(value) if value is not None else ""
 
 
@@ -99,7 +99,7 @@ def extract(data: bytes, display: str) -> Extracted:
     for number, cell in enumerate(cells, start=1):
         if not isinstance(cell, dict):
             continue
-        cell_type = str(cell.get("cell_type", "code"))
+        cell_type = str(cell.get("cell_type") or "untyped")
         marker = f"[cell {number}: {cell_type}"
         if cell_type == "code":
             count = cell.get("execution_count")
@@ -111,5 +111,7 @@ def extract(data: bytes, display: str) -> Extracted:
         for output in cell.get("outputs") or []:
             if isinstance(output, dict):
                 lines.extend(_output(output))
+    if not lines:
+        lines.append("(This notebook has no cells.)")
     facts = _plural(len(cells), "cell") + (f", {language}" if language else "")
     return Extracted("notebook", tuple(lines), facts)

@@ -74,8 +74,17 @@ def document_kind(name: str, head: bytes) -> str | None:
     return None
 
 
-def zip_kind(data: bytes) -> str | None:
-    """``docx``, ``epub`` or ``odt`` for a zip container holding one, else None."""
+#: Extensions of the zip-based documents, for the message when the zip itself is broken.
+_ZIP_EXTENSIONS = {".docx": "docx", ".epub": "epub", ".odt": "odt"}
+
+
+def zip_kind(data: bytes, name: str = "") -> str | None:
+    """``docx``, ``epub`` or ``odt`` for a zip container holding one, else None.
+
+    Raises:
+        DocumentError: ``name`` ends in ``.docx``, ``.epub`` or ``.odt`` but the zip cannot be
+            opened (truncated or corrupt).
+    """
     try:
         with zipfile.ZipFile(io.BytesIO(data)) as archive:
             names = set(archive.namelist())
@@ -83,8 +92,13 @@ def zip_kind(data: bytes) -> str | None:
                 return "docx"
             if "mimetype" in names and archive.getinfo("mimetype").file_size < 200:
                 return _ZIP_MIMETYPES.get(archive.read("mimetype").strip())
-    except (zipfile.BadZipFile, OSError, ValueError, KeyError, RuntimeError, NotImplementedError):
-        return None
+    except (zipfile.BadZipFile, OSError, ValueError, KeyError, RuntimeError, NotImplementedError) as exc:
+        expected = _ZIP_EXTENSIONS.get(name[name.rfind(".") :].lower()) if "." in name else None
+        if expected is None:
+            return None
+        raise DocumentError(
+            f"{name} is not a readable {NAMES[expected]}: its zip container is corrupt or truncated ({exc})."
+        ) from None
     return None
 
 

@@ -565,7 +565,7 @@ def _read_document(
         return None  # too big to look into: refused as binary
     data = _load_document(resolved, kind)
     if kind == "zip":
-        found = document_registry.zip_kind(data)
+        found = document_registry.zip_kind(data, resolved.display)
         if found is None:
             return None
         kind = found
