@@ -15,7 +15,7 @@ from leanread.server import build_server, check_arguments
 pytestmark = pytest.mark.anyio
 
 READ_PARAMETERS = (
-    "path, match_id, symbol, offset, limit, format, fresh, char_offset, context_before, context_after, mode"
+    "path, match_id, symbol, offset, limit, format, fresh, char_offset, context_before, context_after, mode, focus"
 )
 SEE = "see the tool's input schema."
 

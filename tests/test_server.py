@@ -56,6 +56,7 @@ async def test_lists_read_with_description_and_schema(repo: Path) -> None:
         "context_before",
         "context_after",
         "mode",
+        "focus",
     ]
     assert schema["properties"]["match_id"]["anyOf"] == [{"type": "string"}, {"type": "null"}]
     assert schema["properties"]["path"]["anyOf"] == [{"type": "string"}, {"type": "null"}]

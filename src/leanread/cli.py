@@ -106,6 +106,7 @@ def read(
     context_after: Annotated[int | None, typer.Option(help=_READ_HELP["context_after"])] = None,
     mode: Annotated[str | None, typer.Option(help=_READ_HELP["mode"])] = None,
     symbol: Annotated[str | None, typer.Option(help=_READ_HELP["symbol"])] = None,
+    focus: Annotated[str | None, typer.Option(help=_READ_HELP["focus"])] = None,
     root: RootOption = None,
     session: SessionOption = None,
     meta: MetaOption = False,
@@ -130,6 +131,7 @@ def read(
         context_after=context_after,
         mode=mode,
         symbol=symbol,
+        focus=focus,
     )
     _show(result, meta)
     if image_out is not None:

@@ -560,7 +560,12 @@ def language_of(path: str) -> str | None:
 
 def outline(path: str, lines: Sequence[str]) -> Outline:
     """The map of a file whose lines are ``lines``; a file leanread cannot parse gets head and tail."""
-    language = language_of(path)
+    return outline_of_language(language_of(path), lines)
+
+
+def outline_of_language(language: str | None, lines: Sequence[str]) -> Outline:
+    """Like ``outline`` for lines of a known ``language`` (as ``language_of`` names it; None: head
+    and tail)."""
     made: Outline | None = None
     if language in _SCANNERS:
         made = _SCANNERS[language](lines)

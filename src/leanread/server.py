@@ -351,6 +351,7 @@ def build_server(
         context_before: Annotated[int | None, Field(description=params["context_before"])] = None,
         context_after: Annotated[int | None, Field(description=params["context_after"])] = None,
         mode: Annotated[str | None, Field(description=params["mode"])] = None,
+        focus: Annotated[str | None, Field(description=params["focus"])] = None,
     ) -> CallToolResult:
         return await run(
             ctx,
@@ -366,6 +367,7 @@ def build_server(
                 context_after=context_after,
                 mode=mode,
                 symbol=symbol,
+                focus=focus,
             ),
         )
 

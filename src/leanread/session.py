@@ -84,6 +84,7 @@ class Session:
         context_after: int | None = None,
         mode: str | None = None,
         symbol: str | None = None,
+        focus: str | None = None,
         call_id: str | None = None,
     ) -> ToolResult:
         """Run the ``read`` tool (see ``tools/read.txt``).
@@ -104,6 +105,8 @@ class Session:
             mode: ``auto`` (a whole read of a big file gives its outline), ``full`` or
                 ``outline``; default ``limits.read_mode``.
             symbol: read one definition by name (``QuerySet.filter``), as the outline names it.
+            focus: a complete, self-contained question: a full-text window of a text file is
+                pruned to the lines relevant to it (see ``leanread.pruning``); None: no pruning.
             call_id: the harness's tool call id; default a new one (``r1``, ``r2``, …).
 
         Returns:
@@ -114,7 +117,13 @@ class Session:
             if match_id is not None:
                 real, first, count = self._match_window(match_id, path, offset, limit, context_before, context_after)
                 request = read_tool.ReadRequest(
-                    path=real, offset=first, limit=count, format=format, fresh=fresh, char_offset=char_offset
+                    path=real,
+                    offset=first,
+                    limit=count,
+                    format=format,
+                    fresh=fresh,
+                    char_offset=char_offset,
+                    focus=focus,
                 )
                 return read_tool.run(ctx, request, cid)
             if context_before is not None or context_after is not None:
@@ -124,7 +133,7 @@ class Session:
             target = path or self.last_path
             if target is None:
                 raise InvalidArgument("path is required: no file has been read in this session yet.")
-            request = read_tool.ReadRequest(target, offset, limit, format, fresh, char_offset, mode, symbol)
+            request = read_tool.ReadRequest(target, offset, limit, format, fresh, char_offset, mode, symbol, focus)
             return read_tool.run(ctx, request, cid)
 
         result = self._run(read, call_id)

@@ -9,7 +9,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
-from .. import documents
+from .. import documents, pruning
 from ..config import READ_MODES, Limits
 from ..diffing import DiffLine, format_hunk, hunks, window_lines
 from ..documents import images as document_images
@@ -19,7 +19,7 @@ from ..formats import FORMATS, Format, decorate
 from ..instructions import Instruction, reminder
 from ..knowledge import Knowledge, KnownLine, as_known, hunks_known, ranges_of
 from ..ledger import LineRange
-from ..outline import HEAD_TAIL_LINES, find_symbol, head_and_tail, outline, shown_lines
+from ..outline import HEAD_TAIL_LINES, find_symbol, head_and_tail, language_of, outline, shown_lines
 from ..render import (
     Window,
     envelope,
@@ -55,6 +55,8 @@ PARAMETERS: dict[str, str] = {
     "mode": "auto (default): a whole read of a big file gives its outline; full: always the lines (of a "
     "notebook: its JSON, to edit it); outline: the outline of any file.",
     "symbol": 'Read one definition by name, e.g. "QuerySet.filter" (names are in the outline).',
+    "focus": 'A complete, self-contained question about the file, e.g. "How does parse_header handle quoted '
+    'values?": only the lines relevant to it are shown, the rest as `… lines A-B omitted …` markers.',
     "match_id": "A match id from a grep result (m4): read the lines around that match instead of giving path and "
     "offset.",
     "context_before": "With match_id: lines to show before the match. Default: 20.",
@@ -75,6 +77,7 @@ class ReadRequest:
     char_offset: int | None = None
     mode: str | None = None
     symbol: str | None = None
+    focus: str | None = None
 
     @property
     def whole_file(self) -> bool:
@@ -363,6 +366,42 @@ def _answer(
     return elided if elided.tokens < full.tokens else full
 
 
+def _focused(
+    ctx: ToolContext,
+    resolved: Resolved,
+    text_file: TextFile,
+    window: Window,
+    fmt: Format,
+    question: str,
+    asked_limit: bool,
+) -> tuple[_Output | None, dict[str, Any]]:
+    """The window pruned to the lines that answer ``question`` (None: shown whole), and the
+    ``focus`` metadata: ``kept_lines``/``total_lines`` or why it was ``skipped``/``fail_open``."""
+    # cut: a long line cut, or the window stopped by the byte cap or the default line limit (a
+    # window that ends at the caller's own limit is whole as asked)
+    cut = bool(window.cut_lines) or window.stop == "bytes" or (window.stop == "limit" and not asked_limit)
+    result = pruning.prune(
+        pruning.LocalPruner(), window.lines, question, language_of(resolved.display), already_cut=cut
+    )
+    info: dict[str, Any] = {"question": question, "backend": "local", **result.metadata}
+    if not result.pruned:
+        return None, info
+    body, shown_numbers = pruning.focus_body(
+        window.lines, window.first, result.kept, lambda n, line: decorate(n, line, fmt)
+    )
+    header = pruning.focus_header(len(shown_numbers), len(window.lines), question)
+    text = render_body(
+        resolved.display,
+        window,
+        [header, *body],
+        ctx.limits,
+        final_newline=text_file.final_newline,
+        facts=_facts(text_file),
+    )
+    info.update(kept_lines=len(shown_numbers), total_lines=len(window.lines))
+    return _Output(text, ranges_of(shown_numbers), [], "focus"), info
+
+
 def _big(ctx: ToolContext, resolved: Resolved, text_file: TextFile) -> bool:
     """Whether a whole-file read gets the outline in ``auto`` mode."""
     lines = len(text_file.lines)
@@ -422,12 +461,12 @@ def run(ctx: ToolContext, request: ReadRequest, call_id: str) -> ToolResult:
     fmt = _check(request)
     resolved = ctx.workspace.resolve(request.path)
     if resolved.is_dir:
-        return _list_directory(ctx, request, resolved, call_id)
+        return _unfocused(_list_directory(ctx, request, resolved, call_id), request.focus, "directory")
     kind = document_registry.document_kind(resolved.display, read_regular_file(resolved, ctx.limits.sniff_bytes))
     if kind is not None:
         document = _read_document(ctx, request, resolved, kind, fmt, call_id)
         if document is not None:
-            return document
+            return _unfocused(document, request.focus, "document")
     slice_wanted = request.char_offset is not None and request.char_offset > 1
     limit = 1 if slice_wanted else request.limit or ctx.limits.max_lines
     mode = request.mode or ctx.limits.read_mode
@@ -445,10 +484,13 @@ def run(ctx: ToolContext, request: ReadRequest, call_id: str) -> ToolResult:
         # The slice that reaches the end of a long line completes it: the hints lead there from the cut.
         whole = ((number, number),) if result.metadata["last_char"] >= result.metadata["line_chars"] else ()
         record_view(ctx, call_id, resolved, text_file, whole, kind="read", instructions=attached)
-        return _with_instructions(result, instructions)
-    if wants_map and (mode == "outline" or _big(ctx, resolved, text_file)):
+        return _unfocused(_with_instructions(result, instructions), request.focus, "part of a line")
+    # a focus question on a whole read of a file that fits one window prunes its text, not its outline
+    fits = len(text_file.lines) <= ctx.limits.max_lines and resolved.size <= ctx.limits.max_bytes
+    focus_text = request.focus is not None and request.mode is None and fits
+    if wants_map and (mode == "outline" or (_big(ctx, resolved, text_file) and not focus_text)):
         result = _read_outline(ctx, resolved, text_file, call_id, attached, max(request.offset or 1, 1))
-        return _with_instructions(result, instructions)
+        return _unfocused(_with_instructions(result, instructions), request.focus, "outline")
     if request.symbol is not None:
         found = find_symbol(outline(resolved.display, text_file.lines), request.symbol, resolved.display)
         request = replace(request, offset=found.first, limit=found.last - found.first + 1)
@@ -457,6 +499,20 @@ def run(ctx: ToolContext, request: ReadRequest, call_id: str) -> ToolResult:
     window = select_window(text_file.lines, first, limit, ctx.limits, fmt)
     knowledge = knowledge_of(ctx, resolved, text_file)
     answer = _answer(ctx, resolved, text_file, window, fmt, knowledge, request.fresh)
+    focus: dict[str, Any] | None = None
+    if request.focus is not None:
+        # a stub or a diff is already as short as the truth gets; the full window, or one with
+        # markers for lines the model has, gives way to the pruned window when that is shorter
+        if answer.mode in ("full", "elided"):
+            focused, focus = _focused(ctx, resolved, text_file, window, fmt, request.focus, request.limit is not None)
+            if focused is not None and (answer.mode == "full" or focused.tokens < answer.tokens):
+                full_tokens = count_tokens(_render(ctx, resolved, text_file, window, fmt))
+                focus.update(tokens_before=full_tokens, tokens_after=focused.tokens)
+                answer = focused
+            elif focused is not None:
+                focus = {"question": request.focus, "skipped": "answered as elided, shorter than pruned"}
+        else:
+            focus = {"question": request.focus, "skipped": f"answered as {answer.mode}"}
     record_view(
         ctx,
         call_id,
@@ -481,10 +537,19 @@ def run(ctx: ToolContext, request: ReadRequest, call_id: str) -> ToolResult:
         final_newline=text_file.final_newline,
         instructions=[i.display for i in instructions],
     )
+    if focus is not None:
+        metadata["focus"] = focus
     if answer.mode != "full" or fmt != "plain":
         plain = select_window(text_file.lines, first, limit, ctx.limits, "plain")
         metadata["full_tokens"] = count_tokens(_render(ctx, resolved, text_file, plain, "plain"))
     return _with_instructions(ToolResult(text=answer.text, metadata=metadata), instructions)
+
+
+def _unfocused(result: ToolResult, question: str | None, shown_as: str) -> ToolResult:
+    """``result`` (not a full-text window, so never pruned) with ``focus`` metadata saying so."""
+    if question is None:
+        return result
+    return replace(result, metadata=dict(result.metadata, focus={"question": question, "skipped": shown_as}))
 
 
 def _with_instructions(result: ToolResult, instructions: list[Instruction]) -> ToolResult:

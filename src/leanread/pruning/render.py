@@ -1,0 +1,59 @@
+"""The model-visible form of a pruned output: a header and one marker per omitted run."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from ..tokens import count_tokens
+
+
+def focus_header(kept: int, total: int, question: str) -> str:
+    """``[focus: kept 40 of 120 lines for "…"; omitted ranges can be read with offset/limit]``."""
+    return f'[focus: kept {kept} of {total} lines for "{question}"; omitted ranges can be read with offset/limit]'
+
+
+def omitted_marker(first: int, last: int) -> str:
+    """``… lines 120-180 omitted …`` (``… line 7 omitted …`` for one line); real line numbers."""
+    span = f"line {first}" if first == last else f"lines {first}-{last}"
+    return f"… {span} omitted …"
+
+
+def focus_body(
+    lines: Sequence[str],
+    first: int,
+    kept: Sequence[tuple[int, int]],
+    decorate: Callable[[int, str], str],
+) -> tuple[list[str], list[int]]:
+    """The body of a pruned window and the file line numbers it shows whole.
+
+    Args:
+        lines: the window's lines; ``lines[0]`` is file line ``first``.
+        first: file line number of ``lines[0]``.
+        kept: 1-based inclusive ranges into ``lines`` (sorted, disjoint) to show.
+        decorate: ``(file line number, line) -> shown line`` (the read format).
+
+    Returns:
+        ``(body, shown)``: each omitted run is one marker where the marker costs fewer tokens
+        than the lines it stands for, else those lines are shown; ``shown`` lists the file line
+        numbers shown, ascending.
+    """
+    keep = {n for a, b in kept for n in range(a, b + 1)}
+    body: list[str] = []
+    shown: list[int] = []
+    index = 0
+    while index < len(lines):
+        end = index
+        inside = (index + 1) in keep
+        while end + 1 < len(lines) and ((end + 2) in keep) == inside:
+            end += 1
+        run = [decorate(first + i, lines[i]) for i in range(index, end + 1)]
+        if not inside:
+            marker = omitted_marker(first + index, first + end)
+            if count_tokens(marker) < count_tokens("\n".join(run)):
+                body.append(marker)
+                index = end + 1
+                continue
+        body.extend(run)
+        shown.extend(range(first + index, first + end + 1))
+        index = end + 1
+    return body, shown
