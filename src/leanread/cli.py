@@ -309,6 +309,20 @@ def bench_documents() -> None:
     print(markdown_report(run(), "leanread bench documents"))
 
 
+@bench_app.command("prune")
+def bench_prune(
+    cache: Annotated[
+        Path | None, typer.Option(help="Where downloaded sdists are kept; default ~/.cache/leanread.")
+    ] = None,
+) -> None:
+    """Focus pruning on real docstring questions: gold-line recall and tokens kept, against head
+    truncation and plain BM25."""
+    from .bench.prune import bench_prune as run
+    from .bench.prune import markdown_report
+
+    print(markdown_report(run(cache=cache), "leanread bench prune"))
+
+
 @bench_app.command("speed")
 def bench_speed(
     root: Annotated[Path | None, typer.Option(help="Tree to read and search; default leanread's source.")] = None,

@@ -118,7 +118,15 @@ def _headers(lines: Sequence[str], number: int, stop: int) -> list[int]:
 
 
 class LocalPruner:
-    """BM25 over lines plus structure expansion (see the module docstring); no network, no model."""
+    """BM25 over lines plus structure expansion (see the module docstring); no network, no model.
+
+    Args:
+        expand: expand the best lines by the outline (the default); False keeps only the best
+            BM25 lines themselves (plain BM25, the baseline of ``leanread bench prune``).
+    """
+
+    def __init__(self, expand: bool = True) -> None:
+        self.expand = expand
 
     def keep(self, lines: Sequence[str], question: str, language: str | None) -> list[tuple[int, int]]:
         """Ranges of ``lines`` (1-based, inclusive) that answer ``question``; see ``Pruner.keep``."""
@@ -135,6 +143,8 @@ class LocalPruner:
         ranked = sorted(range(len(lines)), key=lambda i: (-float(scores[i]), i))
         count = max(TOP_MIN, math.ceil(TOP_SHARE * len(lines)))
         top = [i + 1 for i in ranked[:count] if float(scores[i]) >= MIN_RELATIVE_SCORE * best]
+        if not self.expand:
+            return [(number, number) for number in top]
         symbols = outline_of_language(language, lines).symbols if language else ()
         kept: list[tuple[int, int]] = []
         for number in top:

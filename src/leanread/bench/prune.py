@@ -1,0 +1,335 @@
+"""``leanread bench prune``: gold-line recall of focus pruning on real docstring questions.
+
+Protocol (issue 8): Python files of at least ``MIN_FILE_LINES`` lines from real PyPI sdists
+(``SOURCES``, downloaded once and cached by ``leanread.bench.sources``); the question is a
+function's docstring first paragraph, the gold is that function's non-empty lines, and every
+docstring is stripped from the file before scoring (else the question finds itself). Each question
+is given to the pruner directly (no guards), so every one is scored. Strategies: leanread's local
+pruner (BM25 + outline expansion), plain BM25 (the same scoring, no expansion), and head
+truncation keeping as many lines as the local pruner kept.
+"""
+
+from __future__ import annotations
+
+import ast
+import platform
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import bm25s  # type: ignore[import-untyped]
+
+from ..pruning import LocalPruner, Pruner, merge_ranges
+from ..pruning.local import terms
+from ..tokens import count_tokens
+from .sources import release_source
+
+#: The sdists questions are drawn from (package, version); all pure-Python trees.
+SOURCES: tuple[tuple[str, str], ...] = (("django", "4.2"), ("pytest", "6.0"), ("sphinx", "4.0"))
+#: Files shorter than this are not used.
+MIN_FILE_LINES = 300
+#: Files sampled, evenly spaced over all eligible files in (package, path) order.
+FILES = 36
+#: Questions taken at most per file, evenly spaced over its eligible functions.
+PER_FILE = 5
+#: A docstring's first paragraph needs at least this many words to be a question.
+MIN_WORDS = 4
+#: The issue's goal: at least this mean gold-line recall…
+GOAL_RECALL = 0.90
+#: … at no more than this mean share of tokens kept.
+GOAL_TOKENS = 0.25
+#: A function counts as kept when at least this share of its gold lines is.
+KEPT_WHOLE = 0.90
+
+
+@dataclass(frozen=True)
+class Question:
+    """One benchmark question.
+
+    Attributes:
+        where: ``package/relative/path.py:function`` (for reports).
+        text: the docstring's first paragraph, whitespace collapsed.
+        gold: 1-based line numbers, in the stripped file, of the function's non-empty lines.
+    """
+
+    where: str
+    text: str
+    gold: frozenset[int]
+
+
+def _docstring_nodes(tree: ast.Module) -> list[ast.Expr]:
+    """The docstring statements of the module, its classes and its functions, in source order."""
+    found: list[ast.Expr] = []
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)) and node.body:
+            first = node.body[0]
+            if (
+                isinstance(first, ast.Expr)
+                and isinstance(first.value, ast.Constant)
+                and isinstance(first.value.value, str)
+            ):
+                found.append(first)
+    return sorted(found, key=lambda n: n.lineno)
+
+
+def strip_docstrings(source: str) -> tuple[list[str], list[int]] | None:
+    """``source`` without its docstrings, and where each remaining line came from.
+
+    A docstring's lines are dropped; one that is its block's only statement becomes ``...`` at
+    its indentation, so the file still parses. Returns ``(lines, origin)`` where ``origin[i]`` is
+    the 1-based original number of ``lines[i]`` (0 for an inserted ``...``), or None when the
+    source does not parse or a docstring shares a line with other code.
+    """
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError):
+        return None
+    lines = source.splitlines()
+    drop: dict[int, str | None] = {}  # original line -> replacement (None: drop)
+    parents = {
+        id(n.body[0]): n
+        for n in ast.walk(tree)
+        if isinstance(n, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)) and n.body
+    }
+    for doc in _docstring_nodes(tree):
+        first, last = doc.lineno, doc.end_lineno or doc.lineno
+        if lines[first - 1][: doc.col_offset].strip() or lines[last - 1][doc.end_col_offset or 0 :].strip():
+            return None
+        alone = len(parents[id(doc)].body) == 1
+        for number in range(first, last + 1):
+            drop[number] = None
+        if alone:
+            drop[first] = " " * doc.col_offset + "..."
+    out: list[str] = []
+    origin: list[int] = []
+    for number, text in enumerate(lines, 1):
+        if number in drop:
+            replacement = drop[number]
+            if replacement is not None:
+                out.append(replacement)
+                origin.append(0)
+            continue
+        out.append(text)
+        origin.append(number)
+    try:
+        ast.parse("\n".join(out))
+    except SyntaxError:
+        return None
+    return out, origin
+
+
+def first_paragraph(docstring: str) -> str:
+    """The first paragraph of a cleaned docstring, whitespace collapsed to single spaces."""
+    return " ".join(docstring.strip().split("\n\n")[0].split())
+
+
+def questions_of(source: str, where: str = "") -> tuple[list[str], list[Question]]:
+    """The docstring-stripped lines of ``source`` and a question per documented function.
+
+    A function qualifies when its docstring's first paragraph has at least ``MIN_WORDS`` words;
+    its gold is its non-empty lines (decorators included) in the stripped file.
+    """
+    stripped = strip_docstrings(source)
+    if stripped is None:
+        return [], []
+    lines, origin = stripped
+    new_number = {old: new for new, old in enumerate(origin, 1) if old}
+    found: list[Question] = []
+    for node in ast.walk(ast.parse(source)):
+        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            continue
+        doc = ast.get_docstring(node)
+        if not doc:
+            continue
+        text = first_paragraph(doc)
+        if len(text.split()) < MIN_WORDS:
+            continue
+        start = min([node.lineno, *(d.lineno for d in node.decorator_list)])
+        end = node.end_lineno or node.lineno
+        span = range(new_number.get(start, 0), max(new_number.get(n, 0) for n in range(start, end + 1)) + 1)
+        gold = frozenset(n for n in span if n >= 1 and lines[n - 1].strip())
+        if gold:
+            found.append(Question(f"{where}:{node.name}", text, gold))
+    found.sort(key=lambda q: min(q.gold))
+    return lines, found
+
+
+def _spread(items: Sequence[Any], count: int) -> list[Any]:
+    """``count`` items of ``items`` evenly spaced (all when there are no more)."""
+    if len(items) <= count:
+        return list(items)
+    return [items[(i * len(items)) // count] for i in range(count)]
+
+
+def sample(cache: Path | None = None) -> list[tuple[list[str], list[Question]]]:
+    """The benchmark's files (stripped lines) with their questions; deterministic."""
+    eligible: list[tuple[str, Path]] = []
+    for package, version in SOURCES:
+        root = release_source(package, version, cache)
+        for path in sorted(root.rglob("*.py")):
+            rel = path.relative_to(root).as_posix()
+            if "/tests/" in f"/{rel}" or "/testing/" in f"/{rel}":
+                continue
+            try:
+                text = path.read_text(encoding="utf-8")
+            except (UnicodeDecodeError, OSError):
+                continue
+            if text.count("\n") >= MIN_FILE_LINES:
+                eligible.append((f"{package}-{version}/{rel}", path))
+    chosen: list[tuple[list[str], list[Question]]] = []
+    with_questions = []
+    for label, path in eligible:
+        lines, found = questions_of(path.read_text(encoding="utf-8"), label)
+        if found:
+            with_questions.append((lines, found))
+    for lines, found in _spread(with_questions, FILES):
+        chosen.append((lines, _spread(found, PER_FILE)))
+    return chosen
+
+
+def recall(kept: Sequence[tuple[int, int]], gold: frozenset[int]) -> float:
+    """Share of ``gold`` lines inside the ``kept`` ranges."""
+    hit = sum(1 for n in gold if any(a <= n <= b for a, b in kept))
+    return hit / len(gold)
+
+
+def token_share(lines: Sequence[str], kept: Sequence[tuple[int, int]]) -> float:
+    """o200k tokens of the kept lines over those of all lines (omission markers not counted)."""
+    total = count_tokens("\n".join(lines))
+    shown = "\n".join(lines[n - 1] for a, b in kept for n in range(a, b + 1))
+    return count_tokens(shown) / total if total else 0.0
+
+
+def _percentile(values: Sequence[float], share: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(share * len(ordered)))] if ordered else 0.0
+
+
+def summarize(rows: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """Mean recall, mean token share, share of functions kept >= ``KEPT_WHOLE``, p50/p90 latency
+    (ms), fail-open and >90 %-kept rates of one strategy's per-question ``rows``."""
+    n = len(rows)
+    latencies = [r["ms"] for r in rows if r["ms"] is not None]
+    return {
+        "questions": n,
+        "recall": sum(r["recall"] for r in rows) / n if n else 0.0,
+        "tokens": sum(r["tokens"] for r in rows) / n if n else 0.0,
+        "lines": sum(r["lines"] for r in rows) / n if n else 0.0,
+        "whole": sum(1 for r in rows if r["recall"] >= KEPT_WHOLE) / n if n else 0.0,
+        "p50": _percentile(latencies, 0.5) if latencies else None,
+        "p90": _percentile(latencies, 0.9) if latencies else None,
+        "fail_open": sum(1 for r in rows if r.get("failed")) / n if n else 0.0,
+        "over_90": sum(1 for r in rows if r["lines"] > 0.9) / n if n else 0.0,
+    }
+
+
+def _score(lines: list[str], kept: tuple[tuple[int, int], ...], q: Question, ms: float | None) -> dict[str, Any]:
+    count = sum(b - a + 1 for a, b in kept)
+    return {
+        "recall": recall(kept, q.gold),
+        "tokens": token_share(lines, kept),
+        "lines": count / len(lines),
+        "ms": ms,
+    }
+
+
+def _run(pruner: Pruner, lines: list[str], q: Question) -> tuple[tuple[tuple[int, int], ...], float, bool]:
+    start = time.perf_counter()
+    try:
+        chosen = pruner.keep(lines, q.text, "python")
+        failed = False
+    except Exception:  # fail open, as the guards would: the whole file
+        chosen, failed = [(1, len(lines))], True
+    ms = (time.perf_counter() - start) * 1000
+    return merge_ranges(chosen, len(lines)), ms, failed
+
+
+def bm25_top(lines: Sequence[str], question: str, count: int) -> tuple[tuple[int, int], ...]:
+    """The ``count`` best BM25 lines for ``question`` (the local pruner's scoring, no threshold,
+    no expansion), as merged ranges: plain BM25 at a given line budget."""
+    query = terms(question)
+    corpus = [terms(line) for line in lines]
+    if not query or not any(corpus) or count <= 0:
+        return ()
+    index = bm25s.BM25()
+    index.index(corpus, show_progress=False)
+    scores = index.get_scores(query)
+    ranked = sorted(range(len(lines)), key=lambda i: (-float(scores[i]), i))
+    return merge_ranges([(i + 1, i + 1) for i in ranked[:count]], len(lines))
+
+
+def bench_prune(cache: Path | None = None) -> dict[str, Any]:
+    """Run the benchmark; per-strategy summaries plus the sample's size."""
+    files = sample(cache)
+    local, plain = LocalPruner(), LocalPruner(expand=False)
+    rows: dict[str, list[dict[str, Any]]] = {"head": [], "bm25": [], "bm25_budget": [], "local": []}
+    started = time.perf_counter()
+    for lines, questions in files:
+        for q in questions:
+            kept, ms, failed = _run(local, lines, q)
+            rows["local"].append({**_score(lines, kept, q, ms), "failed": failed})
+            kept_plain, ms_plain, failed_plain = _run(plain, lines, q)
+            rows["bm25"].append({**_score(lines, kept_plain, q, ms_plain), "failed": failed_plain})
+            count = sum(b - a + 1 for a, b in kept)
+            head = ((1, count),) if count else ()
+            rows["head"].append(_score(lines, head, q, None))
+            start = time.perf_counter()
+            budget = bm25_top(lines, q.text, count)
+            rows["bm25_budget"].append(_score(lines, budget, q, (time.perf_counter() - start) * 1000))
+    return {
+        "files": len(files),
+        "questions": sum(len(q) for _, q in files),
+        "lines": sum(len(lines) for lines, _ in files),
+        "seconds": time.perf_counter() - started,
+        "python": platform.python_version(),
+        "platform": platform.platform(terse=True),
+        "strategies": {name: summarize(r) for name, r in rows.items()},
+    }
+
+
+_LABELS = {
+    "head": "head truncation (same lines as local)",
+    "bm25": "plain BM25 (its own top lines, no expansion)",
+    "bm25_budget": "plain BM25 (best lines, as many as local)",
+    "local": "leanread local (BM25 + outline expansion)",
+}
+
+
+def _ms(value: float | None) -> str:
+    return "—" if value is None else f"{value:.1f} ms"
+
+
+def markdown_report(result: dict[str, Any], command: str) -> str:
+    """A Markdown section for BENCHMARKS.md from a ``bench_prune`` result."""
+    rows = []
+    for name, s in result["strategies"].items():
+        rows.append(
+            f"| {_LABELS[name]} | {s['recall']:.3f} | {s['tokens']:.1%} | {s['lines']:.1%} | {s['whole']:.1%} | "
+            f"{_ms(s['p50'])} | {_ms(s['p90'])} | {s['fail_open']:.1%} | {s['over_90']:.1%} |"
+        )
+    local = result["strategies"]["local"]
+    met = local["recall"] >= GOAL_RECALL and local["tokens"] <= GOAL_TOKENS
+    sources = ", ".join(f"{p} {v}" for p, v in SOURCES)
+    return f"""## Focus pruning: gold-line recall on real docstring questions
+
+Command: `{command}`
+
+- Files: {result["files"]} Python files of >= {MIN_FILE_LINES} lines ({result["lines"]:,} lines), evenly spaced
+  over the eligible files of the {sources} sdists from PyPI (tests excluded);
+  up to {PER_FILE} documented functions each, evenly spaced: {result["questions"]} questions.
+- Question: the function's docstring first paragraph (>= {MIN_WORDS} words); gold: the function's
+  non-empty lines. Every docstring is stripped from the file before scoring.
+- Pruners are called directly (no guards), language `python`; tokens are o200k_base of the kept
+  lines over the whole stripped file (omission markers not counted); latency is the pruner's call.
+  Head truncation and budgeted BM25 keep as many lines as the local pruner kept for that question.
+- Python {result["python"]}; {result["platform"]}; whole run {result["seconds"]:.1f} s.
+
+| strategy | mean recall | tokens kept | lines kept | functions kept >= 90 % | p50 | p90 | fail-open | > 90 % kept |
+|---|---:|---:|---:|---:|---:|---:|---:|---:|
+{chr(10).join(rows)}
+
+Goal (issue 8): >= {GOAL_RECALL:.2f} mean recall at <= {GOAL_TOKENS:.0%} of tokens kept — \
+{"met" if met else "not met"} by leanread local ({local["recall"]:.3f} at {local["tokens"]:.1%}).
+"""
