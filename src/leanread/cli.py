@@ -153,6 +153,7 @@ def grep(
     max_results: Annotated[int | None, typer.Option(help=grep_tool.PARAMETERS["max_results"])] = None,
     offset: Annotated[int | None, typer.Option(help=grep_tool.PARAMETERS["offset"])] = None,
     files_only: Annotated[bool, typer.Option("--files-only", "-l", help=grep_tool.PARAMETERS["files_only"])] = False,
+    focus: Annotated[str | None, typer.Option(help=grep_tool.PARAMETERS["focus"])] = None,
     root: RootOption = None,
     session: SessionOption = None,
     meta: MetaOption = False,
@@ -173,6 +174,7 @@ def grep(
         max_results=max_results,
         offset=offset,
         files_only=files_only,
+        focus=focus,
     )
     _show(result, meta)
 

@@ -387,6 +387,7 @@ def build_server(
         max_results: Annotated[int | None, Field(description=gparams["max_results"])] = None,
         offset: Annotated[int | None, Field(description=gparams["offset"])] = None,
         files_only: Annotated[bool, Field(description=gparams["files_only"])] = False,
+        focus: Annotated[str | None, Field(description=gparams["focus"])] = None,
     ) -> CallToolResult:
         return await run(
             ctx,
@@ -402,6 +403,7 @@ def build_server(
                 max_results=max_results,
                 offset=offset,
                 files_only=files_only,
+                focus=focus,
             ),
         )
 

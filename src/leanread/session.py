@@ -209,6 +209,7 @@ class Session:
         max_results: int | None = None,
         offset: int | None = None,
         files_only: bool = False,
+        focus: str | None = None,
         call_id: str | None = None,
     ) -> ToolResult:
         """Run the ``grep`` tool (see ``tools/grep.txt``): ripgrep's matching lines, grouped by
@@ -224,6 +225,8 @@ class Session:
             max_results: matches shown at most (default ``grep.MAX_RESULTS``).
             offset: 1-based number of the first match shown (paging).
             files_only: list only the matching files with their match counts.
+            focus: a complete, self-contained question: a long result keeps only the matches most
+                relevant to it (see ``tools/grep.py``); omitted ones are counted per file.
             call_id: the harness's tool call id; default a new one.
 
         Returns:
@@ -233,7 +236,7 @@ class Session:
             pattern, glob or type, ripgrep missing) come back with ``is_error=True``.
         """
         request = grep_tool.GrepRequest(
-            pattern, path, glob, type, case_insensitive, context, before, after, max_results, offset, files_only
+            pattern, path, glob, type, case_insensitive, context, before, after, max_results, offset, files_only, focus
         )
         return self._run(lambda ctx, cid: grep_tool.run(ctx, request, cid), call_id)
 

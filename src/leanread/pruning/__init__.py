@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from .base import Pruner, PruneResult, merge_ranges
 from .guards import prune
-from .local import LocalPruner
+from .local import LocalPruner, keep_blocks
 from .render import focus_body, focus_header, omitted_marker
 
 __all__ = [
@@ -18,6 +18,7 @@ __all__ = [
     "Pruner",
     "focus_body",
     "focus_header",
+    "keep_blocks",
     "merge_ranges",
     "omitted_marker",
     "prune",

@@ -160,3 +160,31 @@ class LocalPruner:
             else:
                 kept.extend((n, n) for n in _headers(lines, number, inner.line))
         return kept
+
+
+#: Blocks taken from the top of the BM25 ranking by ``keep_blocks``: this share of the blocks…
+BLOCK_TOP_SHARE = 0.25
+
+
+def keep_blocks(blocks: Sequence[str], heads: Sequence[str], question: str) -> list[int]:
+    """Indices (0-based, ascending) of the text ``blocks`` to keep for ``question``.
+
+    Each block is one document for BM25 (terms as ``terms``); the best ``BLOCK_TOP_SHARE`` of
+    them (at least ``TOP_MIN``) scoring at least ``MIN_RELATIVE_SCORE`` of the best are kept, and
+    every block whose ``heads[i]`` (e.g. a grep match's own line) literally contains a term of
+    the question, whatever its score.
+    """
+    query = terms(question)
+    wanted = set(query)
+    kept = {i for i, head in enumerate(heads) if wanted.intersection(terms(head))}
+    corpus = [terms(block) for block in blocks]
+    if query and any(corpus):
+        index = bm25s.BM25()
+        index.index(corpus, show_progress=False)
+        scores = index.get_scores(query)
+        best = float(scores.max()) if len(scores) else 0.0
+        if best > 0:
+            ranked = sorted(range(len(blocks)), key=lambda i: (-float(scores[i]), i))
+            count = max(TOP_MIN, math.ceil(BLOCK_TOP_SHARE * len(blocks)))
+            kept.update(i for i in ranked[:count] if float(scores[i]) >= MIN_RELATIVE_SCORE * best)
+    return sorted(kept)

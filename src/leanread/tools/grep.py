@@ -23,13 +23,16 @@ from __future__ import annotations
 
 import codecs
 import os
+import re
 import stat
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from .. import pruning
 from ..errors import InvalidArgument, LeanreadError, NotText, PathError
 from ..knowledge import ranges_of
+from ..pruning import guards
 from ..render import CUT_MARKER, byte_size, envelope
 from ..result import ToolResult
 from ..search import FileHits, Hit, RgOptions, count_files, parse_hits, search_json
@@ -74,6 +77,9 @@ PARAMETERS: dict[str, str] = {
     "offset": "1-based number of the first match to show, to page on (0 is taken as 1). Default: 1.",
     "files_only": "true: list only the files that match, with their match counts (no lines); offset and "
     "max_results then count files.",
+    "focus": 'A complete, self-contained question the matches should answer, e.g. "Where is the retry delay '
+    'of failed uploads computed?": a long result keeps only the matches most relevant to it, and says how many '
+    "it omitted in which files.",
 }
 
 
@@ -93,6 +99,7 @@ class GrepRequest:
     max_results: int | None = None
     offset: int | None = None
     files_only: bool = False
+    focus: str | None = None
 
 
 def _check(request: GrepRequest) -> tuple[int, int, int, int]:
@@ -135,6 +142,8 @@ class _Shown:
     rows: list[str] = field(default_factory=list)
     whole: list[int] = field(default_factory=list)  # lines shown whole: the grant
     matches: list[tuple[int, int]] = field(default_factory=list)  # (line, column) of each match shown
+    groups: list[tuple[int, list[int]]] = field(default_factory=list)  # per match: (rows, lines shown whole)
+    cut: bool = False  # a line of the file was shown cut
 
 
 def _loader(
@@ -495,16 +504,24 @@ def run(ctx: ToolContext, request: GrepRequest, call_id: str) -> ToolResult:
     shown_files, notes, consumed, capped = _render_page(ctx, prepared, before, after)
     last = first + consumed - 1
     truncated = "bytes" if capped else "limit" if last < total else None
+    summary = _summary(target.display, total, len(files), first, last, capped, ctx)
+    focus: dict[str, Any] | None = None
+    focused: _Focused | None = None
+    if request.focus is not None:
+        focused, focus = _focus(shown_files, request.focus, first, target.display, notes, summary, truncated)
+    if focused is not None:
+        shown_files = focused.files
     ids = ctx.ledger.put_matches(
         ctx.session_id, [(s.resolved.real, line) for s in shown_files for line, _ in s.matches]
     )
-    body, matches = _assemble(shown_files, ids)
+    body, matches = _assemble(shown_files, ids) if focused is None else _fill(focused, ids)
     for s in shown_files:
         knowledge = knowledge_of(ctx, s.resolved, s.text_file, keep_version=False)
         record_view(ctx, call_id, s.resolved, s.text_file, ranges_of(s.whole), kind="grep", knowledge=knowledge)
-    summary = _summary(target.display, total, len(files), first, last, capped, ctx)
     lines = [*body, ""] if body else []
     text = envelope(shown(target.display), "grep", [*lines, *notes, summary])
+    if focus is not None and focused is not None:
+        focus["tokens_after"] = count_tokens(text)
     metadata: dict[str, Any] = {
         "call_id": call_id,
         "path": target.display,
@@ -518,6 +535,8 @@ def run(ctx: ToolContext, request: GrepRequest, call_id: str) -> ToolResult:
         "matches": matches,
         "tokens": count_tokens(text),
     }
+    if focus is not None:
+        metadata["focus"] = focus
     return ToolResult(text, metadata=metadata)
 
 
@@ -605,6 +624,8 @@ def _render_page(
             consumed += 1
             entry.rows.extend(rows)
             entry.whole.extend(whole)
+            entry.groups.append((len(rows), whole))
+            entry.cut = entry.cut or len(whole) < len(rows)
             entry.matches.append((hit.line, column + 1))
         if entry.matches:
             shown_files.append(entry)
@@ -657,3 +678,136 @@ def _summary(where: str, total: int, file_count: int, first: int, last: int, cap
     if last < total:
         showing += f" Use offset={last + 1} to continue, or narrow the search with path, glob or type."
     return f"({showing})"
+
+
+# --- focus -----------------------------------------------------------------------------------
+
+_PREFIX = re.compile(r"^  (?:\x00 )?[0-9]+[:-] ?")
+
+
+@dataclass
+class _Focused:
+    """A focused page: the rows to show (match ids still ``_ID_SLOT``) and the files, each with
+    only its kept matches and the lines of those shown whole (the grant)."""
+
+    rows: list[str]
+    files: list[_Shown]
+
+
+def _focus(
+    shown_files: Sequence[_Shown],
+    question: str,
+    first: int,
+    where: str,
+    notes: Sequence[str],
+    summary: str,
+    truncated: str | None,
+) -> tuple[_Focused | None, dict[str, Any]]:
+    """The page pruned to the matches most relevant to ``question`` (None: shown whole), and the
+    ``focus`` metadata: ``kept_matches``/``total_matches`` and tokens, or why it was
+    ``skipped``/``fail_open``. The guards are those of ``pruning.guards``, measured on the
+    unfocused output."""
+    info: dict[str, Any] = {"question": question, "backend": "local"}
+    try:
+        count = sum(len(s.matches) for s in shown_files)
+        body, _ = _assemble(shown_files, [f"m{i + 1}" for i in range(count)])
+        full = envelope(shown(where), "grep", [*body, "", *notes, summary] if body else [*notes, summary])
+        lines = full.split("\n")
+        chars = len(full)
+        if not question.strip():
+            info["skipped"] = "empty question"
+        elif truncated is not None or any(s.cut for s in shown_files):
+            info["skipped"] = "output already cut"
+        elif len(lines) < guards.MIN_LINES:
+            info["skipped"] = f"under {guards.MIN_LINES} lines"
+        elif chars < guards.MIN_CHARS:
+            info["skipped"] = f"under {guards.MIN_CHARS:,} characters"
+        elif chars > guards.MAX_CHARS:
+            info["skipped"] = f"over {guards.MAX_CHARS:,} characters"
+        if "skipped" in info:
+            return None, info
+        blocks: list[str] = []
+        heads: list[str] = []
+        for s in shown_files:
+            at = 0
+            for size, _whole in s.groups:
+                rows = s.rows[at : at + size]
+                at += size
+                blocks.append("\n".join(_PREFIX.sub("", r) for r in rows))
+                heads.append(next(_PREFIX.sub("", r) for r in rows if _ID_SLOT in r))
+        kept = set(pruning.keep_blocks(blocks, heads, question))
+        if len(kept) > guards.MAX_KEPT_SHARE * len(blocks):
+            info["skipped"] = f"over {guards.MAX_KEPT_SHARE:.0%} of the matches kept"
+            return None, info
+        focused = _focused_rows(shown_files, kept, first)
+        focused.rows.insert(
+            0,
+            f'[focus: kept {len(kept)} of {len(blocks)} matches for "{question}"; omitted matches can be shown '
+            "by grep without focus or with offset]",
+        )
+    except Exception as exc:  # fail open: any error gives the whole page
+        return None, {"question": question, "backend": "local", "fail_open": f"{type(exc).__name__}: {exc}"}
+    info.update(kept_matches=len(kept), total_matches=len(blocks), tokens_before=count_tokens(full))
+    return focused, info
+
+
+def _focused_rows(shown_files: Sequence[_Shown], kept: set[int], first: int) -> _Focused:
+    """The rows of the kept matches (``kept``: indices in page order), the file path before a
+    file's first kept match, and one marker per run of omitted matches."""
+    rows: list[str] = []
+    files: list[_Shown] = []
+    omitted: dict[str, int] = {}
+    run_start = 0
+    index = 0
+
+    def flush() -> None:
+        if omitted:
+            n = sum(omitted.values())
+            where = ", ".join(f"{path}: {count}" for path, count in omitted.items())
+            rows.append(
+                f"  … {_plural(n, 'match')} omitted ({where}); "
+                f"grep without focus or with offset={run_start} shows them …"
+            )
+            omitted.clear()
+
+    for s in shown_files:
+        entry: _Shown | None = None
+        at = 0
+        for (size, whole), match in zip(s.groups, s.matches, strict=True):
+            group_rows = s.rows[at : at + size]
+            at += size
+            if index in kept:
+                flush()
+                if entry is None:
+                    entry = _Shown(s.resolved, s.text_file)
+                    files.append(entry)
+                    rows.append(shown(s.resolved.display))
+                rows.extend(group_rows)
+                entry.rows.extend(group_rows)
+                entry.whole.extend(whole)
+                entry.matches.append(match)
+                entry.groups.append((size, whole))
+            else:
+                if not omitted:
+                    run_start = first + index
+                display = shown(s.resolved.display)
+                omitted[display] = omitted.get(display, 0) + 1
+            index += 1
+    flush()
+    return _Focused(rows, files)
+
+
+def _fill(focused: _Focused, ids: Sequence[str]) -> tuple[list[str], list[dict[str, Any]]]:
+    """The focused rows with the match ids filled in, and the kept matches for the metadata."""
+    body: list[str] = []
+    matches: list[dict[str, Any]] = []
+    it = iter(ids)
+    pending = iter((s, line, column) for s in focused.files for line, column in s.matches)
+    for row in focused.rows:
+        if _ID_SLOT in row:
+            match_id = next(it)
+            s, line, column = next(pending)
+            matches.append({"id": match_id, "path": s.resolved.display, "line": line, "column": column})
+            row = row.replace(_ID_SLOT, match_id, 1)
+        body.append(row)
+    return body, matches

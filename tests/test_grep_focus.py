@@ -1,0 +1,126 @@
+"""Focus on grep: grep(focus=...) keeps the matches most relevant to a question, with real files."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from leanread import MemoryLedger, Session
+from leanread.pruning import keep_blocks
+from leanread.tools import grep as grep_tool
+
+QUESTION = "Where is the shipping cost of a parcel computed from its weight?"
+
+MODULES = {
+    "billing.py": ["invoice_total", "apply_discount", "tax_for_region", "format_receipt", "refund_order", "late_fee"],
+    "mailing.py": ["send_welcome", "send_reset", "render_template", "queue_message", "bounce_count", "unsubscribe"],
+    "shipping.py": ["parcel_cost", "rate_table", "track_package", "label_address", "customs_form", "pickup_slot"],
+    "users.py": ["create_user", "delete_user", "rename_user", "user_roles", "login_attempts", "password_age"],
+}
+DOCS = {
+    "rate_table": "Shipping price per kilogram, by zone, used for every parcel.",
+    "track_package": "Look up where a package is now.",
+}
+
+
+def _write_tree(root: Path) -> None:
+    """Four modules of six small functions each: a docstring line and a body line."""
+    for name, functions in MODULES.items():
+        lines: list[str] = []
+        for function in functions:
+            doc = DOCS.get(function, f"Handle the {function.replace('_', ' ')} step of the service.")
+            lines += [f"def {function}(item):", f'    """{doc}"""', "    return item", ""]
+        (root / name).write_text("\n".join(lines))
+
+
+@pytest.fixture
+def tree(root: Path) -> Path:
+    _write_tree(root)
+    return root
+
+
+FOCUSED = """\
+<path>.</path>
+<type>grep</type>
+<content>
+[focus: kept 2 of 24 matches for "Where is the shipping cost of a parcel computed from its weight?"; omitted matches \
+can be shown by grep without focus or with offset]
+  … 12 matches omitted (billing.py: 6, mailing.py: 6); grep without focus or with offset=1 shows them …
+shipping.py
+  m1 1: def parcel_cost(item):
+  2-     \"\"\"Handle the parcel cost step of the service.\"\"\"
+  3-     return item
+  m2 5: def rate_table(item):
+  6-     \"\"\"Shipping price per kilogram, by zone, used for every parcel.\"\"\"
+  7-     return item
+  … 10 matches omitted (shipping.py: 4, users.py: 6); grep without focus or with offset=15 shows them …
+
+(24 matches in 4 files.)
+</content>"""
+
+
+def test_focus_keeps_the_relevant_matches(session: Session, tree: Path) -> None:
+    result = session.grep("^def ", after=2, focus=QUESTION)
+    assert result.text == FOCUSED
+    focus = result.metadata["focus"]
+    assert (focus["kept_matches"], focus["total_matches"]) == (2, 24)
+    assert focus["tokens_after"] < focus["tokens_before"]
+    assert [m["line"] for m in result.metadata["matches"]] == [1, 5]
+    # the grant covers only the matches shown: a shown line can be edited, an omitted file cannot
+    assert not session.edit("shipping.py", "def rate_table(item):", "def rate_table(entry):").is_error
+    assert session.edit("users.py", "def create_user(item):", "def create_user(entry):").is_error
+
+
+def test_without_focus_nothing_changes(tree: Path) -> None:
+    plain = Session([tree], ledger=MemoryLedger()).grep("^def ", after=2)
+    assert "focus" not in plain.metadata
+    assert plain.metadata["total_matches"] == 24 and len(plain.metadata["matches"]) == 24
+
+
+def test_a_match_with_a_question_term_is_never_dropped(session: Session, tree: Path) -> None:
+    question = "Which shipping zone price per kilogram applies to every parcel, and what is its bounce?"
+    result = session.grep("^def ", after=2, focus=question)
+    shown = [(m["path"], m["line"]) for m in result.metadata["matches"]]
+    assert shown == [("mailing.py", 17), ("shipping.py", 1), ("shipping.py", 5)]
+    # BM25 alone ranks bounce_count too low: only its match line's literal "bounce" keeps it
+    blocks = [
+        "def bounce_count(item):\n    return item",
+        *[f"def rate_{i}(item):\n    shipping zone price per kilogram parcel bounce" for i in range(12)],
+    ]
+    assert 0 not in keep_blocks(blocks, [""] * len(blocks), question)
+    assert 0 in keep_blocks(blocks, [b.split("\n")[0] for b in blocks], question)
+
+
+def test_guards_skip_small_and_cut_outputs(session: Session, tree: Path) -> None:
+    small = session.grep("^def ", path="shipping.py", focus=QUESTION)
+    assert small.metadata["focus"]["skipped"] == "under 50 lines"
+    assert len(small.metadata["matches"]) == 6
+    cut = session.grep("^def ", after=2, max_results=20, focus=QUESTION)
+    assert cut.metadata["focus"]["skipped"] == "output already cut"
+    assert len(cut.metadata["matches"]) == 20
+
+
+def test_fail_open(root: Path, tree: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    def broken(*args: object) -> list[int]:
+        raise RuntimeError("scorer down")
+
+    plain = Session([root], ledger=MemoryLedger()).grep("^def ", after=2)
+    monkeypatch.setattr(grep_tool.pruning, "keep_blocks", broken)
+    result = Session([root], ledger=MemoryLedger()).grep("^def ", after=2, focus=QUESTION)
+    assert result.text == plain.text
+    assert result.metadata["focus"]["fail_open"] == "RuntimeError: scorer down"
+
+
+def test_focus_through_the_cli(tree: Path) -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "leanread", "grep", "^def ", "--after", "2", "--focus", QUESTION],
+        cwd=tree,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == FOCUSED + "\n"
