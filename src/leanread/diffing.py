@@ -25,6 +25,19 @@ class DiffLine:
     text: str
 
 
+def common_ends(old: Sequence[str], new: Sequence[str]) -> tuple[int, int]:
+    """``(head, tail)``: how many lines ``old`` and ``new`` share at their start and, after
+    that, at their end (head + tail never exceeds the shorter one's length)."""
+    shorter = min(len(old), len(new))
+    head = 0
+    while head < shorter and old[head] == new[head]:
+        head += 1
+    tail = 0
+    while tail < shorter - head and old[-1 - tail] == new[-1 - tail]:
+        tail += 1
+    return head, tail
+
+
 def window_lines(
     opcodes: Sequence[Opcode], old: Sequence[str], new: Sequence[str], first: int, last: int
 ) -> list[DiffLine] | None:

@@ -23,6 +23,7 @@ import tempfile
 import threading
 from collections.abc import Iterator
 
+from .diffing import common_ends
 from .errors import PathError, UnencodableText
 
 # Byte-order marks by codec name (``codecs.lookup(name).name``).
@@ -128,12 +129,7 @@ def encode_edit(
         same_lines = False
     if not original.startswith(mark) or not same_lines:
         return encoded
-    head = 0
-    while head < min(len(old), len(new)) and old[head] == new[head]:
-        head += 1
-    tail = 0
-    while tail < min(len(old), len(new)) - head and old[-1 - tail] == new[-1 - tail]:
-        tail += 1
+    head, tail = common_ends(old, new)
     old_middle, new_middle = old[head : len(old) - tail], new[head : len(new) - tail]
     pieces = raw[:head]
     if len(old_middle) * len(new_middle) <= MAX_DIFF_CELLS:

@@ -31,7 +31,7 @@ import anyio
 from ..ledger import MemoryLedger
 from ..search import find_rg
 from ..session import Session
-from .window import generate_log
+from .window import format_seconds, generate_log
 
 #: The search the grep measurement runs.
 PATTERN = r"def \w+\("
@@ -137,18 +137,11 @@ def _count_lines(path: Path) -> int:
     return count
 
 
-def _seconds(value: float) -> str:
-    if value >= 1:
-        return f"{value:.2f} s"
-    if value >= 1e-3:
-        return f"{value * 1e3:.2f} ms"
-    return f"{value * 1e6:.0f} µs"
-
-
 def markdown_report(result: dict[str, Any], command: str) -> str:
     """A Markdown section for BENCHMARKS.md from a ``bench_speed`` result."""
     table = "\n".join(
-        f"| {r['what']} | {_seconds(r['leanread_s'])} | {r['baseline']} | {_seconds(r['baseline_s'])} "
+        f"| {r['what']} | {format_seconds(r['leanread_s'], 2)} | {r['baseline']} "
+        f"| {format_seconds(r['baseline_s'], 2)} "
         f"| {r['ratio']:.3g} |"
         for r in result["rows"]
     )

@@ -263,11 +263,12 @@ def _measure(path: Path, runs: int, window: int, sed: str) -> dict[str, Any]:
     }
 
 
-def _seconds(value: float) -> str:
+def format_seconds(value: float, ms_digits: int = 1) -> str:
+    """``value`` seconds as ``1.23 s``, ``4.5 ms`` (``ms_digits`` decimals) or ``67 µs``."""
     if value >= 1:
         return f"{value:.2f} s"
     if value >= 1e-3:
-        return f"{value * 1e3:.1f} ms"
+        return f"{value * 1e3:.{ms_digits}f} ms"
     return f"{value * 1e6:.0f} µs"
 
 
@@ -294,7 +295,7 @@ def markdown_report(result: dict[str, Any], command: str) -> str:
             result["ratio_first_call"],
         ),
     ]
-    table = "\n".join(f"| {name} | {_seconds(sec)} | {ratio:.4g} |" for name, sec, ratio in rows)
+    table = "\n".join(f"| {name} | {format_seconds(sec)} | {ratio:.4g} |" for name, sec, ratio in rows)
     return f"""## Big-file window: line index against `sed`
 
 Command: `{command}`
@@ -308,7 +309,7 @@ Command: `{command}`
 |---|---:|---:|
 {table}
 
-- One-off index build (one streaming pass): {_seconds(result["index_build_s"])}, median of
+- One-off index build (one streaming pass): {format_seconds(result["index_build_s"])}, median of
   {result["runs"]} fresh builds; the index holds {result["index_checkpoints"]:,} checkpoints
   ({result["index_bytes"] / 1024:,.0f} KiB).
 - Peak Python allocations (tracemalloc): build {result["build_peak_tracemalloc_bytes"] / 1024:,.0f} KiB,

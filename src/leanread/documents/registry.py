@@ -8,6 +8,7 @@ import threading
 import zipfile
 from collections import OrderedDict
 from collections.abc import Callable
+from pathlib import PurePosixPath
 
 from . import docx, epub, notebook, odt, pdf, rtf
 from .base import DocumentError, Extracted
@@ -93,7 +94,7 @@ def zip_kind(data: bytes, name: str = "") -> str | None:
             if "mimetype" in names and archive.getinfo("mimetype").file_size < 200:
                 return _ZIP_MIMETYPES.get(archive.read("mimetype").strip())
     except (zipfile.BadZipFile, OSError, ValueError, KeyError, RuntimeError, NotImplementedError) as exc:
-        expected = _ZIP_EXTENSIONS.get(name[name.rfind(".") :].lower()) if "." in name else None
+        expected = _ZIP_EXTENSIONS.get(PurePosixPath(name).suffix.lower())
         if expected is None:
             return None
         raise DocumentError(

@@ -7,6 +7,8 @@ from __future__ import annotations
 import difflib
 from collections.abc import Sequence
 
+from ...diffing import common_ends
+
 
 class LineIds:
     """Line ids per path; ``ids(path, lines)`` is called with each version as it is met."""
@@ -32,12 +34,7 @@ class LineIds:
         return ids
 
     def _carry(self, old: tuple[str, ...], old_ids: list[int], new: tuple[str, ...]) -> list[int]:
-        head = 0
-        while head < min(len(old), len(new)) and old[head] == new[head]:
-            head += 1
-        tail = 0
-        while tail < min(len(old), len(new)) - head and old[-1 - tail] == new[-1 - tail]:
-            tail += 1
+        head, tail = common_ends(old, new)
         ids = old_ids[:head]
         old_mid, new_mid = old[head : len(old) - tail], new[head : len(new) - tail]
         matcher = difflib.SequenceMatcher(None, old_mid, new_mid, autojunk=False)
