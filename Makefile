@@ -9,7 +9,7 @@ STAMP := $(VENV)/.installed-stamp
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install -q --upgrade pip
-	$(BIN)/pip install -q -e '.[dev,bench,docs]'
+	$(BIN)/pip install -q -e '.[dev,bench,docs,dense]'
 	touch $(STAMP)
 
 install: $(STAMP)

@@ -60,6 +60,7 @@ def test_python_head_classes_methods_and_assignments() -> None:
         "3: import os",
         "4: from typing import Any",
         "6: LIMIT = 10",
+        "9: @dataclass",
         "9-17: class Order:",
         "13-14:     def total(self) -> int:",
         "16-17:     async def refresh(self):",
@@ -402,7 +403,7 @@ class Store:
         ("Store.size", 21, 23),
     ]
     # a getter and its setter are read together
-    assert find_symbol(made, "Store.size", "compat.py") == Symbol("Store.size", "method", 17, 23, 18, 1)
+    assert find_symbol(made, "Store.size", "compat.py") == Symbol("Store.size", "method", 17, 23, 18, 1, (17,))
 
 
 def test_c_functions_are_named_by_their_declarator_inside_guards_and_extern_c() -> None:
@@ -435,7 +436,7 @@ list_push(struct node *n, int v)
         "5: #endif",
         "6: ",
         "7-9: struct node {",
-        "11-15: static inline int",
+        "11-15: list_push(struct node *n, int v)",
     ]
     made = outline("list.h", source.split("\n")[:-1])
     assert find_symbol(made, "list_push", "list.h").first == 11
@@ -553,3 +554,214 @@ def test_real_files_of_each_language_give_definitions() -> None:
             made = outline(path, handle.read().split("\n"))
         counts[made.language] = counts.get(made.language, 0) + len(made.symbols)
     assert counts["python"] > 100 and counts["c"] > 20 and counts["javascript"] > 20, counts
+
+
+def test_go_const_var_and_type_declarations_single_and_grouped() -> None:
+    source = """package shop
+
+// Max is the limit.
+const Max = 10
+
+const (
+\tA = iota
+\tB
+)
+
+var (
+\tcache = map[string]int{}
+\tmu    sync.Mutex
+)
+
+var Version = "1.0"
+
+type (
+\tId   int
+\tName string
+)
+"""
+    assert _entries("shop.go", source) == [
+        "1: package shop",
+        "2: ",
+        "3-4: const Max = 10",
+        "6-9: const (",
+        "7: \tA = iota",
+        "8: \tB",
+        "11-14: var (",
+        "12: \tcache = map[string]int{}",
+        "13: \tmu    sync.Mutex",
+        '16: var Version = "1.0"',
+        "18-21: type (",
+        "19: \tId   int",
+        "20: \tName string",
+    ]
+    made = outline("shop.go", source.split("\n")[:-1])
+    assert [(s.name, s.kind, s.depth) for s in made.symbols][:4] == [
+        ("Max", "constant", 0),
+        ("const (A, …)", "constant", 0),
+        ("A", "constant", 1),
+        ("B", "constant", 1),
+    ]
+    assert (find_symbol(made, "mu", "shop.go").first, find_symbol(made, "mu", "shop.go").last) == (13, 13)
+    assert find_symbol(made, "const (A, …)", "shop.go").last == 9
+
+
+def test_rust_const_static_type_union_and_macros_at_module_level_only() -> None:
+    source = """pub const MAX: usize = 10;
+static NAME: &str = "x";
+pub type Result<T> = std::result::Result<T, Error>;
+
+macro_rules! square {
+    ($x:expr) => { $x * $x };
+}
+
+union U { a: u32, b: f32 }
+
+impl Config {
+    const N: usize = 3;
+    type T = u8;
+}
+"""
+    made = outline("lib.rs", source.split("\n")[:-1])
+    assert [(s.name, s.kind, s.first, s.last) for s in made.symbols] == [
+        ("MAX", "constant", 1, 1),
+        ("NAME", "static", 2, 2),
+        ("Result", "type", 3, 3),
+        ("square", "macro", 5, 7),
+        ("U", "union", 9, 9),
+        ("impl Config", "impl", 11, 14),
+    ]
+
+
+def test_c_macros_typedefs_unions_globals_and_prototypes() -> None:
+    source = """#ifndef SHOP_H
+#define SHOP_H
+#include <stdio.h>
+#define MAX 10
+#define SQUARE(x) ((x) * (x))
+#define LONG_MACRO(a, b) \\
+    do { a; b; } while (0)
+
+typedef unsigned int uint;
+typedef struct {
+    int x, y;
+} point_t;
+typedef int (*callback)(int);
+union value { int i; float f; };
+struct forward;
+static const int table[] = {1, 2, 3};
+int proto(int a);
+#endif
+"""
+    assert _entries("shop.h", source) == [
+        "1: #ifndef SHOP_H",
+        "2: #define SHOP_H",
+        "3: #include <stdio.h>",
+        "4: #define MAX 10",
+        "5: #define SQUARE(x) ((x) * (x))",
+        "6-7: #define LONG_MACRO(a, b) \\",
+        "9: typedef unsigned int uint;",
+        "10: typedef struct {",
+        "10-12: } point_t;",
+        "13: typedef int (*callback)(int);",
+        "14: union value { int i; float f; };",
+        "16: static const int table[] = {1, 2, 3};",
+        "17: int proto(int a);",
+    ]
+    made = outline("shop.h", source.split("\n")[:-1])
+    assert [s.name for s in made.symbols] == [
+        "MAX", "SQUARE", "LONG_MACRO", "uint", "point_t", "callback", "value", "table", "proto"
+    ]  # fmt: skip
+    assert (find_symbol(made, "LONG_MACRO", "shop.h").first, find_symbol(made, "LONG_MACRO", "shop.h").last) == (6, 7)
+
+
+def test_cpp_aliases_headers_with_guards_and_members_left_out() -> None:
+    source = """#ifndef CART_HPP
+#define CART_HPP
+using Id = int;
+class Cart {
+  static const int limit = 3;
+  int total() const { return 0; }
+};
+#endif
+"""
+    made = outline("cart.hpp", source.split("\n")[:-1])
+    assert [(s.name, s.line) for s in made.symbols] == [("Id", 3), ("Cart", 4), ("Cart.total", 6)]
+
+
+def test_decorators_attributes_and_annotations_are_rows_above_the_signature() -> None:
+    java = """class A {
+    /** Doc. */
+    @Override
+    public String toString() { return ""; }
+}
+"""
+    assert _entries("A.java", java) == [
+        "1-5: class A {",
+        "3:     @Override",
+        '2-4:     public String toString() { return ""; }',
+    ]
+    rust = """#[derive(Debug)]
+pub struct S;
+"""
+    assert _entries("s.rs", rust) == ["1: #[derive(Debug)]", "1-2: pub struct S;"]
+    ts = """@Component({selector: 'x'})
+export class C {
+  @HostListener('click')
+  onClick() {}
+}
+"""
+    assert _entries("c.ts", ts) == [
+        "1: @Component({selector: 'x'})",
+        "1-5: export class C {",
+        "3:   @HostListener('click')",
+        "3-4:   onClick() {}",
+    ]
+    cpp = """template <typename T>
+T twice(T x) { return x + x; }
+"""
+    assert _entries("t.cpp", cpp) == ["1: template <typename T>", "1-2: T twice(T x) { return x + x; }"]
+
+
+def test_symbol_reads_of_a_go_const_a_go_group_and_a_c_macro(tmp_path: Path) -> None:
+    from leanread import MemoryLedger, Session
+
+    go = ["package shop", "", "const (", "\tA = iota", "\tB", ")", ""]
+    go += [f"func f{k}() {{\n\treturn\n}}\n" for k in range(150)]
+    (tmp_path / "shop.go").write_text("\n".join(go))
+    c = ["#include <stdio.h>", "#define SQUARE(x) \\", "    ((x) * (x))", ""]
+    c += [f"int f{k}(void) {{\n    return {k};\n}}\n" for k in range(150)]
+    (tmp_path / "sq.c").write_text("\n".join(c))
+    session = Session([tmp_path], ledger=MemoryLedger())
+    assert "3-6: const (" in session.read("shop.go").text.split("\n")
+    one = session.read("shop.go", symbol="B")
+    assert one.text.split("\n")[3] == "\tB" and one.metadata["last_line"] == 5
+    group = session.read("shop.go", symbol="const (A, …)")
+    assert group.text.split("\n")[3:7] == ["const (", "\tA = iota", "\tB", ")"]
+    macro = session.read("sq.c", symbol="SQUARE")
+    assert macro.text.split("\n")[3:5] == ["#define SQUARE(x) \\", "    ((x) * (x))"]
+
+
+def test_symbol_reads_on_real_files() -> None:
+    fixtures = Path(__file__).parent / "fixtures" / "outline"
+
+    def lines_of(name: str) -> list[str]:
+        return (fixtures / name).read_text(encoding="utf-8").split("\n")[:-1]
+
+    go = lines_of("main.go")
+    made = outline("main.go", go)
+    found = find_symbol(made, "defaultPollUpdateInterval", "main.go")
+    assert go[found.first - 1 : found.last] == ["\tdefaultPollUpdateInterval = 15 * time.Minute"]
+    group = find_symbol(made, "const (defaultMaxIdleDuration, …)", "main.go")
+    assert (go[group.first - 1], go[group.last - 1]) == ("const (", ")")
+    header = lines_of("datetime.h")
+    made = outline("datetime.h", header)
+    found = find_symbol(made, "PyDateTime_IMPORT", "datetime.h")
+    assert header[found.first - 1 : found.last] == [
+        "#define PyDateTime_IMPORT \\",
+        "    PyDateTimeAPI = (PyDateTime_CAPI *)PyCapsule_Import(PyDateTime_CAPSULE_NAME, 0)",
+    ]
+    delta = find_symbol(made, "PyDateTime_Delta", "datetime.h")
+    assert header[delta.line - 1] == "} PyDateTime_Delta;" and delta.marks == (34,)
+    python = lines_of("direct_url.py.txt")
+    found = find_symbol(outline("direct_url.py", python), "DirInfo", "direct_url.py")
+    assert python[found.first - 1] == "@dict_state_pickle_compat" and found.marks == (220, 221)

@@ -128,6 +128,7 @@ def test_strategies_are_found_one_per_file_in_report_order() -> None:
         "claude-code",
         "floor",
         "leanread",
+        "leanread+focus",
         "leanread-outline",
     ]
     assert [cls.name for cls in pick_strategies(["leanread", "floor"])] == ["floor", "leanread"]
@@ -314,3 +315,52 @@ def test_trace_result_totals() -> None:
 def test_trace_loading_keeps_the_header() -> None:
     trace = Trace("n", HEADER, ())
     assert (trace.package, trace.version) == ("demo", "1.0")
+
+
+# --- leanread+focus: measured only where a trace gives a question ----------------------------------
+
+
+def _long_module() -> str:
+    """Sixty small functions and one about parsing a header: a whole read is worth pruning."""
+    parts = [f"def total_{n}(numbers):\n    return sum(numbers) + {n}\n" for n in range(60)]
+    parts.insert(30, "def parse_header(value):\n    main, _, rest = value.partition(';')\n    return main, rest\n")
+    return "\n\n".join(parts)
+
+
+def test_focus_strategy_uses_the_question_a_trace_op_carries(tmp_path: Path) -> None:
+    tree = _tree(tmp_path)
+    (tree / "pkg" / "long.py").write_text(_long_module())
+    question = "How does parse_header split the value?"
+    ops = [
+        {"op": "read", "path": "pkg/long.py", "offset": None, "limit": None, "step": 1, "focus": question},
+        {
+            "op": "grep",
+            "pattern": "def ",
+            "path": "pkg",
+            "flags": ["-n"],
+            "step": 2,
+            "context_focus_question": question,
+        },
+    ]
+    run = ReplayRun(pick_strategies(["opencode", "leanread", "leanread+focus"]))
+    run.results.append(replay(load_trace(_trace(tmp_path, ops)), _source(tree), run.strategies, tmp_dir=tmp_path))
+    result = run.results[0]
+    assert result.divergences == []
+    assert result.notes["leanread+focus"] == {"focus questions: read": 1, "reads: focus": 1, "focus questions: grep": 1}
+    assert result.tokens["leanread+focus"]["read"] < result.tokens["leanread"]["read"] // 3
+    assert result.tokens["leanread+focus"]["grep"] < result.tokens["leanread"]["grep"] // 2
+    text = markdown(run, "cmd")
+    assert "| leanread+focus | " in text and "not measurable" not in text
+
+
+def test_focus_strategy_without_questions_is_reported_not_measurable(tmp_path: Path) -> None:
+    tree = _tree(tmp_path)
+    ops = [op for op in _ops() if op["op"] == "read"]
+    run = ReplayRun(pick_strategies(["opencode", "leanread", "leanread+focus"]))
+    run.results.append(replay(load_trace(_trace(tmp_path, ops)), _source(tree), run.strategies, tmp_dir=tmp_path))
+    text = markdown(run, "cmd")
+    assert "| leanread+focus | " not in text
+    assert (
+        "leanread+focus: not measurable on these traces: no read or grep carries a focus question; its figures "
+        "here would be those of the strategy it falls back to." in text
+    )

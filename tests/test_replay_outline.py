@@ -108,7 +108,7 @@ def test_follow_ups_are_read_once_and_charged_to_the_op_that_needs_them(tmp_path
         # follow-up and the edit's excerpt; f8's body (36) is new: a follow-up of f8
         {"op": "read", "path": "pkg/big.py", "offset": 30, "limit": 7, "step": 3},
         # the class: the attribute (404) is outside its methods: a window of the gap (line 404);
-        # the decorator 405 and the body 407 of Big.value: Big.value; 410-411: Big.method
+        # the body 407 of Big.value (its decorator 405 was an outline row): Big.value; 410-411: Big.method
         {"op": "read", "path": "pkg/big.py", "offset": 403, "limit": 9, "step": 4},
         # the same window again: everything is held, no follow-up, a stub as leanread's
         {"op": "read", "path": "pkg/big.py", "offset": 403, "limit": 9, "step": 5},
@@ -128,10 +128,11 @@ def test_follow_ups_are_read_once_and_charged_to_the_op_that_needs_them(tmp_path
     }
     # used non-blank lines, each once, by where the model had them from:
     # step 2: 32 (follow-up); step 3: 31, 35 (outline), 32 (the edit's new line), 33 (the
-    # edit's excerpt), 36 (follow-up); step 4: 403, 406 (def value, shown under 405-407), 409
-    # (outline), 404, 405, 407, 410, 411 (follow-ups); step 6: 414-416 (follow-ups)
+    # edit's excerpt), 36 (follow-up); step 4: 403, 405 (the decorator's row), 406 (def value,
+    # shown under 405-407), 409 (outline), 404, 407, 410, 411 (follow-ups); step 6: 414-416
+    # (follow-ups)
     used = {k.split(": ")[1]: v for k, v in notes.items() if k.startswith("used lines")}
-    assert used == {"follow-up": 10, "outline": 5, "other output": 2}
+    assert used == {"follow-up": 9, "outline": 6, "other output": 2}
     rows = {r["step"]: r["tokens"] for r in result.rows if r.get("step")}
     assert rows[5]["leanread-outline"] == rows[5]["leanread"]  # the same stub
     for step in (2, 3, 4, 6):  # follow-ups were charged to these ops

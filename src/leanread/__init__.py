@@ -10,11 +10,15 @@ Public API::
     session.grep("def handler", context=2)   # ripgrep's hits by file, each with a match id
     session.read(match_id="m1")              # the lines around a hit
     session.ls("src")                        # a compact tree
+    session.read("src/big.py", focus="Where are retries scheduled?")  # only the lines that answer it
+
+Focus backends and the audit hook: ``Session(pruner=LLMPruner(...), focus_audit=callback)``; see
+``leanread.pruning``.
 """
 
 from __future__ import annotations
 
-from .config import Limits, Policy, Settings, load_settings
+from .config import Focus, Limits, Policy, Settings, load_settings
 from .errors import (
     ConfigError,
     Denied,
@@ -29,6 +33,7 @@ from .errors import (
     TokenizerError,
 )
 from .ledger import LedgerStore, MemoryLedger, ViewRecord
+from .pruning import FocusAudit, LLMPruner, LocalPruner, Pruner, SWEPrunerClient
 from .result import ToolResult
 from .session import Session
 from .tokens import count_tokens
@@ -38,16 +43,22 @@ __all__ = [
     "ConfigError",
     "Denied",
     "FileMissing",
+    "Focus",
+    "FocusAudit",
     "InvalidArgument",
+    "LLMPruner",
     "LeanreadError",
     "LedgerStore",
     "Limits",
+    "LocalPruner",
     "MemoryLedger",
     "NotAFile",
     "NotText",
     "OutsideWorkspace",
     "PathError",
     "Policy",
+    "Pruner",
+    "SWEPrunerClient",
     "SearchUnavailable",
     "Session",
     "Settings",

@@ -10,6 +10,7 @@ import typer
 
 from .config import Settings, load_settings
 from .errors import LeanreadError
+from .pruning import make_pruner
 from .result import ToolResult
 from .session import Session
 from .tools import grep as grep_tool
@@ -36,6 +37,15 @@ MaxLineChars = Annotated[
 ReadMode = Annotated[
     str | None, typer.Option(help="What a read without offset/limit gives: auto, full or outline (config: read_mode).")
 ]
+FocusBackend = Annotated[
+    str | None,
+    typer.Option(help="Backend pruning outputs for --focus: local, hybrid, llm or swe-pruner (config: focus_backend)."),
+]
+FocusUrl = Annotated[
+    str | None,
+    typer.Option(help="Base URL of the llm or swe-pruner backend, e.g. http://localhost:8000/v1 (config: focus_url)."),
+]
+FocusModel = Annotated[str | None, typer.Option(help="Chat model of the llm backend (config: focus_model).")]
 SessionOption = Annotated[
     str | None,
     typer.Option(
@@ -53,15 +63,25 @@ def _settings(
     max_bytes: int | None,
     max_line_chars: int | None,
     read_mode: str | None = None,
+    focus: tuple[str | None, str | None, str | None] = (None, None, None),
 ) -> Settings:
-    """The first root's configuration file, with the command-line flags on top."""
+    """The first root's configuration file, with the command-line flags on top (``focus``: the
+    backend, URL and model flags)."""
     overrides = {
         "max_lines": max_lines,
         "max_bytes": max_bytes,
         "max_line_chars": max_line_chars,
         "read_mode": read_mode,
+        "focus_backend": focus[0],
+        "focus_url": focus[1],
+        "focus_model": focus[2],
     }
     return load_settings(Workspace(root).primary, overrides)
+
+
+def _session(root: list[Path] | None, settings: Settings, session: str | None = None) -> Session:
+    """A session over ``root`` with ``settings``, its focus backend included."""
+    return Session(root, id=session, limits=settings.limits, policy=settings.policy, pruner=make_pruner(settings.focus))
 
 
 def _show(result: ToolResult, meta: bool) -> None:
@@ -107,6 +127,9 @@ def read(
     mode: Annotated[str | None, typer.Option(help=_READ_HELP["mode"])] = None,
     symbol: Annotated[str | None, typer.Option(help=_READ_HELP["symbol"])] = None,
     focus: Annotated[str | None, typer.Option(help=_READ_HELP["focus"])] = None,
+    focus_backend: FocusBackend = None,
+    focus_url: FocusUrl = None,
+    focus_model: FocusModel = None,
     root: RootOption = None,
     session: SessionOption = None,
     meta: MetaOption = False,
@@ -118,8 +141,8 @@ def read(
     ] = None,
 ) -> None:
     """Print exactly what the model would see for a `read` tool call."""
-    settings = _settings(root, max_lines, max_bytes, max_line_chars)
-    tools = Session(root, id=session, limits=settings.limits, policy=settings.policy)
+    settings = _settings(root, max_lines, max_bytes, max_line_chars, focus=(focus_backend, focus_url, focus_model))
+    tools = _session(root, settings, session)
     result = tools.read(
         path,
         offset=offset,
@@ -154,14 +177,17 @@ def grep(
     offset: Annotated[int | None, typer.Option(help=grep_tool.PARAMETERS["offset"])] = None,
     files_only: Annotated[bool, typer.Option("--files-only", "-l", help=grep_tool.PARAMETERS["files_only"])] = False,
     focus: Annotated[str | None, typer.Option(help=grep_tool.PARAMETERS["focus"])] = None,
+    focus_backend: FocusBackend = None,
+    focus_url: FocusUrl = None,
+    focus_model: FocusModel = None,
     root: RootOption = None,
     session: SessionOption = None,
     meta: MetaOption = False,
     max_bytes: MaxBytes = None,
 ) -> None:
     """Print exactly what the model would see for a `grep` tool call."""
-    settings = _settings(root, None, max_bytes, None)
-    tools = Session(root, id=session, limits=settings.limits, policy=settings.policy)
+    settings = _settings(root, None, max_bytes, None, focus=(focus_backend, focus_url, focus_model))
+    tools = _session(root, settings, session)
     result = tools.grep(
         pattern,
         path,
@@ -188,8 +214,7 @@ def ls_command(
     meta: MetaOption = False,
 ) -> None:
     """Print exactly what the model would see for an `ls` tool call."""
-    settings = _settings(root, None, None, None)
-    tools = Session(root, limits=settings.limits, policy=settings.policy)
+    tools = _session(root, _settings(root, None, None, None))
     _show(tools.ls(path, depth=depth, max_entries=max_entries), meta)
 
 
@@ -208,6 +233,9 @@ def serve(
     max_bytes: MaxBytes = None,
     max_line_chars: MaxLineChars = None,
     read_mode: ReadMode = None,
+    focus_backend: FocusBackend = None,
+    focus_url: FocusUrl = None,
+    focus_model: FocusModel = None,
 ) -> None:
     """Serve the tools over MCP on stdin/stdout."""
     from .ledger import MemoryLedger
@@ -215,7 +243,7 @@ def serve(
     from .server import serve_stdio
 
     store = MemoryLedger() if ledger == "memory" else shared_ledger(ledger)
-    settings = _settings(root, max_lines, max_bytes, max_line_chars, read_mode)
+    settings = _settings(root, max_lines, max_bytes, max_line_chars, read_mode, (focus_backend, focus_url, focus_model))
     serve_stdio(root, settings=settings, ledger=store, session_id=session)
 
 

@@ -31,6 +31,8 @@ INT_LIMITS = (
 )
 #: What a read without offset/limit may give.
 READ_MODES = ("auto", "full", "outline")
+#: The focus pruning backends (see ``leanread.pruning.make_pruner``).
+FOCUS_BACKENDS = ("local", "hybrid", "llm", "swe-pruner")
 
 
 @dataclass(frozen=True)
@@ -143,17 +145,53 @@ class Policy:
 
 
 @dataclass(frozen=True)
+class Focus:
+    """Which backend prunes outputs for a ``focus`` question (see ``leanread.pruning``).
+
+    Attributes:
+        backend: ``local`` (BM25 + code structure, offline; the default), ``hybrid`` (local
+            fused with MiniLM embeddings; needs ``leanread[dense]``), ``llm`` (an OpenAI-compatible
+            chat endpoint) or ``swe-pruner`` (a SWE-Pruner server's ``POST /prune``).
+        url: the remote backend's base URL, e.g. ``http://localhost:8000/v1`` for ``llm`` (the
+            request goes to ``<url>/chat/completions``) or ``http://localhost:8050`` for
+            ``swe-pruner`` (``<url>/prune``).
+        model: the chat model name, for ``llm``.
+        api_key_env: the environment variable holding the ``llm`` API key (sent as a bearer
+            token when set; the key itself never sits in a configuration file).
+        timeout: seconds a remote backend may take before the output is returned whole.
+    """
+
+    backend: str = "local"
+    url: str | None = None
+    model: str | None = None
+    api_key_env: str = "OPENAI_API_KEY"
+    timeout: float = 20.0
+
+    def __post_init__(self) -> None:
+        if self.backend not in FOCUS_BACKENDS:
+            raise ValueError(f"Focus.backend must be one of {', '.join(FOCUS_BACKENDS)}.")
+        if self.backend in ("llm", "swe-pruner") and not self.url:
+            raise ValueError(f"Focus.url is required for the {self.backend} backend.")
+        if self.backend == "llm" and not self.model:
+            raise ValueError("Focus.model is required for the llm backend.")
+        if not self.timeout > 0:
+            raise ValueError("Focus.timeout must be a positive number of seconds.")
+
+
+@dataclass(frozen=True)
 class Settings:
-    """Everything configurable: the caps on results and the file policy."""
+    """Everything configurable: the caps on results, the file policy and the focus backend."""
 
     limits: Limits = field(default_factory=Limits)
     policy: Policy = field(default_factory=Policy)
+    focus: Focus = field(default_factory=Focus)
 
 
 _INT_KEYS = INT_LIMITS
 _LIST_KEYS = ("deny", "allow", "extra_deny", "instruction_files")
 #: Every key ``load_settings`` accepts, in the order error messages list them.
-SETTING_KEYS: tuple[str, ...] = (*_INT_KEYS, "read_mode", *_LIST_KEYS, "root_instructions")
+_FOCUS_KEYS = ("focus_backend", "focus_url", "focus_model", "focus_api_key_env", "focus_timeout")
+SETTING_KEYS: tuple[str, ...] = (*_INT_KEYS, "read_mode", *_LIST_KEYS, "root_instructions", *_FOCUS_KEYS)
 
 
 def _read_toml(path: Path) -> dict[str, Any]:
@@ -216,8 +254,41 @@ def _patterns_value(key: str, value: object, where: str) -> tuple[str, ...]:
     return tuple(value)
 
 
-def _apply(values: Mapping[str, object], where: str, limits: dict[str, Any], policy: dict[str, Any]) -> None:
-    """Check ``values`` and merge them into ``limits`` and ``policy`` (None values are skipped)."""
+def _choice(key: str, value: object, choices: tuple[str, ...], where: str) -> str:
+    """``value`` when it is one of ``choices``."""
+    if value not in choices:
+        raise ConfigError(f"{key} in {where} must be one of {', '.join(choices)} (got {value!r}).")
+    return str(value)
+
+
+def _apply_focus(given: Mapping[str, object], where: str, focus: dict[str, Any]) -> None:
+    """Check the ``focus_*`` keys of ``given`` and merge them into ``focus``."""
+    if "focus_backend" in given:
+        focus["backend"] = _choice("focus_backend", given["focus_backend"], FOCUS_BACKENDS, where)
+    for key in ("focus_url", "focus_model", "focus_api_key_env"):
+        if key in given:
+            if not isinstance(given[key], str) or not given[key]:
+                raise ConfigError(f"{key} in {where} must be a non-empty string (got {given[key]!r}).")
+            focus[key.removeprefix("focus_")] = given[key]
+    if "focus_timeout" in given:
+        value = given["focus_timeout"]
+        if isinstance(value, bool) or not isinstance(value, int | float) or not value > 0:
+            raise ConfigError(
+                f"focus_timeout in {where} must be a positive number of seconds (got {value!r}); "
+                "for example focus_timeout = 20."
+            )
+        focus["timeout"] = float(value)
+
+
+def _apply(
+    values: Mapping[str, object],
+    where: str,
+    limits: dict[str, Any],
+    policy: dict[str, Any],
+    focus: dict[str, Any],
+) -> None:
+    """Check ``values`` and merge them into ``limits``, ``policy`` and ``focus`` (None values
+    are skipped)."""
     for key in values:
         if key not in SETTING_KEYS:
             raise ConfigError(f"Unknown key {key!r} in {where}; use one of {', '.join(SETTING_KEYS)}.")
@@ -226,11 +297,7 @@ def _apply(values: Mapping[str, object], where: str, limits: dict[str, Any], pol
         if key in given:
             limits[key] = _int_value(key, given[key], where)
     if "read_mode" in given:
-        if given["read_mode"] not in READ_MODES:
-            raise ConfigError(
-                f"read_mode in {where} must be one of {', '.join(READ_MODES)} (got {given['read_mode']!r})."
-            )
-        limits["read_mode"] = given["read_mode"]
+        limits["read_mode"] = _choice("read_mode", given["read_mode"], READ_MODES, where)
     for key in ("deny", "allow", "instruction_files"):
         if key in given:
             policy[key] = _patterns_value(key, given[key], where)
@@ -243,6 +310,7 @@ def _apply(values: Mapping[str, object], where: str, limits: dict[str, Any], pol
     if "extra_deny" in given:
         extra = _patterns_value("extra_deny", given["extra_deny"], where)
         policy["deny"] = tuple(dict.fromkeys(policy["deny"] + extra))
+    _apply_focus(given, where, focus)
 
 
 def load_settings(root: str | Path, overrides: Mapping[str, object] | None = None) -> Settings:
@@ -253,7 +321,9 @@ def load_settings(root: str | Path, overrides: Mapping[str, object] | None = Non
     Keys: the whole-number limits of :class:`Limits` (``max_lines``, ``max_bytes``, …,
     ``image_max_bytes``; at least 1), ``read_mode``, ``deny`` and ``allow`` (lists of file-name patterns replacing
     the defaults), ``extra_deny`` (patterns added to the deny list in force),
-    ``instruction_files`` (names) and ``root_instructions`` (true/false). ``overrides``
+    ``instruction_files`` (names), ``root_instructions`` (true/false) and the focus backend
+    (``focus_backend``, ``focus_url``, ``focus_model``, ``focus_api_key_env``,
+    ``focus_timeout``; see :class:`Focus`). ``overrides``
     takes the same keys and is applied last; its None values are ignored, so a CLI can pass
     every flag as given.
 
@@ -264,7 +334,28 @@ def load_settings(root: str | Path, overrides: Mapping[str, object] | None = Non
     section, where = _file_section(Path(root))
     limits: dict[str, Any] = {}
     policy: dict[str, Any] = {"deny": DEFAULT_DENY, "allow": DEFAULT_ALLOW}
-    _apply(section, where, limits, policy)
+    focus: dict[str, Any] = {}
+    _apply(section, where, limits, policy, focus)
     if overrides:
-        _apply(overrides, "the overrides", limits, policy)
-    return Settings(limits=Limits(**limits), policy=Policy(**policy))
+        _apply(overrides, "the overrides", limits, policy, focus)
+    _check_focus(focus, where or "leanread.toml")
+    return Settings(limits=Limits(**limits), policy=Policy(**policy), focus=Focus(**focus))
+
+
+_URL_EXAMPLES = {"llm": "http://localhost:8000/v1", "swe-pruner": "http://localhost:8050"}
+
+
+def _check_focus(focus: Mapping[str, Any], where: str) -> None:
+    """Refuse a remote focus backend without its URL (and, for ``llm``, its model)."""
+    backend = focus.get("backend", "local")
+    if backend in ("llm", "swe-pruner") and not focus.get("url"):
+        example = _URL_EXAMPLES[backend]
+        raise ConfigError(
+            f'focus_backend = "{backend}" needs focus_url; set it in {where} '
+            f'(e.g. focus_url = "{example}") or pass --focus-url.'
+        )
+    if backend == "llm" and not focus.get("model"):
+        raise ConfigError(
+            f'focus_backend = "llm" needs focus_model; set it in {where} (e.g. focus_model = "gpt-4o-mini") '
+            "or pass --focus-model."
+        )

@@ -14,7 +14,7 @@ import importlib
 import json
 import re
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from typing import Any
 
@@ -37,6 +37,8 @@ class Symbol:
         last: last line.
         line: the line that carries its signature (shown in the outline).
         depth: nesting depth (0 at the top).
+        marks: first lines of its decorators, attributes, annotations or ``template`` header,
+            between ``first`` and ``line`` (shown above its row).
     """
 
     name: str
@@ -45,6 +47,7 @@ class Symbol:
     last: int
     line: int
     depth: int
+    marks: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -86,10 +89,12 @@ def _python(lines: Sequence[str]) -> Outline | None:
                     visit(handler.body, prefix, depth, in_class)
                 continue
             if isinstance(node, ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef):
-                first = min([node.lineno, *(d.lineno for d in node.decorator_list)])
+                marks = tuple(sorted({d.lineno for d in node.decorator_list}))
+                first = min([node.lineno, *marks])
                 kind = "class" if isinstance(node, ast.ClassDef) else "method" if in_class else "function"
                 name = prefix + node.name
-                symbols.append(Symbol(name, kind, first, node.end_lineno or node.lineno, node.lineno, depth))
+                end = node.end_lineno or node.lineno
+                symbols.append(Symbol(name, kind, first, end, node.lineno, depth, marks))
                 if isinstance(node, ast.ClassDef):
                     visit(node.body, name + ".", depth + 1, True)
             elif depth == 0 and isinstance(node, ast.Assign | ast.AnnAssign):
@@ -124,6 +129,8 @@ class _Grammar:
     function: str
     kinds: dict[str, str]  # node type → kind
     containers: frozenset[str]  # node types whose bodies hold nested definitions
+    declarations: frozenset[str] = frozenset()  # kinds listed only outside a type's body
+    members: frozenset[str] = frozenset()  # containers that are a type's body (impl, class)
 
 
 _JS_FUNCTIONS = frozenset({"arrow_function", "function_expression", "function", "class", "generator_function"})
@@ -131,7 +138,17 @@ _JS_FUNCTIONS = frozenset({"arrow_function", "function_expression", "function", 
 _C_BLOCKS = frozenset(
     {"preproc_ifdef", "preproc_if", "preproc_else", "preproc_elif", "linkage_specification", "declaration_list"}
 )
-_C_KINDS = {"function_definition": "function", "struct_specifier": "struct", "enum_specifier": "enum"}
+_C_KINDS = {
+    "function_definition": "function",
+    "struct_specifier": "struct",
+    "enum_specifier": "enum",
+    "union_specifier": "union",
+    "type_definition": "type",
+    "preproc_def": "macro",
+    "preproc_function_def": "macro",
+    "declaration": "declaration",
+}
+_C_DECLARATIONS = frozenset({"type_definition", "preproc_def", "preproc_function_def", "declaration"})
 _GRAMMARS: dict[str, _Grammar] = {
     "javascript": _Grammar(
         "tree_sitter_javascript",
@@ -193,8 +210,14 @@ _GRAMMARS: dict[str, _Grammar] = {
     "go": _Grammar(
         "tree_sitter_go",
         "language",
-        {"function_declaration": "function", "method_declaration": "method", "type_spec": "type"},
-        frozenset({"type_declaration"}),
+        {
+            "function_declaration": "function",
+            "method_declaration": "method",
+            "type_declaration": "type",
+            "const_declaration": "constant",
+            "var_declaration": "variable",
+        },
+        frozenset(),
     ),
     "rust": _Grammar(
         "tree_sitter_rust",
@@ -207,8 +230,14 @@ _GRAMMARS: dict[str, _Grammar] = {
             "impl_item": "impl",
             "mod_item": "module",
             "macro_definition": "macro",
+            "union_item": "union",
+            "const_item": "constant",
+            "static_item": "static",
+            "type_item": "type",
         },
         frozenset({"impl_item", "trait_item", "mod_item", "declaration_list"}),
+        frozenset({"const_item", "static_item", "type_item"}),
+        frozenset({"impl_item", "trait_item"}),
     ),
     "java": _Grammar(
         "tree_sitter_java",
@@ -234,11 +263,11 @@ _GRAMMARS: dict[str, _Grammar] = {
             }
         ),
     ),
-    "c": _Grammar("tree_sitter_c", "language", _C_KINDS, _C_BLOCKS),
+    "c": _Grammar("tree_sitter_c", "language", _C_KINDS, _C_BLOCKS, _C_DECLARATIONS),
     "cpp": _Grammar(
         "tree_sitter_cpp",
         "language",
-        {**_C_KINDS, "class_specifier": "class", "namespace_definition": "namespace"},
+        {**_C_KINDS, "class_specifier": "class", "namespace_definition": "namespace", "alias_declaration": "type"},
         frozenset(
             {
                 "class_specifier",
@@ -247,8 +276,11 @@ _GRAMMARS: dict[str, _Grammar] = {
                 "namespace_definition",
                 "declaration_list",
                 "template_declaration",
+                *_C_BLOCKS,
             }
         ),
+        _C_DECLARATIONS | {"alias_declaration"},
+        frozenset({"class_specifier", "struct_specifier"}),
     ),
 }
 _EXTENSIONS = {
@@ -314,24 +346,43 @@ def _qualified_name(node: Any) -> str | None:
     return name
 
 
+#: Node types that name what a C declarator declares.
+_DECLARED = frozenset(
+    {
+        "identifier",
+        "field_identifier",
+        "type_identifier",
+        "qualified_identifier",
+        "destructor_name",
+        "operator_name",
+        "operator_cast",
+    }
+)
+#: C/C++ nodes named by their declarator (their "type" field is the return or aliased type).
+_BY_DECLARATOR = frozenset({"function_definition", "type_definition", "declaration"})
+
+
+def _name_node(node: Any) -> Any:
+    """The node that holds a definition's name, or None (an anonymous struct, a cast)."""
+    if node.type not in _BY_DECLARATOR:
+        named = node.child_by_field_name("name") or node.child_by_field_name("type")
+        if named is not None:
+            return named
+    field = node.child_by_field_name("declarator")
+    while field is not None and field.type not in _DECLARED:
+        inner = field.child_by_field_name("declarator") or field.child_by_field_name("name")
+        if inner is None and field.type == "parenthesized_declarator" and field.named_children:
+            inner = field.named_children[0]  # typedef int (*callback)(int);
+        field = inner
+    return field
+
+
 def _node_name(node: Any) -> str | None:
-    # a C/C++ function is named by its declarator (its "type" field is the return type)
-    field = (
-        None
-        if node.type == "function_definition"
-        else node.child_by_field_name("name") or node.child_by_field_name("type")
-    )
+    field = _name_node(node)
     if field is None:
-        field = node.child_by_field_name("declarator")
-        while field is not None and field.type not in (
-            "identifier",
-            "field_identifier",
-            "qualified_identifier",
-            "destructor_name",
-            "operator_name",
-        ):
-            field = field.child_by_field_name("declarator") or field.child_by_field_name("name")
-    return field.text.decode("utf-8", "replace") if field is not None else None
+        return None
+    text: str = field.text.decode("utf-8", "replace")
+    return text.split("(", 1)[0].strip() if field.type == "operator_cast" else text  # operator T*() const
 
 
 _JS_BINDINGS = frozenset({"variable_declarator", "pair", "assignment_expression"})
@@ -351,22 +402,164 @@ def _js_binding(node: Any) -> tuple[str | None, str | None]:
     return None, None
 
 
-_LEADING = frozenset(
-    {"decorator", "attribute_item", "attribute", "annotation", "comment", "line_comment", "block_comment"}
-)
+#: Decorators, attributes and annotations: shown as their own rows above a definition's row.
+_MARKS = frozenset({"decorator", "attribute_item", "annotation", "marker_annotation"})
+_COMMENTS = frozenset({"comment", "line_comment", "block_comment"})
+_LEADING = _MARKS | _COMMENTS | {"attribute"}
 
 
-def _leading_start(node: Any) -> int:
-    """First line of a definition, with the decorators, attributes, doc comments and ``template``
-    line right before it (each on the line after the one before)."""
-    if node.parent is not None and node.parent.type == "template_declaration":
-        node = node.parent
-    first: int = node.start_point[0]
-    sibling = node.prev_named_sibling
+def _spans(node: Any) -> tuple[int, int, int, tuple[int, ...]]:
+    """(first, line, last, marks) of a definition, 1-based: ``first`` takes in the decorators,
+    attributes, doc comments and ``template`` line right before it (each on the line after the
+    one before); ``line`` is its own first line past those (for a C function: the line of its
+    name, the return type may stand alone above it); ``marks`` are the first lines of its
+    decorators, attributes, annotations and ``template`` header, above ``line``."""
+    outer = node.parent if node.parent is not None and node.parent.type == "template_declaration" else node
+    first: int = outer.start_point[0]
+    marks = [first] if outer is not node else []
+    sibling = outer.prev_named_sibling
     while sibling is not None and sibling.type in _LEADING and sibling.end_point[0] >= first - 1:
         first = sibling.start_point[0]
+        if sibling.type in _MARKS:
+            marks.append(first)
         sibling = sibling.prev_named_sibling
-    return first + 1
+    line = _own_line(node, marks)
+    if node.type == "function_definition" and (name := _name_node(node)) is not None:
+        line = name.start_point[0]
+    elif _anonymous_typedef(node):  # typedef struct { … } Name;: the row is the Name line
+        marks.append(line)
+        line = _name_node(node).start_point[0]
+    end_row, end_column = node.end_point
+    last = max(end_row if end_column == 0 else end_row + 1, line + 1)  # a macro's node ends past its newline
+    return first + 1, line + 1, last, tuple(sorted({m + 1 for m in marks if m < line}))
+
+
+def _anonymous_typedef(node: Any) -> bool:
+    """Whether ``node`` is ``typedef struct { … } Name;`` over several lines (no tag: the
+    first line does not name it)."""
+    typ = node.child_by_field_name("type") if node.type == "type_definition" else None
+    name = _name_node(node)
+    return (
+        typ is not None
+        and typ.child_by_field_name("body") is not None
+        and typ.child_by_field_name("name") is None
+        and name is not None
+        and name.start_point[0] > node.start_point[0]
+    )
+
+
+def _own_line(node: Any, marks: list[int]) -> int:
+    """The 0-based line where ``node`` starts past its own decorators and annotations (a Java
+    method's ``modifiers`` hold them); their lines are added to ``marks``."""
+    for child in node.children:
+        if child.type in _MARKS:
+            marks.append(child.start_point[0])
+        elif child.type == "modifiers":
+            rest = [c for c in child.children if c.type not in _MARKS]
+            marks.extend(c.start_point[0] for c in child.children if c.type in _MARKS)
+            if rest:
+                return int(rest[0].start_point[0])
+        elif child.type not in _COMMENTS:
+            return int(child.start_point[0])
+    return int(node.start_point[0])
+
+
+#: Go's const, var and type declarations: one ``const X = 1`` or a group ``const ( … )``.
+_GO_DECLARATIONS = frozenset({"const_declaration", "var_declaration", "type_declaration"})
+_GO_SPECS = frozenset({"const_spec", "var_spec", "type_spec", "type_alias"})
+#: C/C++ types that are only declared (``struct node;``) when they have no body.
+_C_TYPES = frozenset({"struct_specifier", "union_specifier", "enum_specifier", "class_specifier"})
+
+
+def _go_specs(node: Any) -> list[Any]:
+    """The specs of a Go declaration, a group's (``var ( … )`` wraps them in a list) included."""
+    found = []
+    for child in node.named_children:
+        if child.type in _GO_SPECS:
+            found.append(child)
+        elif child.type == "var_spec_list":
+            found.extend(c for c in child.named_children if c.type in _GO_SPECS)
+    return found
+
+
+def _is_guard(node: Any) -> bool:
+    """Whether ``node`` is the ``#define X`` of an ``#ifndef X`` include guard."""
+    parent, name = node.parent, node.child_by_field_name("name")
+    guarded = parent.child_by_field_name("name") if parent is not None and parent.type == "preproc_ifdef" else None
+    return (
+        node.type == "preproc_def"
+        and node.child_by_field_name("value") is None
+        and guarded is not None
+        and name is not None
+        and guarded.text == name.text
+    )
+
+
+@dataclass
+class _Walk:
+    """One pass over a tree-sitter tree that collects its definitions in file order."""
+
+    language: str
+    grammar: _Grammar
+    symbols: list[Symbol]
+
+    def add(self, name: str, kind: str, node: Any, depth: int) -> None:
+        first, line, last, marks = _spans(node)
+        self.symbols.append(Symbol(name, kind, first, last, line, depth, marks))
+
+    def visit(self, node: Any, prefix: str, depth: int, in_type: bool = False) -> None:
+        """List the definitions among ``node``'s children; look into containers. Declarations
+        (``const``, ``typedef``, globals) count only outside a type's body (``in_type``)."""
+        for child in node.named_children:
+            if self.language in ("javascript", "typescript") and child.type in _JS_BINDINGS:
+                self.binding(child, prefix, depth)
+                continue
+            kind = self.grammar.kinds.get(child.type)
+            if kind and in_type and child.type in self.grammar.declarations:
+                kind = None
+            if kind and child.type in _GO_DECLARATIONS:
+                self.go_declaration(child, kind, prefix, depth)
+                continue
+            name = _qualified_name(child) if kind else None
+            if (child.type in _C_TYPES and child.child_by_field_name("body") is None) or _is_guard(child):
+                name = None  # a use or forward declaration of a type, not its definition
+            if kind and name:
+                qualified = prefix + name
+                self.add(qualified, kind, child, depth)
+                if child.type in self.grammar.containers:  # an impl's methods are the type's: Config.new
+                    owner = prefix + (_node_name(child) or name) if child.type == "impl_item" else qualified
+                    self.visit(child, owner + ".", depth + 1, child.type in self.grammar.members)
+            elif child.type in self.grammar.containers:
+                self.visit(child, prefix, depth, in_type or child.type in self.grammar.members)
+
+    def binding(self, child: Any, prefix: str, depth: int) -> None:
+        """A JavaScript ``x = function…`` (a function) or ``x = {…}`` (a namespace object whose
+        methods are definitions); anything else is looked into when it is a container."""
+        kind, name = _js_binding(child)
+        if kind and name:
+            self.add(prefix + name, kind, child, depth)
+            if kind == "object":
+                value = child.child_by_field_name("value") or child.child_by_field_name("right")
+                self.visit(value, prefix + name + ".", depth + 1)
+        elif child.type in self.grammar.containers:
+            self.visit(child, prefix, depth)
+
+    def go_declaration(self, node: Any, kind: str, prefix: str, depth: int) -> None:
+        """``const X = 1`` as ``X``; a group ``const ( … )`` as ``const (A, …)`` with each
+        spec (``A``, ``B``) nested under it."""
+        specs = [(spec, _node_name(spec)) for spec in _go_specs(node)]
+        named = [(spec, name) for spec, name in specs if name]
+        grouped = any(c.type in ("(", "var_spec_list") for c in node.children)
+        if not named:
+            return
+        if not grouped and len(specs) == 1:
+            self.add(prefix + named[0][1], kind, node, depth)
+            return
+        keyword = node.children[0].text.decode("utf-8", "replace")
+        more = ", …" if len(named) > 1 else ""
+        self.add(f"{keyword} ({named[0][1]}{more})", kind, node, depth)
+        for spec, name in named:
+            self.add(prefix + name, kind, spec, depth + 1)
 
 
 def _tree_sitter(language: str, lines: Sequence[str]) -> Outline | None:
@@ -375,68 +568,35 @@ def _tree_sitter(language: str, lines: Sequence[str]) -> Outline | None:
         return None
     grammar = _GRAMMARS[language]
     tree = parser.parse("\n".join(lines).encode("utf-8", "surrogateescape"))
-    symbols: list[Symbol] = []
-
-    def visit(node: Any, prefix: str, depth: int) -> None:
-        for child in node.named_children:
-            kind = grammar.kinds.get(child.type)
-            if language in ("javascript", "typescript") and child.type in _JS_BINDINGS:
-                kind, name = _js_binding(child)
-                if kind == "object" and name:  # a namespace object: its methods are definitions
-                    value = child.child_by_field_name("value") or child.child_by_field_name("right")
-                    symbols.append(
-                        Symbol(
-                            prefix + name,
-                            "object",
-                            child.start_point[0] + 1,
-                            child.end_point[0] + 1,
-                            child.start_point[0] + 1,
-                            depth,
-                        )
-                    )
-                    visit(value, prefix + name + ".", depth + 1)
-                    continue
-            else:
-                name = _qualified_name(child) if kind else None
-            if kind == "struct" and child.child_by_field_name("body") is None:
-                name = None  # a use of a struct type, not its definition
-            if name:
-                first, last = _leading_start(child), child.end_point[0] + 1
-                qualified = prefix + name
-                symbols.append(Symbol(qualified, kind or "", first, last, first, depth))
-                if child.type in grammar.containers:  # an impl's methods are the type's: Config.new
-                    owner = prefix + (_node_name(child) or name) if child.type == "impl_item" else qualified
-                    visit(child, owner + ".", depth + 1)
-            elif child.type in grammar.containers:
-                visit(child, prefix, depth)
-
-    visit(tree.root_node, "", 0)
+    walk = _Walk(language, grammar, [])
+    walk.visit(tree.root_node, "", 0)
+    symbols = walk.symbols
     return Outline(
         language, len(lines), _code_head(lines, symbols[0].first if symbols else len(lines) + 1), tuple(symbols)
     )
 
 
+_HEAD_LINE = re.compile(
+    r"((import|from|use|package|using)\b|#|require\(|//|/\*|\*|'use strict'|\"use strict\"|extern \"C\")"
+)
+
+
 def _code_head(lines: Sequence[str], first_symbol: int) -> int:
-    """Last line of the leading comments, imports and blank lines (before ``first_symbol``)."""
-    head, in_comment = 0, False
+    """Last line of the leading comments, imports (a Go ``import ( … )`` or a JavaScript
+    ``import { … }`` over several lines whole) and blank lines, before ``first_symbol``."""
+    head, in_comment, brackets = 0, False, 0
     for number, line in enumerate(lines[:HEAD_LINES], start=1):
         if number >= first_symbol:
             break
         text = line.strip()
-        leading = (
-            in_comment
-            or not text
-            or re.match(
-                r"((import|from|use|package|using)\b|#|require\(|//|/\*|\*|'use strict'|\"use strict\"|extern \"C\")",
-                text,
-            )
-        )
-        if not leading:
+        if not (in_comment or brackets > 0 or not text or _HEAD_LINE.match(text)):
             break
         if text.startswith("/*") and "*/" not in text[2:]:
             in_comment = True
         elif in_comment and "*/" in text:
             in_comment = False
+        elif not in_comment and (brackets > 0 or re.match(r"(import|use)\b", text)):
+            brackets = max(0, brackets + sum(text.count(c) for c in "({") - sum(text.count(c) for c in ")}"))
         head = number
     return head
 
@@ -597,7 +757,7 @@ def find_symbol(made: Outline, wanted: str, display: str) -> Symbol:
         return found[0]
     if found and len({s.name for s in found}) == 1:  # a getter and its setter, overloads: read them all
         first, last = min(s.first for s in found), max(s.last for s in found)
-        return Symbol(found[0].name, found[0].kind, first, last, found[0].line, found[0].depth)
+        return replace(found[0], first=first, last=last)
     if found:
         listed = ", ".join(f"{s.name} (lines {s.first}-{s.last})" for s in found[:8])
         raise InvalidArgument(
@@ -618,8 +778,11 @@ def find_symbol(made: Outline, wanted: str, display: str) -> Symbol:
 
 
 def shown_lines(made: Outline) -> Iterator[int]:
-    """The line numbers an outline shows whole: its head, each signature line, its tail."""
+    """The line numbers an outline shows whole: its head, each signature line and the marks
+    (decorators, attributes) above it, its tail."""
     yield from range(1, made.head + 1)
-    yield from (s.line for s in made.symbols)
+    for s in made.symbols:
+        yield from s.marks
+        yield s.line
     if made.tail:
         yield from range(made.tail, made.total + 1)

@@ -322,7 +322,8 @@ def render_outline(
 ) -> tuple[str, tuple[int, ...]]:
     """The model-visible outline: a header that says what it is and how to get any part, the
     head lines (``1: import os``), one ``first-last: signature line`` per definition (the
-    file's own line, indentation kept), then the tail for a log. Nested definitions are left
+    file's own line, indentation kept; its decorators' first lines above it as ``12: @cache``),
+    then the tail for a log. Nested definitions are left
     out, and then the rest, when the whole would pass ``limits.max_bytes``.
 
     Returns:
@@ -336,8 +337,9 @@ def render_outline(
         else []
     )
     entries = [
-        (s.line, f"{_lines_label(s.first, s.last)}: {cut_line(line_of(s.line), limits.max_line_chars)}", s.depth)
+        (n, f"{label}: {cut_line(line_of(n), limits.max_line_chars)}", s.depth)
         for s in made.symbols
+        for n, label in [*((m, str(m)) for m in s.marks), (s.line, _lines_label(s.first, s.last))]
     ]
     notes: list[str] = []
     budget = limits.max_bytes - sum(len(text.encode()) + 1 for _, text in head + tail) - 400
@@ -352,8 +354,10 @@ def render_outline(
         used += len(entry[1].encode()) + 1
         if used > budget:
             rest = entries[len(kept) :]
+            marks = {m for s in made.symbols for m in s.marks}
+            left = sum(n not in marks for n, *_ in rest)
             notes.append(
-                f"({len(rest):,} more definitions from line {rest[0][0]:,} on are left out; "
+                f"({left:,} more definitions from line {rest[0][0]:,} on are left out; "
                 f'read on with offset={rest[0][0]}, mode="outline".)'
             )
             break

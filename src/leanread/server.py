@@ -29,6 +29,7 @@ from . import __version__
 from .config import Settings, load_settings
 from .ledger import LedgerStore
 from .ledger_sqlite import shared_ledger
+from .pruning import AuditHook, make_pruner
 from .result import ToolResult
 from .session import Session
 from .tools import context as context_tool
@@ -60,11 +61,21 @@ class _Sessions:
 
     _KEY = "leanread.session"
 
-    def __init__(self, roots: Sequence[str], ledger: LedgerStore, settings: Settings, session_id: str | None) -> None:
+    def __init__(
+        self,
+        roots: Sequence[str],
+        ledger: LedgerStore,
+        settings: Settings,
+        session_id: str | None,
+        focus_audit: AuditHook | None = None,
+    ) -> None:
         self._roots = roots
         self._ledger = ledger
         self._settings = settings
         self._fixed_id = session_id
+        # one backend for every session: the hybrid one's embedding cache is worth sharing
+        self._pruner = make_pruner(settings.focus)
+        self._focus_audit = focus_audit
         self._process_session = self._new(session_id)
 
     def _new(self, ledger_id: str | None) -> Session:
@@ -74,6 +85,8 @@ class _Sessions:
             ledger=self._ledger,
             limits=self._settings.limits,
             policy=self._settings.policy,
+            pruner=self._pruner,
+            focus_audit=self._focus_audit,
         )
 
     def get(self, ctx: Context) -> Session:
@@ -304,6 +317,7 @@ def build_server(
     settings: Settings | None = None,
     ledger: LedgerStore | None = None,
     session_id: str | None = None,
+    focus_audit: AuditHook | None = None,
 ) -> LeanreadServer:
     """A ``LeanreadServer`` (an ``MCPServer``) offering leanread's tools over ``roots``.
 
@@ -315,15 +329,19 @@ def build_server(
             ``ledger_sqlite.default_ledger_path()``.
         session_id: give every MCP session this ledger id (a harness resuming one conversation);
             default a new id per MCP session.
+        focus_audit: the audit hook of every session (see ``Session``): it sees each focused
+            output before and after pruning.
 
     Raises:
         PathError: a root is not an existing directory.
         ConfigError: the first root's configuration file is invalid.
+        LeanreadError: the configured focus backend cannot be built.
     """
     checked_roots = Workspace(roots).roots
     settings = settings or load_settings(checked_roots[0])
     limits = settings.limits
-    sessions = _Sessions(checked_roots, ledger if ledger is not None else shared_ledger(), settings, session_id)
+    store = ledger if ledger is not None else shared_ledger()
+    sessions = _Sessions(checked_roots, store, settings, session_id, focus_audit)
     server = LeanreadServer("leanread", version=__version__, instructions=INSTRUCTIONS, log_level="WARNING")
 
     async def run(ctx: Context, tool: Callable[[Session], ToolResult]) -> CallToolResult:

@@ -11,6 +11,7 @@ from .config import Limits, Policy, load_settings
 from .errors import InvalidArgument, LeanreadError
 from .ledger import LedgerStore
 from .ledger_sqlite import shared_ledger
+from .pruning import AuditHook, Pruner, make_pruner
 from .result import ToolResult
 from .tools import context as context_tool
 from .tools import edit as edit_tool
@@ -36,10 +37,19 @@ class Session:
             ``[tool.leanread]`` in its ``pyproject.toml`` (see ``config.load_settings``), else
             ``Limits()``.
         policy: the deny list. Default: from the same file, else ``Policy()``.
+        pruner: the backend that prunes outputs for a ``focus`` question (any object with the
+            ``pruning.Pruner`` method ``keep``). Default: the one the same file names
+            (``focus_backend``, see ``config.Focus``), else ``LocalPruner()``.
+        focus_audit: called with a ``pruning.FocusAudit`` for every read or grep given a focus
+            question: the output before pruning and the output shown, so an auditing or indexing
+            plugin never sees only the pruned view. What it raises goes into the result's
+            ``focus.audit_error`` metadata; the result is not affected.
 
     Raises:
         PathError: a root is not an existing directory.
         ConfigError: the root's configuration file is invalid.
+        LeanreadError: the configured focus backend cannot be built (``hybrid`` without
+            ``leanread[dense]`` installed).
 
     Example::
 
@@ -56,19 +66,26 @@ class Session:
         ledger: LedgerStore | None = None,
         limits: Limits | None = None,
         policy: Policy | None = None,
+        pruner: Pruner | None = None,
+        focus_audit: AuditHook | None = None,
     ) -> None:
         self.id = id or uuid.uuid4().hex
         checked = Workspace(roots)
-        if limits is None or policy is None:
+        if limits is None or policy is None or pruner is None:
             settings = load_settings(checked.primary)
             limits = limits or settings.limits
             policy = policy or settings.policy
+            pruner = pruner or make_pruner(settings.focus)
         self.limits = limits
+        self.pruner = pruner
+        self.focus_audit = focus_audit
         self.workspace = Workspace(checked.roots, policy=policy)
         self.ledger: LedgerStore = ledger if ledger is not None else shared_ledger()
 
     def _context(self) -> ToolContext:
-        return ToolContext(self.workspace, self.ledger, self.id, self.limits, self.workspace.policy)
+        return ToolContext(
+            self.workspace, self.ledger, self.id, self.limits, self.workspace.policy, self.pruner, self.focus_audit
+        )
 
     def read(
         self,

@@ -8,7 +8,7 @@ import os
 import re
 import stat
 from collections.abc import Iterable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 from ..config import Limits, Policy
 from ..errors import EditError
@@ -16,6 +16,7 @@ from ..instructions import Instruction, governing, load
 from ..knowledge import Knowledge, KnownLine, carry_records, know
 from ..ledger import LedgerStore, LineRange, ViewRecord
 from ..lineindex import LineIndexCache, StaleIndex
+from ..pruning import AuditHook, FocusAudit, LocalPruner, Pruner, backend_name
 from ..textfile import IndexedLines, TextFile, decode, decode_indexed
 from ..workspace import Resolved, Workspace, read_regular_file
 from ..writeback import atomic_write
@@ -29,13 +30,31 @@ INSTRUCTION_BYTES = 16 * 1024
 
 @dataclass(frozen=True)
 class ToolContext:
-    """What a tool needs from its session: the workspace, the ledger, the limits and policy."""
+    """What a tool needs from its session: the workspace, the ledger, the limits and policy, and
+    the focus backend with the audit hook that sees every focused output."""
 
     workspace: Workspace
     ledger: LedgerStore
     session_id: str
     limits: Limits
     policy: Policy
+    pruner: Pruner = field(default_factory=LocalPruner)
+    audit: AuditHook | None = None
+
+
+def audit_focus(
+    ctx: ToolContext, tool: str, path: str, question: str, full_text: str, shown_text: str, pruned: bool
+) -> str | None:
+    """Hand one focused output to ``ctx.audit``; returns what the hook raised (None when it
+    did not raise, or there is no hook), for the result's ``focus.audit_error``."""
+    if ctx.audit is None:
+        return None
+    event = FocusAudit(tool, path, question, full_text, shown_text, pruned, backend_name(ctx.pruner))
+    try:
+        ctx.audit(event)
+    except Exception as exc:  # a plugin's failure must not cost the model its result
+        return f"{type(exc).__name__}: {exc}"
+    return None
 
 
 def load_text(ctx: ToolContext, resolved: Resolved, first: int = 1, limit: int | None = None) -> TextFile:

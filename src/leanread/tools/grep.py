@@ -39,7 +39,7 @@ from ..search import FileHits, Hit, RgOptions, count_files, parse_hits, search_j
 from ..textfile import IndexedLines, TextFile, binary_kind, content_hash, shown
 from ..tokens import count_tokens
 from ..workspace import Resolved, read_regular_file
-from .common import DenyFilter, ToolContext, knowledge_of, load_text, record_view
+from .common import DenyFilter, ToolContext, audit_focus, knowledge_of, load_text, record_view
 
 NAME = "grep"
 
@@ -508,7 +508,9 @@ def run(ctx: ToolContext, request: GrepRequest, call_id: str) -> ToolResult:
     focus: dict[str, Any] | None = None
     focused: _Focused | None = None
     if request.focus is not None:
-        focused, focus = _focus(shown_files, request.focus, first, target.display, notes, summary, truncated)
+        focused, focus, unpruned = _focus(
+            ctx, shown_files, request.focus, first, target.display, notes, summary, truncated
+        )
     if focused is not None:
         shown_files = focused.files
     ids = ctx.ledger.put_matches(
@@ -522,6 +524,12 @@ def run(ctx: ToolContext, request: GrepRequest, call_id: str) -> ToolResult:
     text = envelope(shown(target.display), "grep", [*lines, *notes, summary])
     if focus is not None and focused is not None:
         focus["tokens_after"] = count_tokens(text)
+    if focus is not None:
+        error = audit_focus(
+            ctx, "grep", target.display, focus["question"], unpruned or text, text, pruned=focused is not None
+        )
+        if error is not None:
+            focus["audit_error"] = error
     metadata: dict[str, Any] = {
         "call_id": call_id,
         "path": target.display,
@@ -695,6 +703,7 @@ class _Focused:
 
 
 def _focus(
+    ctx: ToolContext,
     shown_files: Sequence[_Shown],
     question: str,
     first: int,
@@ -702,12 +711,14 @@ def _focus(
     notes: Sequence[str],
     summary: str,
     truncated: str | None,
-) -> tuple[_Focused | None, dict[str, Any]]:
-    """The page pruned to the matches most relevant to ``question`` (None: shown whole), and the
-    ``focus`` metadata: ``kept_matches``/``total_matches`` and tokens, or why it was
-    ``skipped``/``fail_open``. The guards are those of ``pruning.guards``, measured on the
-    unfocused output."""
-    info: dict[str, Any] = {"question": question, "backend": "local"}
+) -> tuple[_Focused | None, dict[str, Any], str | None]:
+    """The page pruned to the matches most relevant to ``question`` by ``ctx.pruner`` (None: shown
+    whole), the ``focus`` metadata (``kept_matches``/``total_matches`` and tokens, or why it was
+    ``skipped``/``fail_open``) and, when pruned, the unfocused output (its match ids numbered
+    from ``m1`` within the page, since omitted matches get no id). The guards are those of
+    ``pruning.guards``, measured on the unfocused output."""
+    backend = pruning.backend_name(ctx.pruner)
+    info: dict[str, Any] = {"question": question, "backend": backend}
     try:
         count = sum(len(s.matches) for s in shown_files)
         body, _ = _assemble(shown_files, [f"m{i + 1}" for i in range(count)])
@@ -725,7 +736,7 @@ def _focus(
         elif chars > guards.MAX_CHARS:
             info["skipped"] = f"over {guards.MAX_CHARS:,} characters"
         if "skipped" in info:
-            return None, info
+            return None, info, None
         blocks: list[str] = []
         heads: list[str] = []
         for s in shown_files:
@@ -735,10 +746,10 @@ def _focus(
                 at += size
                 blocks.append("\n".join(_PREFIX.sub("", r) for r in rows))
                 heads.append(next(_PREFIX.sub("", r) for r in rows if _ID_SLOT in r))
-        kept = set(pruning.keep_blocks(blocks, heads, question))
+        kept = set(_keep_blocks(ctx.pruner, blocks, heads, question))
         if len(kept) > guards.MAX_KEPT_SHARE * len(blocks):
             info["skipped"] = f"over {guards.MAX_KEPT_SHARE:.0%} of the matches kept"
-            return None, info
+            return None, info, None
         focused = _focused_rows(shown_files, kept, first)
         focused.rows.insert(
             0,
@@ -746,9 +757,17 @@ def _focus(
             "by grep without focus or with offset]",
         )
     except Exception as exc:  # fail open: any error gives the whole page
-        return None, {"question": question, "backend": "local", "fail_open": f"{type(exc).__name__}: {exc}"}
+        return None, {"question": question, "backend": backend, "fail_open": f"{type(exc).__name__}: {exc}"}, None
     info.update(kept_matches=len(kept), total_matches=len(blocks), tokens_before=count_tokens(full))
-    return focused, info
+    return focused, info, full
+
+
+def _keep_blocks(pruner: pruning.Pruner, blocks: Sequence[str], heads: Sequence[str], question: str) -> list[int]:
+    """The blocks to keep: block-level BM25 for the default local pruner (matches are short
+    documents of their own), the pruner's kept lines for any other backend."""
+    if type(pruner) is pruning.LocalPruner and pruner.expand:
+        return pruning.keep_blocks(blocks, heads, question)
+    return pruning.keep_blocks_by(pruner, blocks, heads, question)
 
 
 def _focused_rows(shown_files: Sequence[_Shown], kept: set[int], first: int) -> _Focused:

@@ -37,7 +37,7 @@ from ..result import ImageData, ToolResult
 from ..textfile import IndexedLines, TextFile, content_hash, shown
 from ..tokens import count_tokens
 from ..workspace import Resolved, read_regular_file
-from .common import ToolContext, knowledge_of, load_text, new_instructions, record_view
+from .common import ToolContext, audit_focus, knowledge_of, load_text, new_instructions, record_view
 
 NAME = "read"
 
@@ -380,10 +380,8 @@ def _focused(
     # cut: a long line cut, or the window stopped by the byte cap or the default line limit (a
     # window that ends at the caller's own limit is whole as asked)
     cut = bool(window.cut_lines) or window.stop == "bytes" or (window.stop == "limit" and not asked_limit)
-    result = pruning.prune(
-        pruning.LocalPruner(), window.lines, question, language_of(resolved.display), already_cut=cut
-    )
-    info: dict[str, Any] = {"question": question, "backend": "local", **result.metadata}
+    result = pruning.prune(ctx.pruner, window.lines, question, language_of(resolved.display), already_cut=cut)
+    info: dict[str, Any] = {"question": question, "backend": pruning.backend_name(ctx.pruner), **result.metadata}
     if not result.pruned:
         return None, info
     body, shown_numbers = pruning.focus_body(
@@ -461,12 +459,12 @@ def run(ctx: ToolContext, request: ReadRequest, call_id: str) -> ToolResult:
     fmt = _check(request)
     resolved = ctx.workspace.resolve(request.path)
     if resolved.is_dir:
-        return _unfocused(_list_directory(ctx, request, resolved, call_id), request.focus, "directory")
+        return _unfocused(ctx, _list_directory(ctx, request, resolved, call_id), request.focus, "directory")
     kind = document_registry.document_kind(resolved.display, read_regular_file(resolved, ctx.limits.sniff_bytes))
     if kind is not None:
         document = _read_document(ctx, request, resolved, kind, fmt, call_id)
         if document is not None:
-            return _unfocused(document, request.focus, "document")
+            return _unfocused(ctx, document, request.focus, "document")
     slice_wanted = request.char_offset is not None and request.char_offset > 1
     limit = 1 if slice_wanted else request.limit or ctx.limits.max_lines
     mode = request.mode or ctx.limits.read_mode
@@ -484,13 +482,13 @@ def run(ctx: ToolContext, request: ReadRequest, call_id: str) -> ToolResult:
         # The slice that reaches the end of a long line completes it: the hints lead there from the cut.
         whole = ((number, number),) if result.metadata["last_char"] >= result.metadata["line_chars"] else ()
         record_view(ctx, call_id, resolved, text_file, whole, kind="read", instructions=attached)
-        return _unfocused(_with_instructions(result, instructions), request.focus, "part of a line")
+        return _unfocused(ctx, _with_instructions(result, instructions), request.focus, "part of a line")
     # a focus question on a whole read of a file that fits one window prunes its text, not its outline
     fits = len(text_file.lines) <= ctx.limits.max_lines and resolved.size <= ctx.limits.max_bytes
     focus_text = request.focus is not None and request.mode is None and fits
     if wants_map and (mode == "outline" or (_big(ctx, resolved, text_file) and not focus_text)):
         result = _read_outline(ctx, resolved, text_file, call_id, attached, max(request.offset or 1, 1))
-        return _unfocused(_with_instructions(result, instructions), request.focus, "outline")
+        return _unfocused(ctx, _with_instructions(result, instructions), request.focus, "outline")
     if request.symbol is not None:
         found = find_symbol(outline(resolved.display, text_file.lines), request.symbol, resolved.display)
         request = replace(request, offset=found.first, limit=found.last - found.first + 1)
@@ -500,19 +498,21 @@ def run(ctx: ToolContext, request: ReadRequest, call_id: str) -> ToolResult:
     knowledge = knowledge_of(ctx, resolved, text_file)
     answer = _answer(ctx, resolved, text_file, window, fmt, knowledge, request.fresh)
     focus: dict[str, Any] | None = None
+    unpruned = answer.text
     if request.focus is not None:
         # a stub or a diff is already as short as the truth gets; the full window, or one with
         # markers for lines the model has, gives way to the pruned window when that is shorter
         if answer.mode in ("full", "elided"):
             focused, focus = _focused(ctx, resolved, text_file, window, fmt, request.focus, request.limit is not None)
             if focused is not None and (answer.mode == "full" or focused.tokens < answer.tokens):
-                full_tokens = count_tokens(_render(ctx, resolved, text_file, window, fmt))
-                focus.update(tokens_before=full_tokens, tokens_after=focused.tokens)
+                unpruned = _render(ctx, resolved, text_file, window, fmt)
+                focus.update(tokens_before=count_tokens(unpruned), tokens_after=focused.tokens)
                 answer = focused
             elif focused is not None:
                 focus = {"question": request.focus, "skipped": "answered as elided, shorter than pruned"}
         else:
             focus = {"question": request.focus, "skipped": f"answered as {answer.mode}"}
+        _audit(ctx, resolved.display, focus, unpruned, answer.text)
     record_view(
         ctx,
         call_id,
@@ -545,11 +545,21 @@ def run(ctx: ToolContext, request: ReadRequest, call_id: str) -> ToolResult:
     return _with_instructions(ToolResult(text=answer.text, metadata=metadata), instructions)
 
 
-def _unfocused(result: ToolResult, question: str | None, shown_as: str) -> ToolResult:
+def _unfocused(ctx: ToolContext, result: ToolResult, question: str | None, shown_as: str) -> ToolResult:
     """``result`` (not a full-text window, so never pruned) with ``focus`` metadata saying so."""
     if question is None:
         return result
-    return replace(result, metadata=dict(result.metadata, focus={"question": question, "skipped": shown_as}))
+    focus: dict[str, Any] = {"question": question, "skipped": shown_as}
+    _audit(ctx, str(result.metadata.get("path", "")), focus, result.text, result.text)
+    return replace(result, metadata=dict(result.metadata, focus=focus))
+
+
+def _audit(ctx: ToolContext, path: str, focus: dict[str, Any], full_text: str, shown_text: str) -> None:
+    """Hand the output before and after pruning to the session's audit hook; a hook's error
+    goes into ``focus["audit_error"]``."""
+    error = audit_focus(ctx, "read", path, focus["question"], full_text, shown_text, "kept_lines" in focus)
+    if error is not None:
+        focus["audit_error"] = error
 
 
 def _with_instructions(result: ToolResult, instructions: list[Instruction]) -> ToolResult:

@@ -37,6 +37,20 @@ class FileSnapshot:
         return len(self.lines)
 
 
+#: Op fields that may carry the agent's focus question: leanread's parameter, and the field the
+#: SWE-Pruner integrations of OpenHands and mini-swe-agent add to a command.
+FOCUS_FIELDS = ("focus", "context_focus_question")
+
+
+def focus_question(op: dict[str, Any]) -> str | None:
+    """The focus question a trace op carries, or None (the shared traces carry none)."""
+    for name in FOCUS_FIELDS:
+        value = op.get(name)
+        if isinstance(value, str) and value.strip():
+            return value
+    return None
+
+
 def snapshot(root: Path, path: str) -> FileSnapshot | None:
     """The file at ``root / path`` decoded as ``read`` decodes it, or None when it is missing, not
     a regular file, or not text."""
@@ -69,6 +83,8 @@ class ReadCall:
     limit: int | None
     file: FileSnapshot
     step: int = 0
+    #: the agent's focus question for this read, when the trace gives one (``focus_question``)
+    focus: str | None = None
 
     @property
     def whole(self) -> bool:
@@ -116,6 +132,7 @@ class GrepCall:
     files: tuple[str, ...] = ()
     failed: str = ""
     step: int = 0
+    focus: str | None = None
 
     @property
     def matches(self) -> int:

@@ -31,7 +31,7 @@ from ...tokens import count_tokens
 from ..ops import FILE_CHANGES, Replayer, inside, read_window
 from ..traces import Trace
 from . import sandbox
-from .calls import ChangeCall, FileSnapshot, ReadCall, snapshot
+from .calls import ChangeCall, FileSnapshot, ReadCall, focus_question, snapshot
 from .lineids import LineIds
 from .searching import grep_call, list_call
 from .source import Source, place
@@ -187,7 +187,7 @@ class _Run:
         offset, limit = read_window(op, target)
         if (offset or 1) > max(file.total, 1):
             return self.unservable(op, f"window starts past the end (line {offset} of {file.total})")
-        call = ReadCall(path, offset, limit, file, int(op.get("step", 0)))
+        call = ReadCall(path, offset, limit, file, int(op.get("step", 0)), focus_question(op))
         self.result.reads += 1
         texts = {s.name: s.read(call) for s in self.strategies}
         self.charge("read", texts, {"step": call.step, "path": path, "offset": offset, "limit": limit})

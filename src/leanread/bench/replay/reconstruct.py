@@ -162,6 +162,32 @@ def apply_read(view: View, result: ToolResult) -> list[str]:
     return [window[k][0] for k in range(first, last + 1)]
 
 
+FOCUS_OMITTED = re.compile(r"^… lines? (\d+)(?:-(\d+))? omitted …$")
+
+
+def apply_focus(view: View, result: ToolResult) -> dict[int, str]:
+    """A read pruned for a focus question: the rows after its ``[focus: …]`` header are file
+    lines from the window's first on, each ``… lines A-B omitted …`` marker skipping A-B. The
+    kept lines are held under their numbers; returns them."""
+    meta = result.metadata
+    first, last, call = meta["offset"], meta["last_line"], meta["call_id"]
+    rows = _body(result.text)
+    check(bool(rows) and rows[0].startswith("[focus: "), "a focused read starts with its [focus: …] header")
+    kept: dict[int, str] = {}
+    n = first
+    for row in rows[1:]:
+        omitted = FOCUS_OMITTED.match(row)
+        if omitted:
+            check(int(omitted.group(1)) == n, (row, n))
+            n = int(omitted.group(2) or n) + 1
+            continue
+        view.lines[n] = view.show(n, row, call)
+        kept[n] = row
+        n += 1
+    check(n == last + 1, f"the focused window ends at line {n - 1}, its metadata says {last}")
+    return kept
+
+
 OUTLINE_ROW = re.compile(r"^(\d+)(?:-(\d+))?: (.*)$")
 
 

@@ -107,6 +107,8 @@ def summary(run: ReplayRun) -> dict[str, Any]:
             "cross_check_read": CROSS_CHECK.get(cls.name),
             "notes": dict(notes.get(cls.name, Counter())),
             "outline": outline_figures(notes.get(cls.name, Counter()), counts, base),
+            "measurable": not cls.needs_note or any(k.startswith(cls.needs_note) for k in notes.get(cls.name, ())),
+            "needs": cls.needs_note,
         }
     return {
         "traces": len(results),
@@ -235,6 +237,8 @@ def markdown(run: ReplayRun, command: str, chart: str | None = None) -> str:
     lines += ["", "Totals (tokens; ratio to opencode):", ""]
     lines.append("| strategy | reads | ratio | issue 6 cross-check | reads + greps | ratio | all ops | ratio |")
     lines.append("|---|---:|---:|---:|---:|---:|---:|---:|")
+    unmeasurable = [n for n in names if not st[n]["measurable"]]
+    names = [n for n in names if st[n]["measurable"]]
     for name in names:
         f = st[name]
         check = f["cross_check_read"]
@@ -248,6 +252,13 @@ def markdown(run: ReplayRun, command: str, chart: str | None = None) -> str:
     lines.append("|---|" + "---:|" * len(KINDS))
     for name in names:
         lines.append(f"| {name} | " + " | ".join(_n(st[name]["tokens"][k]) for k in KINDS) + " |")
+    for name in unmeasurable:
+        needs = st[name]["needs"].removesuffix("s")
+        lines += [
+            "",
+            f"{name}: not measurable on these traces: no read or grep carries a {needs}; its figures here would "
+            "be those of the strategy it falls back to.",
+        ]
     if lean is not None:
         met = lean["ratio_read_grep"] <= GOAL and not s["divergences"]
         lines += [

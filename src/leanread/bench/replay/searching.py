@@ -13,7 +13,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from .calls import GrepCall, Hit, ListCall
+from .calls import GrepCall, Hit, ListCall, focus_question
 
 #: Seconds one GNU grep run may take.
 GREP_TIMEOUT = 60
@@ -58,6 +58,7 @@ def grep_call(op: dict[str, Any], root: Path) -> GrepCall | None:
         fixed="F" in letters or "--fixed-strings" in letters,
         name_filter=str(op["files"]) if op.get("files") else None,
         step=int(op.get("step", 0)),
+        focus=focus_question(op),
     )
     hits, failed = run_grep(call, root)
     files = tuple(dict.fromkeys(h.path for h in hits if h.match))

@@ -41,6 +41,7 @@ class Strategy:
             (``apply``); the first such strategy of a run changes the shared copy (the engine
             applies a change directly when none runs or it refuses), later ones make the same
             change on the file as it was before, which is then put back (``engine._Run._also``).
+        needs_note: see below; "" for a strategy that measures every trace.
 
     Attributes:
         root: the scratch copy (shared by every strategy of the trace; read it, never change it,
@@ -55,6 +56,10 @@ class Strategy:
     title: ClassVar[str] = ""
     order: ClassVar[int] = 100
     applies_changes: ClassVar[bool] = False
+    #: A strategy that measures something only where the traces give what it needs names here the
+    #: note prefix its calls count when they do (``focus questions``); without such a note the
+    #: report calls it not measurable instead of printing its figures.
+    needs_note: ClassVar[str] = ""
 
     def __init__(self, root: Path) -> None:
         self.root = root

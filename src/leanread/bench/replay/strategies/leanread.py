@@ -172,6 +172,7 @@ class Leanread(Strategy):
                 before=call.before or None,
                 after=call.after or None,
                 files_only=call.files_only or call.count,
+                **self.grep_options(call),
             )
             if not result.is_error:
                 try:
@@ -182,6 +183,10 @@ class Leanread(Strategy):
                 self.notes["greps refused"] += 1
             texts.append(result.text)
         return "\n".join(texts)
+
+    def grep_options(self, call: GrepCall) -> dict[str, Any]:
+        """Further arguments of ``Session.grep`` for ``call`` (none here; see ``leanread+focus``)."""
+        return {}
 
     def listing(self, call: ListCall) -> str:
         ls = getattr(self.session, "ls", None)
