@@ -28,9 +28,9 @@ class Request:
     body: Any
 
 
-#: What an answer returns: (status, body bytes), or a float to sleep that many seconds first and
-#: then send nothing (a hung service).
-Answer = Callable[[Request], "tuple[int, bytes] | float"]
+#: What an answer returns: (status, body bytes); a float, to sleep that many seconds and then
+#: send nothing (a hung service); or ("trickle", body), to send a 200 reply a byte every 0.1 s.
+Answer = Callable[[Request], "tuple[int, bytes] | tuple[str, bytes] | float"]
 
 
 @dataclass
@@ -53,11 +53,17 @@ def _handler(state: StandIn) -> type[BaseHTTPRequestHandler]:
                 time.sleep(reply)
                 return
             status, body = reply
-            self.send_response(status)
+            self.send_response(200 if status == "trickle" else int(status))
             self.send_header("Content-Type", "application/json")
             self.send_header("Content-Length", str(len(body)))
             self.end_headers()
-            self.wfile.write(body)
+            if status != "trickle":
+                self.wfile.write(body)
+                return
+            for at in range(min(len(body), 15)):  # 1.5 s of trickling, then the connection drops
+                self.wfile.write(body[at : at + 1])
+                self.wfile.flush()
+                time.sleep(0.1)
 
         def log_message(self, format: str, *args: Any) -> None:  # keep the test output clean
             pass
@@ -70,7 +76,7 @@ def stand_in(answer: Answer) -> Iterator[StandIn]:
     """Serve ``answer`` on a free local port for the duration of the block."""
     state = StandIn("", answer)
     server = ThreadingHTTPServer(("127.0.0.1", 0), _handler(state))
-    server.daemon_threads = True
+    server.daemon_threads = False  # server_close waits for the handlers: no socket is left open
     state.url = f"http://127.0.0.1:{server.server_address[1]}"
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()

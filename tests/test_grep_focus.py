@@ -124,3 +124,12 @@ def test_focus_through_the_cli(tree: Path) -> None:
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout == FOCUSED + "\n"
+
+
+def test_question_repeating_the_pattern_word_still_prunes(session: Session, tree: Path) -> None:
+    # "item" is in every match line: it tells no match apart, so it keeps none by itself
+    question = "Which item function computes the shipping cost of a parcel from its weight?"
+    result = session.grep("item", after=1, focus=question)
+    assert (result.metadata["focus"]["kept_matches"], result.metadata["focus"]["total_matches"]) == (2, 48)
+    assert [(m["path"], m["line"]) for m in result.metadata["matches"]] == [("shipping.py", 1), ("shipping.py", 5)]
+    assert "  … 1 match omitted (shipping.py: 1); grep without focus or with offset=26 shows it …\n" in result.text

@@ -7,6 +7,7 @@ import json
 import re
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -15,7 +16,7 @@ from standins import Request, chat, data_block, follow_injection, prune, stand_i
 from test_prune import PARSE_HEADER, PRUNED, QUESTION, _source
 
 from leanread import ConfigError, FocusAudit, LLMPruner, MemoryLedger, Session, SWEPrunerClient, load_settings
-from leanread.pruning import LocalPruner, keep_blocks_by
+from leanread.pruning import LocalPruner, keep_blocks_by, make_pruner
 from leanread.pruning.llm import SYSTEM_PROMPT, parse_ranges
 from leanread.pruning.remote import RemoteError
 from leanread.server import build_server
@@ -111,12 +112,24 @@ def test_llm_http_error_fails_open(root: Path, inventory: Path) -> None:
 
 
 def test_llm_timeout_fails_open(root: Path, inventory: Path) -> None:
-    with stand_in(lambda request: 3.0) as service:
+    with stand_in(lambda request: 1.5) as service:
+        started = time.monotonic()
         result = _llm_session(root, service.url, timeout=0.5).read("inventory.py", focus=QUESTION)
+        took = time.monotonic() - started
     assert result.text == _unpruned(root)
     assert result.metadata["focus"]["fail_open"] == (
-        f"RemoteError: {service.url}/v1/chat/completions could not be reached: timed out"
+        f"RemoteError: {service.url}/v1/chat/completions did not answer within 0.5 s"
     )
+    assert took < 1.4  # a deadline for the whole exchange, not for each read
+
+
+def test_a_trickling_reply_is_cut_off_at_the_deadline(root: Path, inventory: Path) -> None:
+    with stand_in(lambda request: ("trickle", chat(FUNCTION)[1])) as service:
+        started = time.monotonic()
+        result = _llm_session(root, service.url, timeout=0.6).read("inventory.py", focus=QUESTION)
+        took = time.monotonic() - started
+    assert result.metadata["focus"]["fail_open"].endswith("did not answer within 0.6 s")
+    assert took < 1.5
 
 
 def test_llm_unreachable_fails_open(root: Path, inventory: Path) -> None:
@@ -302,31 +315,83 @@ def test_audit_hook_error_does_not_cost_the_result(root: Path, inventory: Path) 
 
 
 def test_settings_name_the_backend(root: Path) -> None:
-    (root / "leanread.toml").write_text(
-        'focus_backend = "llm"\nfocus_url = "http://127.0.0.1:9/v1"\nfocus_model = "m"\nfocus_timeout = 3\n'
-    )
-    session = Session([root], ledger=MemoryLedger())
-    assert isinstance(session.pruner, LLMPruner)
-    assert (session.pruner.url, session.pruner.model, session.pruner.timeout) == (
+    (root / "leanread.toml").write_text('focus_backend = "local"\nfocus_model = "m"\nfocus_timeout = 3\n')
+    overrides = {"focus_backend": "llm", "focus_url": "http://127.0.0.1:9/v1"}
+    settings = load_settings(root, overrides)
+    pruner = make_pruner(settings.focus)
+    assert isinstance(pruner, LLMPruner)
+    assert (pruner.url, pruner.model, pruner.timeout, pruner.api_key_env) == (
         "http://127.0.0.1:9/v1/chat/completions",
         "m",
         3.0,
+        "OPENAI_API_KEY",
     )
-    assert isinstance(Session([root], ledger=MemoryLedger(), pruner=LocalPruner()).pruner, LocalPruner)
+    assert isinstance(Session([root], ledger=MemoryLedger()).pruner, LocalPruner)
 
 
-def test_remote_backend_without_url_is_refused(root: Path) -> None:
-    (root / "leanread.toml").write_text('focus_backend = "swe-pruner"\n')
+@pytest.mark.parametrize(
+    ("line", "message"),
+    [
+        (
+            'focus_url = "http://evil.example/v1"',
+            "focus_url cannot be set in {where}: a project's own file must not decide where its files and your "
+            "API keys are sent; pass --focus-url to leanread instead.",
+        ),
+        (
+            'focus_api_key_env = "AWS_SECRET_ACCESS_KEY"',
+            "focus_api_key_env cannot be set in {where}: a project's own file must not decide where its files "
+            "and your API keys are sent; pass --focus-api-key-env to leanread instead.",
+        ),
+        (
+            'focus_backend = "llm"',
+            'focus_backend = "llm" cannot be set in {where}: a remote backend is the user\'s choice; pass '
+            "--focus-backend with --focus-url to leanread instead.",
+        ),
+    ],
+)
+def test_a_project_file_cannot_send_files_or_keys_anywhere(root: Path, line: str, message: str) -> None:
+    (root / "leanread.toml").write_text(line + "\n")
     with pytest.raises(ConfigError) as info:
-        load_settings(root)
-    assert str(info.value) == (
-        f'focus_backend = "swe-pruner" needs focus_url; set it in {root / "leanread.toml"} '
-        '(e.g. focus_url = "http://localhost:8050") or pass --focus-url.'
-    )
-    with pytest.raises(ConfigError, match=r"focus_backend in the overrides must be one of local, hybrid, llm"):
-        load_settings(root, {"focus_backend": "gpt"})
-    with pytest.raises(ConfigError, match="needs focus_model"):
-        load_settings(root, {"focus_backend": "llm", "focus_url": "http://x/v1"})
+        Session([root], ledger=MemoryLedger())
+    assert str(info.value) == message.format(where=root / "leanread.toml")
+
+
+@pytest.mark.parametrize(
+    ("overrides", "message"),
+    [
+        (
+            {"focus_backend": "swe-pruner"},
+            "The swe-pruner focus backend needs its URL; pass --focus-url (e.g. --focus-url http://localhost:8000).",
+        ),
+        (
+            {"focus_backend": "llm", "focus_url": "http://x/v1"},
+            "The llm focus backend needs a model name; pass --focus-model (e.g. --focus-model gpt-4o-mini).",
+        ),
+        (
+            {"focus_backend": "gpt"},
+            "focus_backend in the command-line options must be one of local, hybrid, llm, swe-pruner (got 'gpt').",
+        ),
+        (
+            {"focus_url": "localhost:8765"},
+            "focus_url in the command-line options must be an http or https URL with a host (got 'localhost:8765'); "
+            'for example "http://localhost:8000/v1".',
+        ),
+        (
+            {"focus_url": "file:///etc/passwd"},
+            "focus_url in the command-line options must be an http or https URL with a host (got "
+            "'file:///etc/passwd'); for example \"http://localhost:8000/v1\".",
+        ),
+        (
+            {"focus_timeout": float("inf")},
+            "focus_timeout in the command-line options must be a number of seconds above 0 and at most 600 "
+            "(got inf); for example focus_timeout = 20.",
+        ),
+    ],
+)
+def test_bad_backend_options_are_refused(root: Path, overrides: dict[str, object], message: str) -> None:
+    with pytest.raises(ConfigError) as info:
+        load_settings(root, overrides, "the command-line options")
+    assert str(info.value) == message
 
 
 def test_llm_backend_through_the_cli(root: Path, inventory: Path) -> None:
@@ -348,11 +413,10 @@ def test_llm_backend_through_the_cli(root: Path, inventory: Path) -> None:
 @pytest.mark.parametrize("anyio_backend", ["asyncio"])
 async def test_llm_backend_over_mcp(root: Path, inventory: Path, anyio_backend: str) -> None:
     with stand_in(lambda request: chat(FUNCTION)) as service:
-        (root / "leanread.toml").write_text(
-            f'focus_backend = "llm"\nfocus_url = "{service.url}/v1"\nfocus_model = "m"\n'
-        )
+        settings = load_settings(root, {"focus_backend": "llm", "focus_url": f"{service.url}/v1", "focus_model": "m"})
         events: list[FocusAudit] = []
-        async with Client(build_server([root], ledger=MemoryLedger(), focus_audit=events.append)) as client:
+        server = build_server([root], settings=settings, ledger=MemoryLedger(), focus_audit=events.append)
+        async with Client(server) as client:
             result = await client.call_tool("read", {"path": "inventory.py", "focus": QUESTION})
     assert "".join(block.text for block in result.content) == PRUNED
     assert result.meta["leanread"]["focus"]["backend"] == "llm"

@@ -2,14 +2,23 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
 from leanread.bench.prune import (
+    SOURCES,
     first_paragraph,
+    parse_sources,
     questions_of,
     recall,
     strip_docstrings,
     summarize,
     token_share,
 )
+from leanread.errors import LeanreadError
 
 SOURCE = '''"""Text wrapping and filling."""
 
@@ -113,3 +122,32 @@ def test_metrics() -> None:
         "fail_open": 0.5,
         "over_90": 0.5,
     }
+
+
+def test_parse_sources() -> None:
+    assert parse_sources(["click==8.1.7", " jinja2 == 3.1.4 ", "click==8.1.7"]) == (
+        ("click", "8.1.7"),
+        ("jinja2", "3.1.4"),
+    )
+    assert parse_sources([f"{p}=={v}" for p, v in SOURCES]) == SOURCES
+
+
+@pytest.mark.parametrize("value", ["click", "click=8.1.7", "click==", "==8.1.7", "click>=8", "click==8==9", "a b==1"])
+def test_parse_sources_refuses_other_forms(value: str) -> None:
+    with pytest.raises(LeanreadError, match=r"expected name==version") as caught:
+        parse_sources([value])
+    assert "\n" not in str(caught.value)
+
+
+def test_bad_sources_value_is_one_line_on_stderr(tmp_path: Path) -> None:
+    # Refused before any download: the cache stays empty, no network is used.
+    done = subprocess.run(
+        [sys.executable, "-m", "leanread", "bench", "prune", "--cache", str(tmp_path), "--sources", "click-8.1.7"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 1
+    assert done.stdout == ""
+    assert done.stderr == "Bad --sources value 'click-8.1.7': expected name==version, e.g. click==8.1.7.\n"
+    assert list(tmp_path.iterdir()) == []

@@ -46,6 +46,13 @@ FocusUrl = Annotated[
     typer.Option(help="Base URL of the llm or swe-pruner backend, e.g. http://localhost:8000/v1 (config: focus_url)."),
 ]
 FocusModel = Annotated[str | None, typer.Option(help="Chat model of the llm backend (config: focus_model).")]
+FocusKeyEnv = Annotated[
+    str | None,
+    typer.Option(help="Environment variable holding the llm backend's API key; default OPENAI_API_KEY."),
+]
+FocusTimeout = Annotated[
+    float | None, typer.Option(help="Seconds a remote focus backend may take in all (config: focus_timeout).")
+]
 SessionOption = Annotated[
     str | None,
     typer.Option(
@@ -63,20 +70,20 @@ def _settings(
     max_bytes: int | None,
     max_line_chars: int | None,
     read_mode: str | None = None,
-    focus: tuple[str | None, str | None, str | None] = (None, None, None),
+    focus: tuple[str | None, str | None, str | None, str | None, float | None] = (None,) * 5,
 ) -> Settings:
     """The first root's configuration file, with the command-line flags on top (``focus``: the
-    backend, URL and model flags)."""
+    backend, URL, model, API key variable and timeout flags)."""
     overrides = {
         "max_lines": max_lines,
         "max_bytes": max_bytes,
         "max_line_chars": max_line_chars,
         "read_mode": read_mode,
-        "focus_backend": focus[0],
-        "focus_url": focus[1],
-        "focus_model": focus[2],
+        **dict(
+            zip(("focus_backend", "focus_url", "focus_model", "focus_api_key_env", "focus_timeout"), focus, strict=True)
+        ),
     }
-    return load_settings(Workspace(root).primary, overrides)
+    return load_settings(Workspace(root).primary, overrides, "the command-line options")
 
 
 def _session(root: list[Path] | None, settings: Settings, session: str | None = None) -> Session:
@@ -130,6 +137,8 @@ def read(
     focus_backend: FocusBackend = None,
     focus_url: FocusUrl = None,
     focus_model: FocusModel = None,
+    focus_api_key_env: FocusKeyEnv = None,
+    focus_timeout: FocusTimeout = None,
     root: RootOption = None,
     session: SessionOption = None,
     meta: MetaOption = False,
@@ -141,7 +150,13 @@ def read(
     ] = None,
 ) -> None:
     """Print exactly what the model would see for a `read` tool call."""
-    settings = _settings(root, max_lines, max_bytes, max_line_chars, focus=(focus_backend, focus_url, focus_model))
+    settings = _settings(
+        root,
+        max_lines,
+        max_bytes,
+        max_line_chars,
+        focus=(focus_backend, focus_url, focus_model, focus_api_key_env, focus_timeout),
+    )
     tools = _session(root, settings, session)
     result = tools.read(
         path,
@@ -180,13 +195,17 @@ def grep(
     focus_backend: FocusBackend = None,
     focus_url: FocusUrl = None,
     focus_model: FocusModel = None,
+    focus_api_key_env: FocusKeyEnv = None,
+    focus_timeout: FocusTimeout = None,
     root: RootOption = None,
     session: SessionOption = None,
     meta: MetaOption = False,
     max_bytes: MaxBytes = None,
 ) -> None:
     """Print exactly what the model would see for a `grep` tool call."""
-    settings = _settings(root, None, max_bytes, None, focus=(focus_backend, focus_url, focus_model))
+    settings = _settings(
+        root, None, max_bytes, None, focus=(focus_backend, focus_url, focus_model, focus_api_key_env, focus_timeout)
+    )
     tools = _session(root, settings, session)
     result = tools.grep(
         pattern,
@@ -236,6 +255,8 @@ def serve(
     focus_backend: FocusBackend = None,
     focus_url: FocusUrl = None,
     focus_model: FocusModel = None,
+    focus_api_key_env: FocusKeyEnv = None,
+    focus_timeout: FocusTimeout = None,
 ) -> None:
     """Serve the tools over MCP on stdin/stdout."""
     from .ledger import MemoryLedger
@@ -243,7 +264,14 @@ def serve(
     from .server import serve_stdio
 
     store = MemoryLedger() if ledger == "memory" else shared_ledger(ledger)
-    settings = _settings(root, max_lines, max_bytes, max_line_chars, read_mode, (focus_backend, focus_url, focus_model))
+    settings = _settings(
+        root,
+        max_lines,
+        max_bytes,
+        max_line_chars,
+        read_mode,
+        (focus_backend, focus_url, focus_model, focus_api_key_env, focus_timeout),
+    )
     serve_stdio(root, settings=settings, ledger=store, session_id=session)
 
 
@@ -344,13 +372,23 @@ def bench_prune(
     cache: Annotated[
         Path | None, typer.Option(help="Where downloaded sdists are kept; default ~/.cache/leanread.")
     ] = None,
+    sources: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--sources",
+            help="A PyPI sdist to draw questions from, as name==version (repeatable); "
+            "default django==4.2, pytest==6.0, sphinx==4.0 (the hybrid's tuning set).",
+        ),
+    ] = None,
 ) -> None:
     """Focus pruning on real docstring questions: gold-line recall and tokens kept, against head
     truncation and plain BM25."""
+    from .bench.prune import SOURCES, markdown_report, parse_sources
     from .bench.prune import bench_prune as run
-    from .bench.prune import markdown_report
 
-    print(markdown_report(run(cache=cache), "leanread bench prune"))
+    chosen = parse_sources(sources) if sources else SOURCES
+    shown = "leanread bench prune" + ("".join(f" --sources {p}=={v}" for p, v in chosen) if sources else "")
+    print(markdown_report(run(cache=cache, sources=chosen), shown))
 
 
 @bench_app.command("speed")

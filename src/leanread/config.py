@@ -10,6 +10,7 @@ from __future__ import annotations
 import fnmatch
 import os
 import tomllib
+import urllib.parse
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -33,6 +34,8 @@ INT_LIMITS = (
 READ_MODES = ("auto", "full", "outline")
 #: The focus pruning backends (see ``leanread.pruning.make_pruner``).
 FOCUS_BACKENDS = ("local", "hybrid", "llm", "swe-pruner")
+#: Seconds a remote focus backend may be given at most.
+MAX_FOCUS_TIMEOUT = 600.0
 
 
 @dataclass(frozen=True)
@@ -174,8 +177,8 @@ class Focus:
             raise ValueError(f"Focus.url is required for the {self.backend} backend.")
         if self.backend == "llm" and not self.model:
             raise ValueError("Focus.model is required for the llm backend.")
-        if not self.timeout > 0:
-            raise ValueError("Focus.timeout must be a positive number of seconds.")
+        if not 0 < self.timeout <= MAX_FOCUS_TIMEOUT:
+            raise ValueError(f"Focus.timeout must be above 0 and at most {MAX_FOCUS_TIMEOUT:.0f} seconds.")
 
 
 @dataclass(frozen=True)
@@ -261,21 +264,57 @@ def _choice(key: str, value: object, choices: tuple[str, ...], where: str) -> st
     return str(value)
 
 
-def _apply_focus(given: Mapping[str, object], where: str, focus: dict[str, Any]) -> None:
-    """Check the ``focus_*`` keys of ``given`` and merge them into ``focus``."""
+#: What only the user may choose (flags, library arguments), never a project's own file: where
+#: the files read and the API key in the named variable are sent.
+REMOTE_ONLY_FROM_USER = ("focus_url", "focus_api_key_env")
+
+
+def _url_value(value: str, where: str) -> str:
+    """``value`` when it is an http(s) URL with a host."""
+    try:
+        parts = urllib.parse.urlsplit(value)
+        valid = parts.scheme in ("http", "https") and bool(parts.hostname)
+    except ValueError:
+        valid = False
+    if not valid:
+        raise ConfigError(
+            f"focus_url in {where} must be an http or https URL with a host (got {value!r}); "
+            'for example "http://localhost:8000/v1".'
+        )
+    return value
+
+
+def _apply_focus(given: Mapping[str, object], where: str, focus: dict[str, Any], from_project: bool) -> None:
+    """Check the ``focus_*`` keys of ``given`` and merge them into ``focus``; a project's own
+    file (``from_project``) may not name a remote backend, its URL or its key variable."""
+    if from_project:
+        for key in REMOTE_ONLY_FROM_USER:
+            if key in given:
+                raise ConfigError(
+                    f"{key} cannot be set in {where}: a project's own file must not decide where its files "
+                    f"and your API keys are sent; pass --{key.replace('_', '-')} to leanread instead."
+                )
+        if given.get("focus_backend") in ("llm", "swe-pruner"):
+            raise ConfigError(
+                f'focus_backend = "{given["focus_backend"]}" cannot be set in {where}: a remote backend is '
+                "the user's choice; pass --focus-backend with --focus-url to leanread instead."
+            )
     if "focus_backend" in given:
         focus["backend"] = _choice("focus_backend", given["focus_backend"], FOCUS_BACKENDS, where)
     for key in ("focus_url", "focus_model", "focus_api_key_env"):
         if key in given:
-            if not isinstance(given[key], str) or not given[key]:
-                raise ConfigError(f"{key} in {where} must be a non-empty string (got {given[key]!r}).")
-            focus[key.removeprefix("focus_")] = given[key]
+            value = given[key]
+            if not isinstance(value, str) or not value.strip():
+                raise ConfigError(f"{key} in {where} must be a non-empty string (got {value!r}).")
+            focus[key.removeprefix("focus_")] = value
+    if "url" in focus:
+        _url_value(focus["url"], where)
     if "focus_timeout" in given:
         value = given["focus_timeout"]
-        if isinstance(value, bool) or not isinstance(value, int | float) or not value > 0:
+        if isinstance(value, bool) or not isinstance(value, int | float) or not 0 < value <= MAX_FOCUS_TIMEOUT:
             raise ConfigError(
-                f"focus_timeout in {where} must be a positive number of seconds (got {value!r}); "
-                "for example focus_timeout = 20."
+                f"focus_timeout in {where} must be a number of seconds above 0 and at most "
+                f"{MAX_FOCUS_TIMEOUT:.0f} (got {value!r}); for example focus_timeout = 20."
             )
         focus["timeout"] = float(value)
 
@@ -286,6 +325,7 @@ def _apply(
     limits: dict[str, Any],
     policy: dict[str, Any],
     focus: dict[str, Any],
+    from_project: bool = False,
 ) -> None:
     """Check ``values`` and merge them into ``limits``, ``policy`` and ``focus`` (None values
     are skipped)."""
@@ -310,10 +350,12 @@ def _apply(
     if "extra_deny" in given:
         extra = _patterns_value("extra_deny", given["extra_deny"], where)
         policy["deny"] = tuple(dict.fromkeys(policy["deny"] + extra))
-    _apply_focus(given, where, focus)
+    _apply_focus(given, where, focus, from_project)
 
 
-def load_settings(root: str | Path, overrides: Mapping[str, object] | None = None) -> Settings:
+def load_settings(
+    root: str | Path, overrides: Mapping[str, object] | None = None, overrides_from: str = "the overrides"
+) -> Settings:
     """The settings of the project at ``root``: defaults, then its file, then ``overrides``.
 
     The file is ``<root>/leanread.toml`` (keys at the top level) if it exists, otherwise the
@@ -323,9 +365,11 @@ def load_settings(root: str | Path, overrides: Mapping[str, object] | None = Non
     the defaults), ``extra_deny`` (patterns added to the deny list in force),
     ``instruction_files`` (names), ``root_instructions`` (true/false) and the focus backend
     (``focus_backend``, ``focus_url``, ``focus_model``, ``focus_api_key_env``,
-    ``focus_timeout``; see :class:`Focus`). ``overrides``
-    takes the same keys and is applied last; its None values are ignored, so a CLI can pass
-    every flag as given.
+    ``focus_timeout``; see :class:`Focus`). ``overrides`` (named ``overrides_from`` in error
+    messages, e.g. "the command-line options") takes the same keys and is applied last; its None
+    values are ignored, so a CLI can pass every flag as given. A remote focus backend, its
+    ``focus_url`` and ``focus_api_key_env`` are taken from ``overrides`` only: the project being
+    read must not choose where its files and the user's API key are sent.
 
     Raises:
         ConfigError: the file cannot be read or parsed, or a key is unknown or of the wrong
@@ -335,27 +379,24 @@ def load_settings(root: str | Path, overrides: Mapping[str, object] | None = Non
     limits: dict[str, Any] = {}
     policy: dict[str, Any] = {"deny": DEFAULT_DENY, "allow": DEFAULT_ALLOW}
     focus: dict[str, Any] = {}
-    _apply(section, where, limits, policy, focus)
+    _apply(section, where, limits, policy, focus, from_project=True)
     if overrides:
-        _apply(overrides, "the overrides", limits, policy, focus)
-    _check_focus(focus, where or "leanread.toml")
+        _apply(overrides, overrides_from, limits, policy, focus)
+    _check_focus(focus)
     return Settings(limits=Limits(**limits), policy=Policy(**policy), focus=Focus(**focus))
 
 
-_URL_EXAMPLES = {"llm": "http://localhost:8000/v1", "swe-pruner": "http://localhost:8050"}
+_URL_EXAMPLES = {"llm": "http://localhost:8000/v1", "swe-pruner": "http://localhost:8000"}
 
 
-def _check_focus(focus: Mapping[str, Any], where: str) -> None:
+def _check_focus(focus: Mapping[str, Any]) -> None:
     """Refuse a remote focus backend without its URL (and, for ``llm``, its model)."""
     backend = focus.get("backend", "local")
     if backend in ("llm", "swe-pruner") and not focus.get("url"):
-        example = _URL_EXAMPLES[backend]
         raise ConfigError(
-            f'focus_backend = "{backend}" needs focus_url; set it in {where} '
-            f'(e.g. focus_url = "{example}") or pass --focus-url.'
+            f"The {backend} focus backend needs its URL; pass --focus-url (e.g. --focus-url {_URL_EXAMPLES[backend]})."
         )
     if backend == "llm" and not focus.get("model"):
         raise ConfigError(
-            f'focus_backend = "llm" needs focus_model; set it in {where} (e.g. focus_model = "gpt-4o-mini") '
-            "or pass --focus-model."
+            "The llm focus backend needs a model name; pass --focus-model (e.g. --focus-model gpt-4o-mini)."
         )

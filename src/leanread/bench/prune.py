@@ -26,6 +26,7 @@ from typing import Any
 
 import bm25s  # type: ignore[import-untyped]
 
+from ..errors import LeanreadError
 from ..pruning import LocalPruner, Pruner, merge_ranges
 from ..pruning.local import terms
 from ..tokens import count_tokens
@@ -33,6 +34,8 @@ from .sources import release_source
 
 #: The sdists questions are drawn from (package, version); all pure-Python trees.
 SOURCES: tuple[tuple[str, str], ...] = (("django", "4.2"), ("pytest", "6.0"), ("sphinx", "4.0"))
+#: The form a ``--sources`` value must have.
+SOURCE_FORM = "name==version"
 #: Files shorter than this are not used.
 MIN_FILE_LINES = 300
 #: Files sampled, evenly spaced over all eligible files in (package, path) order.
@@ -167,6 +170,24 @@ def questions_of(source: str, where: str = "") -> tuple[list[str], list[Question
     return lines, found
 
 
+def parse_sources(values: Sequence[str]) -> tuple[tuple[str, str], ...]:
+    """``(package, version)`` pairs from ``name==version`` strings, in order, duplicates dropped.
+
+    Raises:
+        LeanreadError: a value is not of the form ``name==version`` (one-line message).
+    """
+    pairs: list[tuple[str, str]] = []
+    for value in values:
+        name, sep, version = value.strip().partition("==")
+        name, version = name.strip(), version.strip()
+        bad = not sep or not name or not version or any(c in name + version for c in "=<>!~ ,;/\\\n")
+        if bad:
+            raise LeanreadError(f"Bad --sources value {value!r}: expected {SOURCE_FORM}, e.g. click==8.1.7.")
+        if (name, version) not in pairs:
+            pairs.append((name, version))
+    return tuple(pairs)
+
+
 def _spread(items: Sequence[Any], count: int) -> list[Any]:
     """``count`` items of ``items`` evenly spaced (all when there are no more)."""
     if len(items) <= count:
@@ -174,10 +195,13 @@ def _spread(items: Sequence[Any], count: int) -> list[Any]:
     return [items[(i * len(items)) // count] for i in range(count)]
 
 
-def sample(cache: Path | None = None) -> list[tuple[list[str], list[Question]]]:
-    """The benchmark's files (stripped lines) with their questions; deterministic."""
+def sample(
+    cache: Path | None = None, sources: Sequence[tuple[str, str]] = SOURCES
+) -> list[tuple[list[str], list[Question]]]:
+    """The benchmark's files (stripped lines) with their questions, drawn from the sdists
+    ``sources`` (``(package, version)`` pairs); deterministic."""
     eligible: list[tuple[str, Path]] = []
-    for package, version in SOURCES:
+    for package, version in sources:
         root = release_source(package, version, cache)
         for path in sorted(root.rglob("*.py")):
             rel = path.relative_to(root).as_posix()
@@ -314,14 +338,21 @@ def _hybrid_rows(files: Sequence[tuple[list[str], list[Question]]]) -> dict[str,
     return {"rows": rows, "check": check}
 
 
-def bench_prune(cache: Path | None = None, dense: bool = True) -> dict[str, Any]:
-    """Run the benchmark; per-strategy summaries plus the sample's size.
+def bench_prune(
+    cache: Path | None = None, dense: bool = True, sources: Sequence[tuple[str, str]] = SOURCES
+) -> dict[str, Any]:
+    """Run the benchmark on the sdists ``sources``; per-strategy summaries plus the sample's size.
 
     ``dense``: also run the hybrid pruner (when the ``dense`` extra is installed); the result then
     has a ``hybrid`` strategy and a ``check`` (cached latency on the file nearest ``CHECK_LINES``
     lines: ``lines``, ``where``, ``calls``, ``p50``/``p90`` in ms).
     """
-    files = sample(cache)
+    files = sample(cache, sources)
+    if not files:
+        shown = ", ".join(f"{p}=={v}" for p, v in sources)
+        raise LeanreadError(
+            f"No Python file of >= {MIN_FILE_LINES} lines with a documented function in {shown}; pick other sources."
+        )
     local, plain = LocalPruner(), LocalPruner(expand=False)
     rows: dict[str, list[dict[str, Any]]] = {"head": [], "bm25": [], "bm25_budget": [], "local": []}
     started = time.perf_counter()
@@ -342,6 +373,7 @@ def bench_prune(cache: Path | None = None, dense: bool = True) -> dict[str, Any]
         rows["hybrid"] = hybrid["rows"]
     return {
         "check": hybrid["check"] if hybrid is not None else None,
+        "sources": [list(pair) for pair in sources],
         "files": len(files),
         "questions": sum(len(q) for _, q in files),
         "lines": sum(len(lines) for lines, _ in files),
@@ -393,7 +425,12 @@ def markdown_report(result: dict[str, Any], command: str) -> str:
         )
     else:
         latency = "The hybrid pruner was not run (install the extra: `pip install 'leanread[dense]'`).\n"
-    sources = ", ".join(f"{p} {v}" for p, v in SOURCES)
+    sources = ", ".join(f"{p} {v}" for p, v in result.get("sources", SOURCES))
+    tuned = (
+        "were tuned on this sample"
+        if [tuple(pair) for pair in result.get("sources", SOURCES)] == list(SOURCES)
+        else f"were tuned on the {', '.join(f'{p} {v}' for p, v in SOURCES)} sample, not this one (held out)"
+    )
     return f"""## Focus pruning: gold-line recall on real docstring questions
 
 Command: `{command}`
@@ -409,7 +446,7 @@ Command: `{command}`
 - Hybrid latency: "p50/p90" is the first call on each file with an empty embedding cache (the file
   is embedded; one sample per file), "cached" every question's call once the file's embeddings and
   chunk analysis (outline, BM25 index) are cached (the question's own embedding is not). The
-  hybrid's constants (window, BM25 weight, budget) were tuned on this sample.
+  hybrid's constants (window, BM25 weight, budget) {tuned}.
 - Python {result["python"]}; {result["platform"]}; whole run {result["seconds"]:.1f} s.
 
 {_HEADER}

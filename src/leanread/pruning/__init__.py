@@ -18,7 +18,7 @@ from .guards import prune
 from .llm import LLMPruner
 from .local import LocalPruner, keep_blocks
 from .remote import RemoteError
-from .render import focus_body, focus_header, omitted_marker
+from .render import focus_body, focus_header, omitted_marker, quoted_question
 from .swe_pruner import SWEPrunerClient
 
 __all__ = [
@@ -41,4 +41,5 @@ __all__ = [
     "merge_ranges",
     "omitted_marker",
     "prune",
+    "quoted_question",
 ]

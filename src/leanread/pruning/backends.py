@@ -30,10 +30,7 @@ def make_pruner(focus: Focus) -> Pruner:
 
 
 def backend_name(pruner: Pruner) -> str:
-    """The name a backend goes by in ``focus`` metadata: its ``name`` attribute, else its
-    ``Focus.backend`` name for the built-in ones, else its class name."""
+    """The name a backend goes by in ``focus`` metadata: its ``name`` attribute (the built-in
+    ones have their ``Focus.backend`` name), else its class name."""
     name = getattr(pruner, "name", None)
-    if isinstance(name, str):
-        return name
-    builtin = {LocalPruner: "local", LLMPruner: "llm", SWEPrunerClient: "swe-pruner"}
-    return builtin.get(type(pruner), type(pruner).__name__)
+    return name if isinstance(name, str) else type(pruner).__name__

@@ -5,21 +5,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from .base import Pruner
-from .local import terms
-
-
-def literal_heads(heads: Sequence[str], question: str) -> set[int]:
-    """Indices of the ``heads`` (a block's own match line) containing a term of ``question``."""
-    wanted = set(terms(question))
-    return {i for i, head in enumerate(heads) if wanted.intersection(terms(head))}
+from .local import literal_heads
 
 
 def keep_blocks_by(pruner: Pruner, blocks: Sequence[str], heads: Sequence[str], question: str) -> list[int]:
     """Indices (0-based, ascending) of the text ``blocks`` to keep for ``question``, as ``pruner`` judges.
 
     The blocks' lines are given to the pruner as one output; a block is kept when the pruner keeps
-    any of its lines, and every block whose head literally contains a term of the question is
-    kept whatever the pruner says (as ``local.keep_blocks`` does).
+    any of its lines, and every block whose head literally contains a distinguishing term of the
+    question (``local.literal_heads``) is kept whatever the pruner says, as ``keep_blocks`` does.
 
     Raises:
         whatever the pruner raises (the caller fails open).

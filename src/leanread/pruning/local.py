@@ -10,6 +10,7 @@ lines is kept whole; in a bigger one, its signature lines and the block headers 
 
 from __future__ import annotations
 
+import logging
 import math
 import re
 from collections.abc import Sequence
@@ -17,6 +18,9 @@ from collections.abc import Sequence
 import bm25s  # type: ignore[import-untyped]
 
 from ..outline import Symbol, outline_of_language
+
+# bm25s logs each index build at DEBUG; a server's log configuration must not show those
+logging.getLogger("bm25s").setLevel(logging.WARNING)
 
 #: A definition of at most this many lines is kept whole when one of its lines is kept.
 SMALL_DEFINITION = 60
@@ -29,7 +33,7 @@ MIN_RELATIVE_SCORE = 0.35
 #: Lines a multi-line signature may span at most.
 MAX_SIGNATURE_LINES = 8
 
-_WORD = re.compile(r"[A-Za-z][A-Za-z0-9_]*|[0-9]+")
+_WORD = re.compile(r"[^\W\d_]\w*|\d+")
 _PART = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
 _STOPWORDS = frozenset(
     [
@@ -77,7 +81,8 @@ def terms(text: str) -> list[str]:
     ``camelCase`` parts when it has more than one; English stop words dropped."""
     out: list[str] = []
     for word in _WORD.findall(text):
-        parts = [part.lower() for chunk in word.split("_") for part in _PART.findall(chunk)]
+        # camelCase and snake_case parts of ASCII identifiers; other scripts' words stay whole
+        parts = [part.lower() for chunk in word.split("_") for part in _PART.findall(chunk)] if word.isascii() else []
         whole = word.lower().replace("_", "")
         for term in dict.fromkeys([whole, *parts]):
             if term not in _STOPWORDS:
@@ -125,6 +130,8 @@ class LocalPruner:
             BM25 lines themselves (plain BM25, the baseline of ``leanread bench prune``).
     """
 
+    name = "local"
+
     def __init__(self, expand: bool = True) -> None:
         self.expand = expand
 
@@ -162,6 +169,23 @@ class LocalPruner:
         return kept
 
 
+#: A question term found in more than this share of the heads does not tell them apart (the
+#: grep pattern's own word, repeated in the question): ``literal_heads`` ignores it.
+COMMON_HEAD_SHARE = 0.5
+
+
+def literal_heads(heads: Sequence[str], question: str) -> set[int]:
+    """Indices of the ``heads`` (a block's own match line) containing a term of ``question``
+    that is in at most ``COMMON_HEAD_SHARE`` of them."""
+    head_terms = [set(terms(head)) for head in heads]
+    wanted = {
+        term
+        for term in set(terms(question))
+        if sum(term in found for found in head_terms) <= COMMON_HEAD_SHARE * len(heads)
+    }
+    return {i for i, found in enumerate(head_terms) if wanted & found}
+
+
 #: Blocks taken from the top of the BM25 ranking by ``keep_blocks``: this share of the blocks…
 BLOCK_TOP_SHARE = 0.25
 
@@ -171,12 +195,11 @@ def keep_blocks(blocks: Sequence[str], heads: Sequence[str], question: str) -> l
 
     Each block is one document for BM25 (terms as ``terms``); the best ``BLOCK_TOP_SHARE`` of
     them (at least ``TOP_MIN``) scoring at least ``MIN_RELATIVE_SCORE`` of the best are kept, and
-    every block whose ``heads[i]`` (e.g. a grep match's own line) literally contains a term of
-    the question, whatever its score.
+    every block whose ``heads[i]`` (e.g. a grep match's own line) literally contains a
+    distinguishing term of the question (see ``literal_heads``), whatever its score.
     """
     query = terms(question)
-    wanted = set(query)
-    kept = {i for i, head in enumerate(heads) if wanted.intersection(terms(head))}
+    kept = literal_heads(heads, question)
     corpus = [terms(block) for block in blocks]
     if query and any(corpus):
         index = bm25s.BM25()

@@ -2,14 +2,31 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Sequence
 
 from ..tokens import count_tokens
 
+#: Characters of the focus question quoted in a header at most.
+QUESTION_CHARS = 200
+
+
+def quoted_question(question: str) -> str:
+    """The question as a header quotes it: whitespace runs collapsed, cut to ``QUESTION_CHARS``
+    characters (``…`` marks a cut), as a JSON string, so a quote or a newline in it cannot end
+    the header or pose as a marker."""
+    text = " ".join(question.split())
+    if len(text) > QUESTION_CHARS:
+        text = text[: QUESTION_CHARS - 1] + "…"
+    return json.dumps(text, ensure_ascii=False)
+
 
 def focus_header(kept: int, total: int, question: str) -> str:
     """``[focus: kept 40 of 120 lines for "…"; omitted ranges can be read with offset/limit]``."""
-    return f'[focus: kept {kept} of {total} lines for "{question}"; omitted ranges can be read with offset/limit]'
+    return (
+        f"[focus: kept {kept} of {total} lines for {quoted_question(question)}; "
+        "omitted ranges can be read with offset/limit]"
+    )
 
 
 def omitted_marker(first: int, last: int) -> str:

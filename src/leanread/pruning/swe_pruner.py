@@ -15,6 +15,9 @@ from collections.abc import Sequence
 from .base import merge_ranges
 from .remote import RemoteError, lexical_floor, post_json
 
+#: Characters other than ``\n`` at which the server's ``str.splitlines`` would split a line: sent
+#: as spaces, so its line numbers stay leanread's.
+_OTHER_BREAKS = dict.fromkeys(map(ord, "\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"), " ")
 #: The server's keep threshold on its line scores (its wrapper's default).
 THRESHOLD = 0.5
 #: Tokens shared by neighbouring chunks when the server splits a long input (its default).
@@ -47,6 +50,8 @@ class SWEPrunerClient:
         threshold: the server's keep threshold (0-1).
     """
 
+    name = "swe-pruner"
+
     def __init__(self, url: str, *, timeout: float = 20.0, threshold: float = THRESHOLD) -> None:
         base = url.rstrip("/")
         self.url = base if base.endswith("/prune") else base + "/prune"
@@ -61,7 +66,7 @@ class SWEPrunerClient:
         """
         payload = {
             "query": question,
-            "code": "\n".join(lines),
+            "code": "\n".join(line.translate(_OTHER_BREAKS) for line in lines),
             "threshold": self.threshold,
             "always_keep_first_frags": False,
             "chunk_overlap_tokens": CHUNK_OVERLAP_TOKENS,

@@ -747,14 +747,17 @@ def _focus(
                 blocks.append("\n".join(_PREFIX.sub("", r) for r in rows))
                 heads.append(next(_PREFIX.sub("", r) for r in rows if _ID_SLOT in r))
         kept = set(_keep_blocks(ctx.pruner, blocks, heads, question))
+        if not kept:
+            info["skipped"] = "no match answers the question"
+            return None, info, None
         if len(kept) > guards.MAX_KEPT_SHARE * len(blocks):
             info["skipped"] = f"over {guards.MAX_KEPT_SHARE:.0%} of the matches kept"
             return None, info, None
         focused = _focused_rows(shown_files, kept, first)
         focused.rows.insert(
             0,
-            f'[focus: kept {len(kept)} of {len(blocks)} matches for "{question}"; omitted matches can be shown '
-            "by grep without focus or with offset]",
+            f"[focus: kept {len(kept)} of {len(blocks)} matches for {pruning.quoted_question(question)}; "
+            "omitted matches can be shown by grep without focus or with offset]",
         )
     except Exception as exc:  # fail open: any error gives the whole page
         return None, {"question": question, "backend": backend, "fail_open": f"{type(exc).__name__}: {exc}"}, None
@@ -785,7 +788,7 @@ def _focused_rows(shown_files: Sequence[_Shown], kept: set[int], first: int) -> 
             where = ", ".join(f"{path}: {count}" for path, count in omitted.items())
             rows.append(
                 f"  … {_plural(n, 'match')} omitted ({where}); "
-                f"grep without focus or with offset={run_start} shows them …"
+                f"grep without focus or with offset={run_start} shows {'it' if n == 1 else 'them'} …"
             )
             omitted.clear()
 

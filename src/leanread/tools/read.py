@@ -504,12 +504,12 @@ def run(ctx: ToolContext, request: ReadRequest, call_id: str) -> ToolResult:
         # markers for lines the model has, gives way to the pruned window when that is shorter
         if answer.mode in ("full", "elided"):
             focused, focus = _focused(ctx, resolved, text_file, window, fmt, request.focus, request.limit is not None)
-            if focused is not None and (answer.mode == "full" or focused.tokens < answer.tokens):
+            if focused is not None and focused.tokens < answer.tokens:
                 unpruned = _render(ctx, resolved, text_file, window, fmt)
                 focus.update(tokens_before=count_tokens(unpruned), tokens_after=focused.tokens)
                 answer = focused
             elif focused is not None:
-                focus = {"question": request.focus, "skipped": "answered as elided, shorter than pruned"}
+                focus = {"question": request.focus, "skipped": f"answered as {answer.mode}, shorter than pruned"}
         else:
             focus = {"question": request.focus, "skipped": f"answered as {answer.mode}"}
         _audit(ctx, resolved.display, focus, unpruned, answer.text)
