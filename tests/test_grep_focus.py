@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from leanread import MemoryLedger, Session
+from leanread import Limits, MemoryLedger, Session
 from leanread.pruning import keep_blocks
 from leanread.tools import grep as grep_tool
 
@@ -98,9 +98,22 @@ def test_guards_skip_small_and_cut_outputs(session: Session, tree: Path) -> None
     small = session.grep("^def ", path="shipping.py", focus=QUESTION)
     assert small.metadata["focus"]["skipped"] == "under 50 lines"
     assert len(small.metadata["matches"]) == 6
-    cut = session.grep("^def ", after=2, max_results=20, focus=QUESTION)
+    capped = Session([tree], ledger=MemoryLedger(), limits=Limits(max_bytes=1500))
+    cut = capped.grep("^def ", after=2, focus=QUESTION)
+    assert cut.metadata["truncated"] == "bytes"
     assert cut.metadata["focus"]["skipped"] == "output already cut"
-    assert len(cut.metadata["matches"]) == 20
+
+
+def test_a_page_of_max_results_is_pruned_within_the_page(session: Session, tree: Path) -> None:
+    page = session.grep("^def ", after=2, max_results=20, focus=QUESTION)
+    focus = page.metadata["focus"]
+    assert (focus["kept_matches"], focus["total_matches"]) == (2, 20)
+    assert page.text.endswith(
+        "  … 6 matches omitted (shipping.py: 4, users.py: 2); grep without focus or with offset=15 shows them …\n\n"
+        "(Showing matches 1-20 of 24 in 4 files. Use offset=21 to continue, or narrow the search with path, "
+        "glob or type.)\n</content>"
+    )
+    assert page.metadata["next_offset"] == 21
 
 
 def test_fail_open(root: Path, tree: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -258,7 +258,11 @@ def test_outline_is_not_pruned(session: Session, inventory: Path) -> None:
     result = session.read("inventory.py", focus=QUESTION, mode="outline")
     assert result.metadata["type"] == "outline"
     assert result.metadata["focus"] == {"question": QUESTION, "skipped": "outline"}
-    assert result.text == session.read("inventory.py", mode="outline", fresh=True).text
+    outline = session.read("inventory.py", mode="outline", fresh=True).text
+    assert result.text == outline + (
+        "\n(focus: an outline is not pruned; read a definition with symbol= or a range with offset/limit, "
+        "with the same focus, to prune its text.)"
+    )
 
 
 def test_whole_read_of_a_big_file_that_fits_is_pruned_not_outlined(root: Path, inventory: Path) -> None:
@@ -301,3 +305,25 @@ def test_question_matching_no_line_leaves_the_output_whole(root: Path, inventory
 
 def test_terms_of_other_scripts_are_words_too() -> None:
     assert terms("Größe der Datei") == ["größe", "der", "datei"]
+
+
+def test_asking_the_same_question_again_sends_only_markers(session: Session, inventory: Path) -> None:
+    first = session.read("inventory.py", focus=QUESTION)
+    again = session.read("inventory.py", focus=QUESTION)
+    assert again.metadata["mode"] == "focus"
+    assert again.text == (
+        "<path>inventory.py</path>\n<type>file</type>\n<content>\n"
+        f'[focus: kept 20 of 102 lines for "{QUESTION}"; omitted ranges can be read with offset/limit]\n'
+        "… lines 1-5 unchanged since you read them …\n"
+        "… lines 6-52 omitted …\n"
+        "… lines 53-62 unchanged since you read them …\n"
+        "… lines 63-97 omitted …\n"
+        "\n\n\n\n__all__ = ['parse_header']\n"  # cheaper than a marker
+        "\n(End of file - total 102 lines)\n</content>"
+    )
+    assert again.metadata["focus"]["kept_lines"] == 20
+    assert again.metadata["unchanged_since"] == [first.metadata["call_id"]]
+    # a different question keeps other lines: those are sent, the ones the model has are markers
+    other = session.read("inventory.py", focus="What does mean_gears return for an empty list?")
+    assert "… lines 1-5 unchanged since you read them …" in other.text
+    assert "def mean_gears(numbers):" in other.text

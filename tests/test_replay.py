@@ -341,12 +341,15 @@ def test_focus_strategy_uses_the_question_a_trace_op_carries(tmp_path: Path) -> 
             "step": 2,
             "context_focus_question": question,
         },
+        {"op": "read", "path": "pkg/long.py", "offset": None, "limit": None, "step": 3, "focus": question},
     ]
     run = ReplayRun(pick_strategies(["opencode", "leanread", "leanread+focus"]))
     run.results.append(replay(load_trace(_trace(tmp_path, ops)), _source(tree), run.strategies, tmp_dir=tmp_path))
     result = run.results[0]
     assert result.divergences == []
-    assert result.notes["leanread+focus"] == {"focus questions: read": 1, "reads: focus": 1, "focus questions: grep": 1}
+    assert result.notes["leanread+focus"] == {"focus questions: read": 2, "reads: focus": 2, "focus questions: grep": 1}
+    first, again = (next(r for r in result.rows if r["step"] == step)["tokens"] for step in (1, 3))
+    assert again["leanread+focus"] < first["leanread+focus"]  # the same question again: markers
     assert result.tokens["leanread+focus"]["read"] < result.tokens["leanread"]["read"] // 3
     assert result.tokens["leanread+focus"]["grep"] < result.tokens["leanread"]["grep"] // 2
     text = markdown(run, "cmd")

@@ -40,6 +40,7 @@ def focus_body(
     first: int,
     kept: Sequence[tuple[int, int]],
     decorate: Callable[[int, str], str],
+    held: Callable[[int, int], str | None] = lambda a, b: None,
 ) -> tuple[list[str], list[int]]:
     """The body of a pruned window and the file line numbers it shows whole.
 
@@ -48,6 +49,9 @@ def focus_body(
         first: file line number of ``lines[0]``.
         kept: 1-based inclusive ranges into ``lines`` (sorted, disjoint) to show.
         decorate: ``(file line number, line) -> shown line`` (the read format).
+        held: ``(first, last)`` file lines of a kept run → the marker standing for them when the
+            model already has all of them unchanged (``… lines 53-62 unchanged since you read
+            them …``), else None; used where the marker is cheaper than the lines.
 
     Returns:
         ``(body, shown)``: each omitted run is one marker where the marker costs fewer tokens
@@ -64,13 +68,11 @@ def focus_body(
         while end + 1 < len(lines) and ((end + 2) in keep) == inside:
             end += 1
         run = [decorate(first + i, lines[i]) for i in range(index, end + 1)]
-        if not inside:
-            marker = omitted_marker(first + index, first + end)
-            if count_tokens(marker) < count_tokens("\n".join(run)):
-                body.append(marker)
-                index = end + 1
-                continue
-        body.extend(run)
-        shown.extend(range(first + index, first + end + 1))
+        marker = held(first + index, first + end) if inside else omitted_marker(first + index, first + end)
+        if marker is not None and count_tokens(marker) < count_tokens("\n".join(run)):
+            body.append(marker)
+        else:
+            body.extend(run)
+            shown.extend(range(first + index, first + end + 1))
         index = end + 1
     return body, shown

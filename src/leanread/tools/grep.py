@@ -727,7 +727,7 @@ def _focus(
         chars = len(full)
         if not question.strip():
             info["skipped"] = "empty question"
-        elif truncated is not None or any(s.cut for s in shown_files):
+        elif truncated == "bytes" or any(s.cut for s in shown_files):  # a page of max_results is whole
             info["skipped"] = "output already cut"
         elif len(lines) < guards.MIN_LINES:
             info["skipped"] = f"under {guards.MIN_LINES} lines"

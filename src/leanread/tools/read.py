@@ -374,9 +374,11 @@ def _focused(
     fmt: Format,
     question: str,
     asked_limit: bool,
+    knowledge: Knowledge,
 ) -> tuple[_Output | None, dict[str, Any]]:
     """The window pruned to the lines that answer ``question`` (None: shown whole), and the
-    ``focus`` metadata: ``kept_lines``/``total_lines`` or why it was ``skipped``/``fail_open``."""
+    ``focus`` metadata: ``kept_lines``/``total_lines`` or why it was ``skipped``/``fail_open``.
+    A run of kept lines the model already has, under the same numbers, is one unchanged marker."""
     # cut: a long line cut, or the window stopped by the byte cap or the default line limit (a
     # window that ends at the caller's own limit is whole as asked)
     cut = bool(window.cut_lines) or window.stop == "bytes" or (window.stop == "limit" and not asked_limit)
@@ -384,10 +386,18 @@ def _focused(
     info: dict[str, Any] = {"question": question, "backend": pruning.backend_name(ctx.pruner), **result.metadata}
     if not result.pruned:
         return None, info
+    cut_numbers = {n for n, _ in window.cut_lines}
+
+    def held(a: int, b: int) -> str | None:
+        had = all(n not in cut_numbers and getattr(knowledge.lines.get(n), "then", None) == n for n in range(a, b + 1))
+        return unchanged_marker(a, b, a) if had else None
+
     body, shown_numbers = pruning.focus_body(
-        window.lines, window.first, result.kept, lambda n, line: decorate(n, line, fmt)
+        window.lines, window.first, result.kept, lambda n, line: decorate(n, line, fmt), held
     )
-    header = pruning.focus_header(len(shown_numbers), len(window.lines), question)
+    kept_numbers = {window.first + i - 1 for a, b in result.kept for i in range(a, b + 1)}
+    held_numbers = sorted(kept_numbers - set(shown_numbers))
+    header = pruning.focus_header(len(shown_numbers) + len(held_numbers), len(window.lines), question)
     text = render_body(
         resolved.display,
         window,
@@ -396,8 +406,9 @@ def _focused(
         final_newline=text_file.final_newline,
         facts=_facts(text_file),
     )
-    info.update(kept_lines=len(shown_numbers), total_lines=len(window.lines))
-    return _Output(text, ranges_of(shown_numbers), [], "focus"), info
+    info.update(kept_lines=len(shown_numbers) + len(held_numbers), total_lines=len(window.lines))
+    points_to = list(dict.fromkeys(knowledge.lines[n].call_id for n in held_numbers))
+    return _Output(text, ranges_of(shown_numbers), points_to, "focus"), info
 
 
 def _big(ctx: ToolContext, resolved: Resolved, text_file: TextFile) -> bool:
@@ -503,7 +514,9 @@ def run(ctx: ToolContext, request: ReadRequest, call_id: str) -> ToolResult:
         # a stub or a diff is already as short as the truth gets; the full window, or one with
         # markers for lines the model has, gives way to the pruned window when that is shorter
         if answer.mode in ("full", "elided"):
-            focused, focus = _focused(ctx, resolved, text_file, window, fmt, request.focus, request.limit is not None)
+            focused, focus = _focused(
+                ctx, resolved, text_file, window, fmt, request.focus, request.limit is not None, knowledge
+            )
             if focused is not None and focused.tokens < answer.tokens:
                 unpruned = _render(ctx, resolved, text_file, window, fmt)
                 focus.update(tokens_before=count_tokens(unpruned), tokens_after=focused.tokens)
@@ -550,8 +563,18 @@ def _unfocused(ctx: ToolContext, result: ToolResult, question: str | None, shown
     if question is None:
         return result
     focus: dict[str, Any] = {"question": question, "skipped": shown_as}
+    if shown_as == "outline" and not result.is_error:  # the model should know its question waits
+        text = result.text + "\n" + OUTLINE_FOCUS_NOTE
+        result = replace(result, text=text, metadata=dict(result.metadata, tokens=count_tokens(text)))
     _audit(ctx, str(result.metadata.get("path", "")), focus, result.text, result.text)
     return replace(result, metadata=dict(result.metadata, focus=focus))
+
+
+#: After an outline given for a read with a focus question.
+OUTLINE_FOCUS_NOTE = (
+    "(focus: an outline is not pruned; read a definition with symbol= or a range with offset/limit, "
+    "with the same focus, to prune its text.)"
+)
 
 
 def _audit(ctx: ToolContext, path: str, focus: dict[str, Any], full_text: str, shown_text: str) -> None:

@@ -167,7 +167,8 @@ FOCUS_OMITTED = re.compile(r"^… lines? (\d+)(?:-(\d+))? omitted …$")
 
 def apply_focus(view: View, result: ToolResult) -> dict[int, str]:
     """A read pruned for a focus question: the rows after its ``[focus: …]`` header are file
-    lines from the window's first on, each ``… lines A-B omitted …`` marker skipping A-B. The
+    lines from the window's first on, each ``… lines A-B omitted …`` marker skipping A-B and each
+    ``… lines A-B unchanged since you read them …`` standing for lines the view must hold. The
     kept lines are held under their numbers; returns them."""
     meta = result.metadata
     first, last, call = meta["offset"], meta["last_line"], meta["call_id"]
@@ -176,10 +177,13 @@ def apply_focus(view: View, result: ToolResult) -> dict[int, str]:
     kept: dict[int, str] = {}
     n = first
     for row in rows[1:]:
-        omitted = FOCUS_OMITTED.match(row)
+        omitted = FOCUS_OMITTED.match(row) or MARKER.match(row)
         if omitted:
-            check(int(omitted.group(1)) == n, (row, n))
-            n = int(omitted.group(2) or n) + 1
+            a, b = int(omitted.group(1)), int(omitted.group(2) or omitted.group(1))
+            check(a == n, (row, n))
+            if omitted.re is MARKER:  # kept lines the model has: they must be in the view
+                kept.update((k, view.text(k)) for k in range(a, b + 1))
+            n = b + 1
             continue
         view.lines[n] = view.show(n, row, call)
         kept[n] = row
