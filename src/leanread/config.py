@@ -52,8 +52,10 @@ class Limits:
         index_bytes: files larger than this are served through a cached line index (see
             ``lineindex``) instead of being decoded whole on every read.
         outline_lines, outline_bytes: a read of a whole file longer than either gets its
-            outline in ``auto`` mode (400 lines, 48 KiB ≈ 12k tokens: on the shared traces the
-            agent later used a median 2.7 % of the lines of whole files of 200+ lines it read).
+            outline in ``auto`` mode (200 lines, 48 KiB ≈ 12k tokens: on the shared traces the
+            agent later used a median 2.7 % of the lines of whole files of 200+ lines it read,
+            and the replay's ``leanread-outline`` costs 0.321 of opencode's tokens at 200 lines against
+            0.349 at 400; see BENCHMARKS.md).
         read_mode: what a read without offset/limit gives: ``auto`` (outline above the
             thresholds), ``full`` (never an outline) or ``outline``.
         image_max_side: pixels of an image's longest side as sent to the model (Anthropic's
@@ -67,7 +69,7 @@ class Limits:
     max_line_chars: int = 2000
     sniff_bytes: int = 8192
     index_bytes: int = 8 * 1024 * 1024
-    outline_lines: int = 400
+    outline_lines: int = 200
     outline_bytes: int = 48 * 1024
     read_mode: str = "auto"
     image_max_side: int = 2000
