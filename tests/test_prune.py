@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from collections.abc import Sequence
@@ -9,6 +10,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, event, given, settings
+from hypothesis import strategies as st
 from mcp import Client
 
 from leanread import Limits, MemoryLedger, Session
@@ -327,3 +330,43 @@ def test_asking_the_same_question_again_sends_only_markers(session: Session, inv
     other = session.read("inventory.py", focus="What does mean_gears return for an empty list?")
     assert "… lines 1-5 unchanged since you read them …" in other.text
     assert "def mean_gears(numbers):" in other.text
+
+
+# --- property: a focused read never lies about the file -------------------------------------------
+
+
+WORDS = ["parse", "header", "quoted", "value", "total", "cache", "retry", "limit", "token", "line", "x", "y"]
+
+
+@st.composite
+def _module(draw: st.DrawFn) -> list[str]:
+    lines: list[str] = []
+    for n in range(draw(st.integers(8, 30))):
+        body = draw(st.lists(st.sampled_from(WORDS), min_size=1, max_size=6))
+        lines.append(f"def {draw(st.sampled_from(WORDS))}_{n}(value):")
+        lines += [f"    {'_'.join(body[: k + 1])} = {k}  # {' '.join(body)}" for k in range(draw(st.integers(1, 6)))]
+        lines.append("")
+    return lines
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(lines=_module(), question=st.lists(st.sampled_from(WORDS), min_size=1, max_size=5).map(" ".join))
+def test_focused_read_shows_real_lines_under_their_numbers(root: Path, lines: list[str], question: str) -> None:
+    (root / "mod.py").write_text("\n".join(lines) + "\n")
+    result = Session([root], ledger=MemoryLedger()).read("mod.py", focus=question, format="colon")
+    rows = result.text.split("<content>\n", 1)[1].split("\n\n(End of file", 1)[0].split("\n")
+    event(f"mode {result.metadata['mode']}")
+    if result.metadata["mode"] != "focus":
+        assert rows == [f"{n}: {line}" for n, line in enumerate(lines, 1)]
+        return
+    assert rows[0].startswith("[focus: kept ")
+    n = 1
+    for row in rows[1:]:
+        omitted = re.fullmatch(r"… lines? (\d+)(?:-(\d+))? omitted …", row)
+        if omitted:
+            assert int(omitted.group(1)) == n
+            n = int(omitted.group(2) or n) + 1
+        else:
+            assert row == f"{n}: {lines[n - 1]}"
+            n += 1
+    assert n == len(lines) + 1  # every line is shown or inside a marker, in order
