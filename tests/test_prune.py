@@ -16,7 +16,7 @@ from mcp import Client
 
 from leanread import Limits, MemoryLedger, Session
 from leanread.pruning import LocalPruner, focus_body, merge_ranges, prune
-from leanread.pruning.local import terms
+from leanread.pruning.text import terms
 from leanread.server import build_server
 
 QUESTION = "How does parse_header handle quoted values?"

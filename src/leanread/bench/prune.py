@@ -5,7 +5,7 @@ Protocol (issue 8): Python files of at least ``MIN_FILE_LINES`` lines from real 
 function's docstring first paragraph, the gold is that function's non-empty lines, and every
 docstring is stripped from the file before scoring (else the question finds itself). Each question
 is given to the pruner directly (no guards), so every one is scored. Strategies: leanread's local
-pruner (BM25 + outline expansion), plain BM25 (the same scoring, no expansion), head truncation
+pruner (BM25 over lines and over code chunks), plain BM25 (its line scoring alone), head truncation
 keeping as many lines as the local pruner kept, and, when the ``dense`` extra is installed, the
 hybrid pruner (MiniLM embeddings + BM25 over chunks). The hybrid's latency is measured twice: the
 first call on each file with an empty embedding cache (uncached: the file is embedded), and every
@@ -28,7 +28,7 @@ import bm25s  # type: ignore[import-untyped]
 
 from ..errors import LeanreadError
 from ..pruning import LocalPruner, Pruner, merge_ranges
-from ..pruning.local import terms
+from ..pruning.text import terms
 from ..tokens import count_tokens
 from .sources import release_source
 
@@ -388,7 +388,7 @@ _LABELS = {
     "head": "head truncation (same lines as local)",
     "bm25": "plain BM25 (its own top lines, no expansion)",
     "bm25_budget": "plain BM25 (best lines, as many as local)",
-    "local": "leanread local (BM25 + outline expansion)",
+    "local": "leanread local (BM25 over lines and chunks)",
     "hybrid": "leanread hybrid (MiniLM + BM25 over chunks)",
 }
 

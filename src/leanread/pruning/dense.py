@@ -10,8 +10,8 @@ attention mask, L2 normalisation. Nothing is downloaded at run time. The heavy l
 
 ``HybridPruner`` cuts a file into chunks (each innermost definition of the outline; windows of at
 most ``WINDOW_LINES`` lines for code outside definitions and inside big ones), ranks them by a
-fusion of the dense cosine with the question and BM25, keeps the best whole until a token budget,
-and adds ``LocalPruner``'s expansion of the best lexical lines.
+fusion of the dense cosine with the question and BM25, and keeps the best whole until a token
+budget (``chunks``).
 """
 
 from __future__ import annotations
@@ -24,11 +24,9 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-import bm25s  # type: ignore[import-untyped]
-
 from ..errors import LeanreadError
-from ..outline import Symbol, outline_of_language
-from .local import terms
+from .chunks import chunk_index, chunks_of, line_costs
+from .text import terms
 
 #: Tokens (WordPiece, with [CLS] and [SEP]) an input is truncated to: the model's max_seq_length.
 MAX_TOKENS = 256
@@ -198,50 +196,11 @@ def shared_embedder() -> Embedder:
 
 # --- the hybrid pruner ----------------------------------------------------------------------------
 
-#: Code outside definitions (and inside big ones) is embedded in windows of at most this many lines.
-WINDOW_LINES = 30
 #: Weight of the chunks' BM25 (normalised to 0..1 over the file) beside the dense cosine (likewise).
 BM25_WEIGHT = 0.5
 #: Chunks are kept, best first, until this share of the file's text (non-blank characters of each
 #: line, plus one per line: a stand-in for o200k tokens) is spent.
 BUDGET = 0.23
-
-
-def chunks_of(lines: Sequence[str], language: str | None) -> list[tuple[int, int, str, list[tuple[int, int]]]]:
-    """The file's chunks: ``(first, last, name, windows)``, 1-based inclusive, in file order.
-
-    Each line belongs to its innermost symbol of the outline (``leanread.outline``; top-level
-    variables do not count). A symbol other than a class whose lines all belong to it (a function,
-    a method, a leaf section) is one chunk, embedded in windows of ``WINDOW_LINES`` lines; every
-    other run of lines with the same owner (a class's lines outside its methods, code outside any
-    definition) is cut into chunks of ``WINDOW_LINES`` lines, wholly blank ones dropped. ``name``
-    is the owner's qualified name (empty outside any).
-    """
-    total = len(lines)
-    symbols: Sequence[Symbol] = outline_of_language(language, lines).symbols if language else ()
-    owner: list[Symbol | None] = [None] * (total + 2)
-    for symbol in sorted(symbols, key=lambda s: (s.depth, s.first)):
-        if symbol.kind == "variable":
-            continue
-        for number in range(max(symbol.first, 1), min(symbol.last, total) + 1):
-            owner[number] = symbol
-    found: list[tuple[int, int, str, list[tuple[int, int]]]] = []
-    number = 1
-    while number <= total:
-        mine = owner[number]
-        end = number
-        while end < total and owner[end + 1] is mine:
-            end += 1
-        windows = [(a, min(a + WINDOW_LINES - 1, end)) for a in range(number, end + 1, WINDOW_LINES)]
-        if mine is not None and mine.kind != "class" and mine.first == number and mine.last == end:
-            found.append((number, end, mine.name, windows))
-        else:
-            name = mine.name if mine is not None else ""
-            found.extend(
-                (a, b, name, [(a, b)]) for a, b in windows if any(lines[n - 1].strip() for n in range(a, b + 1))
-            )
-        number = end + 1
-    return found
 
 
 def _unit_scale(values: Any) -> Any:
@@ -337,16 +296,7 @@ class HybridPruner:
         found = chunks_of(lines, language)
         windows = [(k, a, b) for k, chunk in enumerate(found) for a, b in chunk[3]]
         texts = ["\n".join(lines[a - 1 : b]) for _, a, b in windows]
-        line_terms = [terms(text) for text in lines]
-        corpus = [
-            [t for n in range(first, last + 1) for t in line_terms[n - 1]] + terms(name)
-            for first, last, name, _ in found
-        ]
-        index = None
-        if any(corpus):
-            index = bm25s.BM25()
-            index.index(corpus, show_progress=False)
-        made = (found, windows, texts, index, [len(text.strip()) + 1 for text in lines])
+        made = (found, windows, texts, chunk_index(lines, found), line_costs(lines))
         with self._lock:
             self._files[key] = made
             while len(self._files) > ANALYSIS_ENTRIES:

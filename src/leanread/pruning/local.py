@@ -1,29 +1,31 @@
-"""The default pruner: BM25 over lines, expanded by code structure. Offline, CPU only.
+"""The default pruner: BM25 over lines and over code chunks. Offline, CPU only.
 
-Each line is a document; its terms are the identifiers in it, split at ``snake_case`` and
-``camelCase`` boundaries (``parseHeaderValue`` → ``parse``, ``header``, ``value`` and the whole
-``parseheadervalue``). The best-scoring lines are kept, then each is expanded by the file's outline
-(``leanread.outline``, so every language it parses): a definition of at most ``SMALL_DEFINITION``
-lines is kept whole; in a bigger one, its signature lines and the block headers above the line
-(lines of smaller indentation) are kept; the signature lines of every enclosing definition too.
+Terms are identifiers split at ``snake_case`` and ``camelCase`` boundaries (``text.terms``). Three
+things are kept: the best-scoring lines, each a document of its own (the lines that literally
+match the question); the best chunks (``chunks``: each innermost definition of the file's outline,
+30-line windows elsewhere), ranked by BM25 with a chunk as the document and kept whole, best
+first, until ``BUDGET`` of the output's text; and the signature lines of every definition that
+encloses a best line, so a kept line says where it lives.
 """
 
 from __future__ import annotations
 
 import logging
 import math
-import re
 from collections.abc import Sequence
 
 import bm25s  # type: ignore[import-untyped]
 
 from ..outline import Symbol, outline_of_language
+from .chunks import chunk_index, chunks_of, fill_budget, line_costs
+from .text import terms
 
 # bm25s logs each index build at DEBUG; a server's log configuration must not show those
 logging.getLogger("bm25s").setLevel(logging.WARNING)
 
-#: A definition of at most this many lines is kept whole when one of its lines is kept.
-SMALL_DEFINITION = 60
+#: Share of the output's text the best chunks may take (tuned on ``leanread bench prune``'s
+#: django/pytest/sphinx sample; held-out figures in BENCHMARKS.md).
+BUDGET = 0.22
 #: Lines taken from the top of the BM25 ranking: this share of the output's lines…
 TOP_SHARE = 0.04
 #: … but at least this many (when that many lines score above zero).
@@ -32,62 +34,6 @@ TOP_MIN = 3
 MIN_RELATIVE_SCORE = 0.35
 #: Lines a multi-line signature may span at most.
 MAX_SIGNATURE_LINES = 8
-
-_WORD = re.compile(r"[^\W\d_]\w*|\d+")
-_PART = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
-_STOPWORDS = frozenset(
-    [
-        "a",
-        "an",
-        "and",
-        "are",
-        "as",
-        "at",
-        "be",
-        "by",
-        "can",
-        "do",
-        "does",
-        "for",
-        "from",
-        "how",
-        "i",
-        "if",
-        "in",
-        "is",
-        "it",
-        "its",
-        "of",
-        "on",
-        "or",
-        "the",
-        "this",
-        "that",
-        "to",
-        "was",
-        "what",
-        "when",
-        "where",
-        "which",
-        "who",
-        "why",
-        "with",
-    ]
-)
-
-
-def terms(text: str) -> list[str]:
-    """Search terms of ``text``: each identifier lower-cased, and its ``snake_case`` and
-    ``camelCase`` parts when it has more than one; English stop words dropped."""
-    out: list[str] = []
-    for word in _WORD.findall(text):
-        # camelCase and snake_case parts of ASCII identifiers; other scripts' words stay whole
-        parts = [part.lower() for chunk in word.split("_") for part in _PART.findall(chunk)] if word.isascii() else []
-        whole = word.lower().replace("_", "")
-        for term in dict.fromkeys([whole, *parts]):
-            if term not in _STOPWORDS:
-                out.append(term)
-    return out
 
 
 def _signature(lines: Sequence[str], symbol: Symbol) -> tuple[int, int]:
@@ -103,40 +49,24 @@ def _signature(lines: Sequence[str], symbol: Symbol) -> tuple[int, int]:
     return symbol.line, last
 
 
-def _indent(text: str) -> int:
-    return len(text) - len(text.lstrip(" \t"))
-
-
-def _headers(lines: Sequence[str], number: int, stop: int) -> list[int]:
-    """Lines above ``number`` (down to ``stop``) that open the blocks it is in: each earlier
-    non-blank line of smaller indentation than the last one taken."""
-    found: list[int] = []
-    level = _indent(lines[number - 1])
-    for above in range(number - 1, stop - 1, -1):
-        text = lines[above - 1]
-        if text.strip() and _indent(text) < level:
-            found.append(above)
-            level = _indent(text)
-            if level == 0:
-                break
-    return found
-
-
 class LocalPruner:
-    """BM25 over lines plus structure expansion (see the module docstring); no network, no model.
+    """BM25 over lines and over chunks (see the module docstring); no network, no model.
 
     Args:
-        expand: expand the best lines by the outline (the default); False keeps only the best
-            BM25 lines themselves (plain BM25, the baseline of ``leanread bench prune``).
+        expand: add the best chunks and the enclosing signatures (the default); False keeps only
+            the best BM25 lines themselves (plain BM25, the baseline of ``leanread bench prune``).
+        budget: share (0..1) of the file's text (``chunks.line_costs``) the chunks may take.
     """
 
     name = "local"
 
-    def __init__(self, expand: bool = True) -> None:
+    def __init__(self, expand: bool = True, budget: float = BUDGET) -> None:
         self.expand = expand
+        self.budget = budget
 
     def keep(self, lines: Sequence[str], question: str, language: str | None) -> list[tuple[int, int]]:
-        """Ranges of ``lines`` (1-based, inclusive) that answer ``question``; see ``Pruner.keep``."""
+        """Ranges of ``lines`` (1-based, inclusive) that answer ``question``; see ``Pruner.keep``.
+        Empty when no line shares a term with the question."""
         query = terms(question)
         corpus = [terms(line) for line in lines]
         if not query or not any(corpus):
@@ -150,22 +80,18 @@ class LocalPruner:
         ranked = sorted(range(len(lines)), key=lambda i: (-float(scores[i]), i))
         count = max(TOP_MIN, math.ceil(TOP_SHARE * len(lines)))
         top = [i + 1 for i in ranked[:count] if float(scores[i]) >= MIN_RELATIVE_SCORE * best]
+        kept = [(number, number) for number in top]
         if not self.expand:
-            return [(number, number) for number in top]
+            return kept
+        found = chunks_of(lines, language)
+        chunk_bm25 = chunk_index(lines, found)
+        if chunk_bm25 is not None:
+            chunk_scores = [float(score) for score in chunk_bm25.get_scores(query)]
+            order = sorted((k for k in range(len(found)) if chunk_scores[k] > 0), key=lambda k: (-chunk_scores[k], k))
+            costs = line_costs(lines)
+            kept += fill_budget(order, found, costs, self.budget * sum(costs))
         symbols = outline_of_language(language, lines).symbols if language else ()
-        kept: list[tuple[int, int]] = []
-        for number in top:
-            kept.append((number, number))
-            enclosing = [s for s in symbols if s.first <= number <= s.last]
-            for symbol in enclosing:
-                kept.append(_signature(lines, symbol))
-            if not enclosing:
-                continue
-            inner = max(enclosing, key=lambda s: (s.depth, s.first))
-            if inner.last - inner.first + 1 <= SMALL_DEFINITION:
-                kept.append((inner.first, inner.last))
-            else:
-                kept.extend((n, n) for n in _headers(lines, number, inner.line))
+        kept += [_signature(lines, s) for number in top for s in symbols if s.first <= number <= s.last]
         return kept
 
 
