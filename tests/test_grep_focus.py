@@ -99,9 +99,32 @@ def test_guards_skip_small_and_cut_outputs(session: Session, tree: Path) -> None
     assert small.metadata["focus"]["skipped"] == "under 50 lines"
     assert len(small.metadata["matches"]) == 6
     capped = Session([tree], ledger=MemoryLedger(), limits=Limits(max_bytes=1500))
-    cut = capped.grep("^def ", after=2, focus=QUESTION)
+    cut = capped.grep("^def ", after=2, max_results=24, focus=QUESTION)  # a page of its own size
     assert cut.metadata["truncated"] == "bytes"
     assert cut.metadata["focus"]["skipped"] == "output already cut"
+
+
+def test_focus_judges_matches_past_the_first_page(root: Path) -> None:
+    # 150 matches: the default page holds 100, the one the question is about is the 130th
+    names = [f"helper_{n}" for n in range(150)]
+    names[129] = "parcel_weight_cost"
+    (root / "many.py").write_text("".join(f"def {name}(item):\n    return item\n\n" for name in names))
+    session = Session([root], ledger=MemoryLedger())
+    result = session.grep("^def ", after=1, focus="Where is the parcel weight cost computed?")
+    assert [(m["line"], m["id"]) for m in result.metadata["matches"]] == [(388, "m1")]
+    assert (result.metadata["focus"]["kept_matches"], result.metadata["focus"]["total_matches"]) == (1, 150)
+    assert (result.metadata["truncated"], result.metadata["next_offset"]) == (None, None)
+    assert result.text.endswith(
+        "  … 129 matches omitted (many.py: 129); grep without focus or with offset=1 shows them …\n"
+        "many.py\n"
+        "  m1 388: def parcel_weight_cost(item):\n"
+        "  389-     return item\n"
+        "  … 20 matches omitted (many.py: 20); grep without focus or with offset=131 shows them …\n\n"
+        "(150 matches in 1 file.)\n</content>"
+    )
+    # with max_results given, the question is asked of that page alone
+    page = session.grep("^def ", after=1, max_results=100, focus="Where is the parcel weight cost computed?")
+    assert page.metadata["focus"]["skipped"] == "no match answers the question"
 
 
 def test_a_page_of_max_results_is_pruned_within_the_page(session: Session, tree: Path) -> None:

@@ -45,6 +45,9 @@ NAME = "grep"
 
 #: Matches shown per call when ``max_results`` is not given.
 MAX_RESULTS = 100
+#: With a focus question and no ``max_results``, matches judged at once when they pass one page
+#: (the pruned page must still fit ``max_bytes``, else the first page is pruned on its own).
+FOCUS_MATCHES = 2000
 #: Characters of a line shown whole; a longer matching line shows a window around the match,
 #: a longer context line its start, cut with ``CUT_MARKER``.
 LINE_CHARS = 400
@@ -488,26 +491,46 @@ def run(ctx: ToolContext, request: GrepRequest, call_id: str) -> ToolResult:
             f"offset={first} is past the last match: there are {_plural(total, 'match')}; "
             f"use an offset from 1 to {total}."
         )
-    page = _page(files, first, cap)
-    missing = [f.path for f, _, _ in page.files if f.block is None]
-    if missing:  # counted only: search the page's files again for their lines
-        again = search_json(request.pattern, missing, options, cwd=ctx.workspace.primary, budget=None) or []
-        by_path.update({f.path: f for f in again if f.path in by_path})
-    prepared = [
-        (
-            prefetch.ready.get(f.path) or _prepare(ctx, by_path[f.path], before, after, slice(skip, skip + take)),
-            skip,
-            take,
-        )
-        for f, skip, take in page.files
-    ]
-    shown_files, notes, consumed, capped = _render_page(ctx, prepared, before, after)
+
+    def render(count: int, budget: int) -> tuple[list[_Shown], list[str], int, bool]:
+        """The page of ``count`` matches from ``first`` rendered within ``budget`` bytes."""
+        page = _page(files, first, count)
+        missing = [f.path for f, _, _ in page.files if f.block is None]
+        if missing:  # counted only: search the page's files again for their lines
+            again = search_json(request.pattern, missing, options, cwd=ctx.workspace.primary, budget=None) or []
+            by_path.update({f.path: f for f in again if f.path in by_path})
+        prepared = [
+            (
+                prefetch.ready.get(f.path) or _prepare(ctx, by_path[f.path], before, after, slice(skip, skip + take)),
+                skip,
+                take,
+            )
+            for f, skip, take in page.files
+        ]
+        return _render_page(ctx, prepared, before, after, budget)
+
+    shown_files, notes, consumed, capped = render(cap, ctx.limits.max_bytes)
     last = first + consumed - 1
     truncated = "bytes" if capped else "limit" if last < total else None
     summary = _summary(target.display, total, len(files), first, last, capped, ctx)
     focus: dict[str, Any] | None = None
     focused: _Focused | None = None
-    if request.focus is not None:
+    unpruned: str | None = None
+    if request.focus is not None and request.max_results is None and truncated is not None:
+        # the question may find its matches past this page: judge up to FOCUS_MATCHES at once
+        wide_files, wide_notes, wide_consumed, wide_capped = render(FOCUS_MATCHES, guards.MAX_CHARS)
+        wide_last = first + wide_consumed - 1
+        wide_summary = _summary(target.display, total, len(files), first, wide_last, False, ctx)
+        wide_cut = "bytes" if wide_capped else None
+        focused, focus, unpruned = _focus(
+            ctx, wide_files, request.focus, first, target.display, wide_notes, wide_summary, wide_cut
+        )
+        if focused is not None and sum(len(r.encode()) + 1 for r in focused.rows) <= ctx.limits.max_bytes:
+            notes, last, summary = wide_notes, wide_last, wide_summary
+            truncated = "limit" if last < total else None
+        else:
+            focused = None
+    if request.focus is not None and focused is None:
         focused, focus, unpruned = _focus(
             ctx, shown_files, request.focus, first, target.display, notes, summary, truncated
         )
@@ -586,11 +609,11 @@ def _files_only(
 
 
 def _render_page(
-    ctx: ToolContext, page: Sequence[tuple[_Prepared, int, int]], before: int, after: int
+    ctx: ToolContext, page: Sequence[tuple[_Prepared, int, int]], before: int, after: int, budget: int
 ) -> tuple[list[_Shown], list[str], int, bool]:
-    """The files of the page as rows, notes on files left out, how many matches of the page were
-    used up (shown or left out), and whether the byte cap stopped the page early."""
-    budget = ctx.limits.max_bytes
+    """The files of the page as rows within ``budget`` bytes, notes on files left out, how many
+    matches of the page were used up (shown or left out), and whether the budget stopped the page
+    early."""
     used = 0
     consumed = 0
     shown_files: list[_Shown] = []
