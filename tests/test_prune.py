@@ -201,10 +201,16 @@ def test_terms_split_identifiers() -> None:
         "parse",
         "header",
         "value",
+        # Snowball stems of the terms that have their own
+        "parseheadervalu",
+        "pars",
+        "valu",
         "snakecase",
         "snake",
         "case",
+        "snakecas",
     ]
+    assert "wrap" in terms("How is text wrapped?") and "wrap" in terms("def wrapping(text):")
     assert merge_ranges([(5, 9), (1, 2), (3, 3), (12, 11)], 8) == ((1, 3), (5, 8))
 
 
