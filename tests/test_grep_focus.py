@@ -170,3 +170,17 @@ def test_question_repeating_the_pattern_word_still_prunes(session: Session, tree
     assert (result.metadata["focus"]["kept_matches"], result.metadata["focus"]["total_matches"]) == (2, 48)
     assert [(m["path"], m["line"]) for m in result.metadata["matches"]] == [("shipping.py", 1), ("shipping.py", 5)]
     assert "  … 1 match omitted (shipping.py: 1); grep without focus or with offset=26 shows it …\n" in result.text
+
+
+def test_a_focused_grep_stays_within_the_byte_cap_and_the_unfocused_page(root: Path) -> None:
+    names = [f"parcel_helper_{n}" if n % 3 == 0 else f"helper_{n}" for n in range(150)]
+    (root / "many.py").write_text("".join(f"def {name}(item):\n    return item\n\n" for name in names))
+    question = "Which parcel helper returns the item?"
+    for cap in (2_000, 3_000, 5_000, 8_000, 50 * 1024):
+        session = Session([root], ledger=MemoryLedger(), limits=Limits(max_bytes=cap))
+        plain = Session([root], ledger=MemoryLedger(), limits=Limits(max_bytes=cap)).grep("^def ", after=1)
+        focused = session.grep("^def ", after=1, focus=question)
+        assert len(focused.text.encode()) <= cap
+        assert focused.metadata["tokens"] <= plain.metadata["tokens"]
+        if "kept_matches" in focused.metadata["focus"]:
+            assert focused.metadata["focus"]["tokens_before"] == plain.metadata["tokens"]

@@ -376,3 +376,14 @@ def test_focused_read_shows_real_lines_under_their_numbers(root: Path, lines: li
             assert row == f"{n}: {lines[n - 1]}"
             n += 1
     assert n == len(lines) + 1  # every line is shown or inside a marker, in order
+
+
+def test_a_big_file_whose_text_is_not_pruned_gets_its_outline(root: Path, inventory: Path) -> None:
+    session = Session([root], ledger=MemoryLedger(), limits=Limits(outline_lines=60))
+    outline = session.read("inventory.py", fresh=True).text
+    for question, reason in [("How do pods get evicted?", "no line answers the question"), (" ", "empty question")]:
+        result = session.read("inventory.py", focus=question, fresh=True)
+        assert result.metadata["type"] == "outline"
+        assert result.metadata["focus"]["skipped"] == f"outline, as the text was not pruned ({reason})"
+        assert result.text.startswith(outline)
+    assert session.read("inventory.py", focus=QUESTION).text == PRUNED  # pruned: the text wins

@@ -373,13 +373,25 @@ def test_a_project_file_cannot_send_files_or_keys_anywhere(root: Path, line: str
         ),
         (
             {"focus_url": "localhost:8765"},
-            "focus_url in the command-line options must be an http or https URL with a host (got 'localhost:8765'); "
+            "focus_url in the command-line options must be an http or https URL with a host and at most a numeric "
+            "port (got 'localhost:8765'); "
             'for example "http://localhost:8000/v1".',
         ),
         (
             {"focus_url": "file:///etc/passwd"},
-            "focus_url in the command-line options must be an http or https URL with a host (got "
+            "focus_url in the command-line options must be an http or https URL with a host and at most a numeric "
+            "port (got "
             "'file:///etc/passwd'); for example \"http://localhost:8000/v1\".",
+        ),
+        (
+            {"focus_url": "http://h:99999"},
+            "focus_url in the command-line options must be an http or https URL with a host and at most a numeric "
+            "port (got 'http://h:99999'); for example \"http://localhost:8000/v1\".",
+        ),
+        (
+            {"focus_url": "http://user:pw@127.0.0.1:1"},
+            "focus_url in the command-line options must not carry a user name or password; put the API key in the "
+            "variable --focus-api-key-env names instead.",
         ),
         (
             {"focus_timeout": float("inf")},

@@ -275,12 +275,20 @@ def _url_value(value: str, where: str) -> str:
     """``value`` when it is an http(s) URL with a host."""
     try:
         parts = urllib.parse.urlsplit(value)
+        _ = parts.port  # raises on a port that is not a number from 0 to 65535
         valid = parts.scheme in ("http", "https") and bool(parts.hostname)
+        valid = valid and not any(c.isspace() or not c.isprintable() for c in value)
     except ValueError:
         valid = False
+    if valid and (parts.username is not None or parts.password is not None):
+        raise ConfigError(
+            f"focus_url in {where} must not carry a user name or password; put the API key in the "
+            "variable --focus-api-key-env names instead."
+        )
     if not valid:
         raise ConfigError(
-            f"focus_url in {where} must be an http or https URL with a host (got {value!r}); "
+            f"focus_url in {where} must be an http or https URL with a host and at most a numeric port "
+            f"(got {value!r}); "
             'for example "http://localhost:8000/v1".'
         )
     return value

@@ -525,11 +525,17 @@ def run(ctx: ToolContext, request: GrepRequest, call_id: str) -> ToolResult:
         focused, focus, unpruned = _focus(
             ctx, wide_files, request.focus, first, target.display, wide_notes, wide_summary, wide_cut
         )
-        if focused is not None and sum(len(r.encode()) + 1 for r in focused.rows) <= ctx.limits.max_bytes:
-            notes, last, summary = wide_notes, wide_last, wide_summary
-            truncated = "limit" if last < total else None
-        else:
-            focused = None
+        page_text = _page_text(shown_files, target.display, notes, summary)
+        if focused is not None and focus is not None:
+            wide_text = envelope(shown(target.display), "grep", [*focused.rows, "", *wide_notes, wide_summary])
+            wide_bytes = len(wide_text.encode()) + (_ID_BYTES - 1) * wide_text.count(_ID_SLOT)
+            # shown only when it fits the cap and costs no more than the first page without focus
+            if wide_bytes <= min(ctx.limits.max_bytes, len(page_text.encode())):
+                notes, last, summary = wide_notes, wide_last, wide_summary
+                truncated = "limit" if last < total else None
+                focus.update(tokens_before=count_tokens(page_text), matches_judged=wide_consumed)
+            else:
+                focused = None
     if request.focus is not None and focused is None:
         focused, focus, unpruned = _focus(
             ctx, shown_files, request.focus, first, target.display, notes, summary, truncated
@@ -743,9 +749,7 @@ def _focus(
     backend = pruning.backend_name(ctx.pruner)
     info: dict[str, Any] = {"question": question, "backend": backend}
     try:
-        count = sum(len(s.matches) for s in shown_files)
-        body, _ = _assemble(shown_files, [f"m{i + 1}" for i in range(count)])
-        full = envelope(shown(where), "grep", [*body, "", *notes, summary] if body else [*notes, summary])
+        full = _page_text(shown_files, where, notes, summary)
         lines = full.split("\n")
         chars = len(full)
         if not question.strip():
@@ -786,6 +790,13 @@ def _focus(
         return None, {"question": question, "backend": backend, "fail_open": f"{type(exc).__name__}: {exc}"}, None
     info.update(kept_matches=len(kept), total_matches=len(blocks), tokens_before=count_tokens(full))
     return focused, info, full
+
+
+def _page_text(shown_files: Sequence[_Shown], where: str, notes: Sequence[str], summary: str) -> str:
+    """The page as grep shows it without focus, its match ids numbered from ``m1``."""
+    count = sum(len(s.matches) for s in shown_files)
+    body, _ = _assemble(shown_files, [f"m{i + 1}" for i in range(count)])
+    return envelope(shown(where), "grep", [*body, "", *notes, summary] if body else [*notes, summary])
 
 
 def _keep_blocks(pruner: pruning.Pruner, blocks: Sequence[str], heads: Sequence[str], question: str) -> list[int]:

@@ -497,7 +497,8 @@ def run(ctx: ToolContext, request: ReadRequest, call_id: str) -> ToolResult:
     # a focus question on a whole read of a file that fits one window prunes its text, not its outline
     fits = len(text_file.lines) <= ctx.limits.max_lines and resolved.size <= ctx.limits.max_bytes
     focus_text = request.focus is not None and request.mode is None and fits
-    if wants_map and (mode == "outline" or (_big(ctx, resolved, text_file) and not focus_text)):
+    big_whole = wants_map and _big(ctx, resolved, text_file)
+    if wants_map and (mode == "outline" or (big_whole and not focus_text)):
         result = _read_outline(ctx, resolved, text_file, call_id, attached, max(request.offset or 1, 1))
         return _unfocused(ctx, _with_instructions(result, instructions), request.focus, "outline")
     if request.symbol is not None:
@@ -525,6 +526,11 @@ def run(ctx: ToolContext, request: ReadRequest, call_id: str) -> ToolResult:
                 focus = {"question": request.focus, "skipped": f"answered as {answer.mode}, shorter than pruned"}
         else:
             focus = {"question": request.focus, "skipped": f"answered as {answer.mode}"}
+        if big_whole and answer.mode in ("full", "elided"):  # not pruned: the outline it would have had
+            reason = focus.get("skipped") or focus.get("fail_open") or "not pruned"
+            result = _read_outline(ctx, resolved, text_file, call_id, attached, 1)
+            shown_as = f"outline, as the text was not pruned ({reason})"
+            return _unfocused(ctx, _with_instructions(result, instructions), request.focus, shown_as)
         _audit(ctx, resolved.display, focus, unpruned, answer.text)
     record_view(
         ctx,
@@ -563,7 +569,7 @@ def _unfocused(ctx: ToolContext, result: ToolResult, question: str | None, shown
     if question is None:
         return result
     focus: dict[str, Any] = {"question": question, "skipped": shown_as}
-    if shown_as == "outline" and not result.is_error:  # the model should know its question waits
+    if shown_as.startswith("outline") and not result.is_error:  # the model should know its question waits
         text = result.text + "\n" + OUTLINE_FOCUS_NOTE
         result = replace(result, text=text, metadata=dict(result.metadata, tokens=count_tokens(text)))
     _audit(ctx, str(result.metadata.get("path", "")), focus, result.text, result.text)
