@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from clirun import leanread
 
 from leanread import Limits, MemoryLedger, Session
 from leanread.pruning import keep_blocks
@@ -152,13 +151,7 @@ def test_fail_open(root: Path, tree: Path, monkeypatch: pytest.MonkeyPatch) -> N
 
 
 def test_focus_through_the_cli(tree: Path) -> None:
-    done = subprocess.run(
-        [sys.executable, "-m", "leanread", "grep", "^def ", "--after", "2", "--focus", QUESTION],
-        cwd=tree,
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    done = leanread("grep", "^def ", "--after", "2", "--focus", QUESTION, cwd=tree)
     assert done.returncode == 0, done.stderr
     assert done.stdout == FOCUSED + "\n"
 

@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import re
-import subprocess
-import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 import pytest
+from clirun import leanread
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 from mcp import Client
@@ -241,13 +240,7 @@ def test_injection_in_the_file_does_not_steer_the_local_pruner(session: Session,
 
 
 def test_focus_through_the_cli(root: Path, inventory: Path) -> None:
-    done = subprocess.run(
-        [sys.executable, "-m", "leanread", "read", "inventory.py", "--focus", QUESTION],
-        cwd=root,
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    done = leanread("read", "inventory.py", "--focus", QUESTION, cwd=root)
     assert done.returncode == 0
     assert done.stdout == PRUNED + "\n"
 

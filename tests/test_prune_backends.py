@@ -5,12 +5,11 @@ from __future__ import annotations
 
 import json
 import re
-import subprocess
-import sys
 import time
 from pathlib import Path
 
 import pytest
+from clirun import leanread
 from mcp import Client
 from standins import Request, chat, data_block, follow_injection, prune, stand_in
 from test_prune import PARSE_HEADER, PRUNED, QUESTION, _source
@@ -409,13 +408,7 @@ def test_bad_backend_options_are_refused(root: Path, overrides: dict[str, object
 def test_llm_backend_through_the_cli(root: Path, inventory: Path) -> None:
     with stand_in(lambda request: chat(FUNCTION)) as service:
         backend = ["--focus-backend", "llm", "--focus-url", service.url + "/v1", "--focus-model", "m"]
-        done = subprocess.run(
-            [sys.executable, "-m", "leanread", "read", "inventory.py", "--focus", QUESTION, *backend],
-            cwd=root,
-            capture_output=True,
-            text=True,
-            timeout=60,
-        )
+        done = leanread("read", "inventory.py", "--focus", QUESTION, *backend, cwd=root)
     assert done.returncode == 0, done.stderr
     assert done.stdout == PRUNED + "\n"
     assert service.requests[0].body["model"] == "m"
