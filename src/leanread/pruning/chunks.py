@@ -22,7 +22,7 @@ WINDOW_LINES = 30
 Chunk = tuple[int, int, str, list[tuple[int, int]]]
 
 
-def chunks_of(lines: Sequence[str], language: str | None) -> list[Chunk]:
+def chunks_of(lines: Sequence[str], language: str | None, symbols: Sequence[Symbol] | None = None) -> list[Chunk]:
     """The file's chunks: ``(first, last, name, windows)``, 1-based inclusive, in file order.
 
     Each line belongs to its innermost symbol of the outline (``leanread.outline``; top-level
@@ -30,10 +30,12 @@ def chunks_of(lines: Sequence[str], language: str | None) -> list[Chunk]:
     a method, a leaf section) is one chunk, embedded in windows of ``WINDOW_LINES`` lines; every
     other run of lines with the same owner (a class's lines outside its methods, code outside any
     definition) is cut into chunks of ``WINDOW_LINES`` lines, wholly blank ones dropped. ``name``
-    is the owner's qualified name (empty outside any).
+    is the owner's qualified name (empty outside any). ``symbols``: the file's outline symbols when
+    the caller has them already (else they are read from ``lines`` as ``language``).
     """
     total = len(lines)
-    symbols: Sequence[Symbol] = outline_of_language(language, lines).symbols if language else ()
+    if symbols is None:
+        symbols = outline_of_language(language, lines).symbols if language else ()
     owner: list[Symbol | None] = [None] * (total + 2)
     for symbol in sorted(symbols, key=lambda s: (s.depth, s.first)):
         if symbol.kind == "variable":
@@ -65,10 +67,12 @@ def line_costs(lines: Sequence[str]) -> list[int]:
     return [len(text.strip()) + 1 for text in lines]
 
 
-def chunk_index(lines: Sequence[str], found: Sequence[Chunk]) -> Any:
-    """A BM25 index over ``found``: each chunk's document is its lines' terms and its name's;
-    None when no chunk has a term."""
-    line_terms = [terms(text) for text in lines]
+def chunk_index(lines: Sequence[str], found: Sequence[Chunk], line_terms: Sequence[list[str]] | None = None) -> Any:
+    """A BM25 index over ``found``: each chunk's document is its lines' terms (``line_terms``
+    when the caller has them, else read from ``lines``) and its name's; None when no chunk has
+    a term."""
+    if line_terms is None:
+        line_terms = [terms(text) for text in lines]
     corpus = [[t for n in range(a, b + 1) for t in line_terms[n - 1]] + terms(name) for a, b, name, _ in found]
     if not any(corpus):
         return None

@@ -83,14 +83,14 @@ class LocalPruner:
         kept = [(number, number) for number in top]
         if not self.expand:
             return kept
-        found = chunks_of(lines, language)
-        chunk_bm25 = chunk_index(lines, found)
+        symbols = outline_of_language(language, lines).symbols if language else ()
+        found = chunks_of(lines, language, symbols)
+        chunk_bm25 = chunk_index(lines, found, corpus)
         if chunk_bm25 is not None:
             chunk_scores = [float(score) for score in chunk_bm25.get_scores(query)]
             order = sorted((k for k in range(len(found)) if chunk_scores[k] > 0), key=lambda k: (-chunk_scores[k], k))
             costs = line_costs(lines)
             kept += fill_budget(order, found, costs, self.budget * sum(costs))
-        symbols = outline_of_language(language, lines).symbols if language else ()
         kept += [_signature(lines, s) for number in top for s in symbols if s.first <= number <= s.last]
         return kept
 

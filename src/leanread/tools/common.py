@@ -9,6 +9,7 @@ import re
 import stat
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 from ..config import Limits, Policy
 from ..errors import EditError
@@ -43,18 +44,18 @@ class ToolContext:
 
 
 def audit_focus(
-    ctx: ToolContext, tool: str, path: str, question: str, full_text: str, shown_text: str, pruned: bool
-) -> str | None:
-    """Hand one focused output to ``ctx.audit``; returns what the hook raised (None when it
-    did not raise, or there is no hook), for the result's ``focus.audit_error``."""
+    ctx: ToolContext, tool: str, path: str, focus: dict[str, Any], full_text: str, shown_text: str, pruned: bool
+) -> None:
+    """Hand one focused output to ``ctx.audit`` (if any): the output before pruning and the one
+    shown. What the hook raises is put in ``focus["audit_error"]`` (the result's ``focus``
+    metadata, with the ``question``), never raised."""
     if ctx.audit is None:
-        return None
-    event = FocusAudit(tool, path, question, full_text, shown_text, pruned, backend_name(ctx.pruner))
+        return
+    event = FocusAudit(tool, path, focus["question"], full_text, shown_text, pruned, backend_name(ctx.pruner))
     try:
         ctx.audit(event)
     except Exception as exc:  # a plugin's failure must not cost the model its result
-        return f"{type(exc).__name__}: {exc}"
-    return None
+        focus["audit_error"] = f"{type(exc).__name__}: {exc}"
 
 
 def load_text(ctx: ToolContext, resolved: Resolved, first: int = 1, limit: int | None = None) -> TextFile:

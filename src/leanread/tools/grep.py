@@ -554,11 +554,7 @@ def run(ctx: ToolContext, request: GrepRequest, call_id: str) -> ToolResult:
     if focus is not None and focused is not None:
         focus["tokens_after"] = count_tokens(text)
     if focus is not None:
-        error = audit_focus(
-            ctx, "grep", target.display, focus["question"], unpruned or text, text, pruned=focused is not None
-        )
-        if error is not None:
-            focus["audit_error"] = error
+        audit_focus(ctx, "grep", target.display, focus, unpruned or text, text, pruned=focused is not None)
     metadata: dict[str, Any] = {
         "call_id": call_id,
         "path": target.display,

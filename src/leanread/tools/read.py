@@ -531,7 +531,7 @@ def run(ctx: ToolContext, request: ReadRequest, call_id: str) -> ToolResult:
             result = _read_outline(ctx, resolved, text_file, call_id, attached, 1)
             shown_as = f"outline, as the text was not pruned ({reason})"
             return _unfocused(ctx, _with_instructions(result, instructions), request.focus, shown_as)
-        _audit(ctx, resolved.display, focus, unpruned, answer.text)
+        audit_focus(ctx, "read", resolved.display, focus, unpruned, answer.text, "kept_lines" in focus)
     record_view(
         ctx,
         call_id,
@@ -572,7 +572,7 @@ def _unfocused(ctx: ToolContext, result: ToolResult, question: str | None, shown
     if shown_as.startswith("outline") and not result.is_error:  # the model should know its question waits
         text = result.text + "\n" + OUTLINE_FOCUS_NOTE
         result = replace(result, text=text, metadata=dict(result.metadata, tokens=count_tokens(text)))
-    _audit(ctx, str(result.metadata.get("path", "")), focus, result.text, result.text)
+    audit_focus(ctx, "read", str(result.metadata.get("path", "")), focus, result.text, result.text, False)
     return replace(result, metadata=dict(result.metadata, focus=focus))
 
 
@@ -581,14 +581,6 @@ OUTLINE_FOCUS_NOTE = (
     "(focus: an outline is not pruned; read a definition with symbol= or a range with offset/limit, "
     "with the same focus, to prune its text.)"
 )
-
-
-def _audit(ctx: ToolContext, path: str, focus: dict[str, Any], full_text: str, shown_text: str) -> None:
-    """Hand the output before and after pruning to the session's audit hook; a hook's error
-    goes into ``focus["audit_error"]``."""
-    error = audit_focus(ctx, "read", path, focus["question"], full_text, shown_text, "kept_lines" in focus)
-    if error is not None:
-        focus["audit_error"] = error
 
 
 def _with_instructions(result: ToolResult, instructions: list[Instruction]) -> ToolResult:

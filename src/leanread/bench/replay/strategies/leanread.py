@@ -9,6 +9,7 @@ from __future__ import annotations
 import dataclasses
 import inspect
 import re
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -85,6 +86,24 @@ class Leanread(Strategy):
             )
             self.views[meta["path"]] = View()
         return result.text
+
+    def check_held(
+        self, call: ReadCall, result: ToolResult, apply: Callable[[View, ToolResult], dict[int, str]], what: str
+    ) -> None:
+        """Check a result that holds only some lines by number (an outline, a focused read):
+        ``apply`` takes it into the file's view and returns those lines, each of which must be
+        the file's line there. A result that cannot be taken in resets the view."""
+        path = result.metadata["path"]
+        try:
+            held = apply(self.views.setdefault(path, View()), result)
+        except Divergence as exc:
+            self._diverged(call, f"{what} cannot be rebuilt: {exc}")
+            self.views[path] = View()
+            return
+        limit = self.session.limits.max_line_chars
+        wrong = [n for n, text in held.items() if text != cut_line(call.file.lines[n - 1], limit)]
+        if wrong:
+            self._diverged(call, f"{what} rows {wrong[:5]} differ from the file")
 
     def _diverged(self, call: ReadCall, what: str) -> None:
         self.divergences.append(f"step {call.step}: read {call.path} {call.offset or 1}+{call.limit or ''}: {what}")

@@ -12,9 +12,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ....render import cut_line
 from ..calls import GrepCall, ReadCall
-from ..reconstruct import Divergence, View, apply_focus
+from ..reconstruct import apply_focus
 from .leanread import Leanread
 
 
@@ -28,22 +27,14 @@ class LeanreadFocus(Leanread):
         if call.focus is None:
             return super().read(call)
         self.notes["focus questions: read"] += 1
-        extra: dict[str, Any] = {"mode": self.read_mode}
-        result = self.session.read(call.path, offset=call.offset, limit=call.limit, focus=call.focus, **extra)
+        result = self.session.read(
+            call.path, offset=call.offset, limit=call.limit, focus=call.focus, mode=self.read_mode
+        )
         if result.metadata.get("mode") != "focus":
             return self.checked(call, result)
         self.label = "focus"
         self.notes["reads: focus"] += 1
-        try:
-            kept = apply_focus(self.views.setdefault(call.path, View()), result)
-        except Divergence as exc:
-            self._diverged(call, f"cannot be rebuilt: {exc}")
-            return result.text
-        limit = self.session.limits.max_line_chars
-        for n, text in kept.items():
-            if text != cut_line(call.file.lines[n - 1], limit):
-                self._diverged(call, f"line {n}: the model holds {text!r}, the file has {call.file.lines[n - 1]!r}")
-                break
+        self.check_held(call, result, apply_focus, "the focused read")
         return result.text
 
     def grep_options(self, call: GrepCall) -> dict[str, Any]:

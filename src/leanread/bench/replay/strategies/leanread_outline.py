@@ -30,7 +30,7 @@ from ....render import cut_line
 from ....tokens import count_tokens
 from ..calls import FileSnapshot, ReadCall, snapshot
 from ..lineids import LineIds
-from ..reconstruct import Divergence, View, apply_outline
+from ..reconstruct import apply_outline
 from ..strategy import MAX_BYTES, window
 from .leanread import Leanread
 
@@ -109,17 +109,7 @@ class LeanreadOutline(Leanread):
         self.notes["reads: outline"] += 1
         self.outlined.add(call.path)
         self._outline_calls.add(str(meta["call_id"]))
-        view = self.views.setdefault(meta["path"], View())
-        try:
-            placed = apply_outline(view, result)
-        except Divergence as exc:
-            self._diverged(call, f"the outline cannot be rebuilt: {exc}")
-            self.views[meta["path"]] = View()
-            return result.text
-        limit = self.session.limits.max_line_chars
-        wrong = [n for n, text in placed.items() if text != cut_line(call.file.lines[n - 1], limit)]
-        if wrong:
-            self._diverged(call, f"outline rows {wrong[:5]} differ from the file")
+        self.check_held(call, result, apply_outline, "the outline")
         # the lines the outline showed whole must be what the model holds
         made = outline(call.path, call.file.lines)
         self.notes["outline lines shown"] += sum(1 for _ in shown_lines(made))
