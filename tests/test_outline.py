@@ -55,16 +55,16 @@ def test_python_head_classes_methods_and_assignments() -> None:
     assert _render("orders.py", PYTHON).split("\n") == [
         "(Outline of a 21-line python file: its head, then each definition with its line range. Read a part "
         'with offset and limit, one definition with symbol="Order.total", or all of it with mode="full".)',
-        '1: """Orders."""',
-        "2: ",
-        "3: import os",
-        "4: from typing import Any",
-        "6: LIMIT = 10",
-        "9: @dataclass",
-        "9-17: class Order:",
-        "13-14:     def total(self) -> int:",
-        "16-17:     async def refresh(self):",
-        "20-21: def place(order: Order) -> None:",
+        '1\t"""Orders."""',
+        "2\t",
+        "3\timport os",
+        "4\tfrom typing import Any",
+        "6\tLIMIT = 10",
+        "9\t@dataclass",
+        "9-17\tclass Order:",
+        "13-14\t    def total(self) -> int:",
+        "16-17\t    async def refresh(self):",
+        "20-21\tdef place(order: Order) -> None:",
     ]
 
 
@@ -100,17 +100,17 @@ window.Shop = {
 };
 """
     assert _entries("shop.js", source) == [
-        "1: 'use strict';",
-        "2: // helpers",
-        "3: import { x } from './x.js';",
-        "4-7: class Cart extends Base {",
-        "5:   constructor(items) { this.items = items; }",
-        "6:   total() { return 0; }",
-        "8-10: export function checkout(cart) {",
-        "11: const double = (n) => n * 2;",
-        "12-15: window.Shop = {",
-        "13:   open: function() {},",
-        "14:   close() {},",
+        "1\t'use strict';",
+        "2\t// helpers",
+        "3\timport { x } from './x.js';",
+        "4-7\tclass Cart extends Base {",
+        "5\t  constructor(items) { this.items = items; }",
+        "6\t  total() { return 0; }",
+        "8-10\texport function checkout(cart) {",
+        "11\tconst double = (n) => n * 2;",
+        "12-15\twindow.Shop = {",
+        "13\t  open: function() {},",
+        "14\t  close() {},",
     ]
 
 
@@ -125,11 +125,11 @@ export class Circle implements Shape {
 enum Color { Red, Green }
 """
     assert _entries("shapes.ts", source) == [
-        "1-3: interface Shape {",
-        "4: type Id = string;",
-        "5-7: export class Circle implements Shape {",
-        "6:   area(): number { return 3; }",
-        "8: enum Color { Red, Green }",
+        "1-3\tinterface Shape {",
+        "4\ttype Id = string;",
+        "5-7\texport class Circle implements Shape {",
+        "6\t  area(): number { return 3; }",
+        "8\tenum Color { Red, Green }",
     ]
 
 
@@ -151,13 +151,13 @@ func main() {
 }
 """
     assert _entries("shop.go", source) == [
-        "1: package shop",
-        "2: ",
-        '3: import "fmt"',
-        "4: ",
-        "5-7: type Cart struct {",
-        "9-11: func (c *Cart) Total() int {",
-        "13-15: func main() {",
+        "1\tpackage shop",
+        "2\t",
+        '3\timport "fmt"',
+        "4\t",
+        "5-7\ttype Cart struct {",
+        "9-11\tfunc (c *Cart) Total() int {",
+        "13-15\tfunc main() {",
     ]
 
 
@@ -177,12 +177,12 @@ impl Cart {
 fn main() {}
 """
     assert _entries("main.rs", source) == [
-        "1: use std::fmt;",
-        "2: ",
-        "3-5: pub struct Cart {",
-        "7-11: impl Cart {",
-        "8-10:     pub fn total(&self) -> usize {",
-        "13: fn main() {}",
+        "1\tuse std::fmt;",
+        "2\t",
+        "3-5\tpub struct Cart {",
+        "7-11\timpl Cart {",
+        "8-10\t    pub fn total(&self) -> usize {",
+        "13\tfn main() {}",
     ]
 
 
@@ -204,13 +204,13 @@ public class Cart {
 }
 """
     assert _entries("Cart.java", source) == [
-        "1: package shop;",
-        "2: ",
-        "3: import java.util.List;",
-        "4: ",
-        "5-15: public class Cart {",
-        "8-10:     public Cart(List<String> items) {",
-        "12-14:     public int total() {",
+        "1\tpackage shop;",
+        "2\t",
+        "3\timport java.util.List;",
+        "4\t",
+        "5-15\tpublic class Cart {",
+        "8-10\t    public Cart(List<String> items) {",
+        "12-14\t    public int total() {",
     ]
 
 
@@ -227,10 +227,10 @@ static int add(int a, int b)
 }
 """
     assert _entries("add.c", c_source) == [
-        "1: #include <stdio.h>",
-        "2: ",
-        "3-5: struct point {",
-        "7-10: static int add(int a, int b)",
+        "1\t#include <stdio.h>",
+        "2\t",
+        "3-5\tstruct point {",
+        "7-10\tstatic int add(int a, int b)",
     ]
     cpp_source = """#include <vector>
 
@@ -243,12 +243,12 @@ int Cart::count() { return 1; }
 }
 """
     assert _entries("cart.cpp", cpp_source) == [
-        "1: #include <vector>",
-        "2: ",
-        "3-9: namespace shop {",
-        "4-7: class Cart {",
-        "6:   int total() const { return 0; }",
-        "8: int Cart::count() { return 1; }",
+        "1\t#include <vector>",
+        "2\t",
+        "3-9\tnamespace shop {",
+        "4-7\tclass Cart {",
+        "6\t  int total() const { return 0; }",
+        "8\tint Cart::count() { return 1; }",
     ]
 
 
@@ -283,11 +283,11 @@ Usage
 
 def test_json_yaml_toml_top_level_keys() -> None:
     json_source = '{\n  "name": "x",\n  "deps": {\n    "a": 1\n  },\n  "tags": ["b"]\n}\n'
-    assert _entries("package.json", json_source) == ['2:   "name": "x",', '3-5:   "deps": {', '6-7:   "tags": ["b"]']
+    assert _entries("package.json", json_source) == ['2\t  "name": "x",', '3-5\t  "deps": {', '6-7\t  "tags": ["b"]']
     yaml_source = "name: x\n# note\ndeps:\n  a: 1\n  b: 2\ntags: [b]\n"
-    assert _entries("ci.yaml", yaml_source) == ["1-2: name: x", "3-5: deps:", "6: tags: [b]"]
+    assert _entries("ci.yaml", yaml_source) == ["1-2\tname: x", "3-5\tdeps:", "6\ttags: [b]"]
     toml_source = 'title = "x"\n[tool.a]\nk = 1\n[[tool.b]]\nv = 2\n'
-    assert _entries("pyproject.toml", toml_source) == ['1: title = "x"', "2-3: [tool.a]", "4-5: [[tool.b]]"]
+    assert _entries("pyproject.toml", toml_source) == ['1\ttitle = "x"', "2-3\t[tool.a]", "4-5\t[[tool.b]]"]
 
 
 def test_a_log_gets_head_and_tail() -> None:
@@ -298,9 +298,9 @@ def test_a_log_gets_head_and_tail() -> None:
         'it with mode="full".)'
     )
     assert rendered[20:23] == [
-        "20: 2026-11-30 12:00:20 INFO event 20",
+        "20\t2026-11-30 12:00:20 INFO event 20",
         "… lines 21-80 not shown …",
-        "81: 2026-11-30 12:00:21 INFO event 81",
+        "81\t2026-11-30 12:00:21 INFO event 81",
     ]
 
 
@@ -346,8 +346,8 @@ def test_whole_read_of_a_big_file_is_its_outline_and_symbol_reads_one_definition
     body = result.text.split("\n")
     assert body[:4] == ["<path>big.py</path>", "<type>outline</type>", "<content>", body[3]]
     assert body[3].startswith("(Outline of a 510-line python file: its head, then each definition")
-    assert "5-7: def helper_1(x):" in body
-    assert "505-510: class Store:" in body and "509-510:     def put(self, key, value):" in body
+    assert "5-7\tdef helper_1(x):" in body
+    assert "505-510\tclass Store:" in body and "509-510\t    def put(self, key, value):" in body
     assert result.metadata["tokens"] < 1500
     # the signature lines were shown whole: editing one needs no read
     assert not session.edit("big.py", "def helper_2(x):", "def helper_two(x):").is_error
@@ -356,6 +356,43 @@ def test_whole_read_of_a_big_file_is_its_outline_and_symbol_reads_one_definition
     assert session.read("big.py", symbol="nope").text.startswith("big.py has no definition named 'nope'.")
     full = session.read("big.py", mode="full")
     assert full.metadata["mode"] in ("full", "elided") and full.metadata["last_line"] == 510
+
+
+OUTLINE_STUB = (
+    "(Outline unchanged since you read it, still in your context. Read a part with offset and limit "
+    "or symbol=NAME, or use fresh=true to see the outline again.)"
+)
+
+
+def test_an_outline_the_model_still_has_is_a_stub_until_it_changes_or_is_forgotten(tmp_path: Path) -> None:
+    from leanread import MemoryLedger, Session
+
+    _big_module(tmp_path / "big.py")
+    session = Session([tmp_path], ledger=MemoryLedger())
+    first = session.read("big.py")
+    again = session.read("big.py")
+    assert again.text == "\n".join(
+        ["<path>big.py</path>", "<type>outline</type>", "<content>", OUTLINE_STUB, "</content>"]
+    )
+    assert again.metadata["mode"] == "stub" and again.metadata["unchanged_since"] == [first.metadata["call_id"]]
+    assert session.read("big.py", fresh=True).text == first.text
+    # a signature the outline showed changes: the outline is new, and shown whole
+    assert not session.edit("big.py", "def helper_2(x):", "def helper_two(x):").is_error
+    changed = session.read("big.py")
+    assert changed.metadata["mode"] == "outline" and "10-12\tdef helper_two(x):" in changed.text.split("\n")
+    assert session.read("big.py").metadata["mode"] == "stub"
+    # once the outline has left the context window, it comes whole again
+    session.forget([changed.metadata["call_id"]])
+    assert session.read("big.py").text == changed.text
+
+
+def test_a_window_that_showed_every_outline_line_does_not_stand_for_the_outline(tmp_path: Path) -> None:
+    from leanread import MemoryLedger, Session
+
+    _big_module(tmp_path / "big.py")
+    session = Session([tmp_path], ledger=MemoryLedger())
+    assert session.read("big.py", mode="full").metadata["last_line"] == 510
+    assert session.read("big.py").metadata["mode"] == "outline"
 
 
 def test_read_mode_full_in_the_settings_turns_outlines_off(tmp_path: Path) -> None:
@@ -429,14 +466,14 @@ list_push(struct node *n, int v)
 #endif
 """
     assert _entries("list.h", source) == [
-        "1: #ifndef LIST_H",
-        "2: #define LIST_H",
-        "3: #ifdef __cplusplus",
-        '4: extern "C" {',
-        "5: #endif",
-        "6: ",
-        "7-9: struct node {",
-        "11-15: list_push(struct node *n, int v)",
+        "1\t#ifndef LIST_H",
+        "2\t#define LIST_H",
+        "3\t#ifdef __cplusplus",
+        '4\textern "C" {',
+        "5\t#endif",
+        "6\t",
+        "7-9\tstruct node {",
+        "11-15\tlist_push(struct node *n, int v)",
     ]
     made = outline("list.h", source.split("\n")[:-1])
     assert find_symbol(made, "list_push", "list.h").first == 11
@@ -580,19 +617,19 @@ type (
 )
 """
     assert _entries("shop.go", source) == [
-        "1: package shop",
-        "2: ",
-        "3-4: const Max = 10",
-        "6-9: const (",
-        "7: \tA = iota",
-        "8: \tB",
-        "11-14: var (",
-        "12: \tcache = map[string]int{}",
-        "13: \tmu    sync.Mutex",
-        '16: var Version = "1.0"',
-        "18-21: type (",
-        "19: \tId   int",
-        "20: \tName string",
+        "1\tpackage shop",
+        "2\t",
+        "3-4\tconst Max = 10",
+        "6-9\tconst (",
+        "7\t\tA = iota",
+        "8\t\tB",
+        "11-14\tvar (",
+        "12\t\tcache = map[string]int{}",
+        "13\t\tmu    sync.Mutex",
+        '16\tvar Version = "1.0"',
+        "18-21\ttype (",
+        "19\t\tId   int",
+        "20\t\tName string",
     ]
     made = outline("shop.go", source.split("\n")[:-1])
     assert [(s.name, s.kind, s.depth) for s in made.symbols][:4] == [
@@ -653,19 +690,19 @@ int proto(int a);
 #endif
 """
     assert _entries("shop.h", source) == [
-        "1: #ifndef SHOP_H",
-        "2: #define SHOP_H",
-        "3: #include <stdio.h>",
-        "4: #define MAX 10",
-        "5: #define SQUARE(x) ((x) * (x))",
-        "6-7: #define LONG_MACRO(a, b) \\",
-        "9: typedef unsigned int uint;",
-        "10: typedef struct {",
-        "10-12: } point_t;",
-        "13: typedef int (*callback)(int);",
-        "14: union value { int i; float f; };",
-        "16: static const int table[] = {1, 2, 3};",
-        "17: int proto(int a);",
+        "1\t#ifndef SHOP_H",
+        "2\t#define SHOP_H",
+        "3\t#include <stdio.h>",
+        "4\t#define MAX 10",
+        "5\t#define SQUARE(x) ((x) * (x))",
+        "6-7\t#define LONG_MACRO(a, b) \\",
+        "9\ttypedef unsigned int uint;",
+        "10\ttypedef struct {",
+        "10-12\t} point_t;",
+        "13\ttypedef int (*callback)(int);",
+        "14\tunion value { int i; float f; };",
+        "16\tstatic const int table[] = {1, 2, 3};",
+        "17\tint proto(int a);",
     ]
     made = outline("shop.h", source.split("\n")[:-1])
     assert [s.name for s in made.symbols] == [
@@ -696,14 +733,14 @@ def test_decorators_attributes_and_annotations_are_rows_above_the_signature() ->
 }
 """
     assert _entries("A.java", java) == [
-        "1-5: class A {",
-        "3:     @Override",
-        '2-4:     public String toString() { return ""; }',
+        "1-5\tclass A {",
+        "3\t    @Override",
+        '2-4\t    public String toString() { return ""; }',
     ]
     rust = """#[derive(Debug)]
 pub struct S;
 """
-    assert _entries("s.rs", rust) == ["1: #[derive(Debug)]", "1-2: pub struct S;"]
+    assert _entries("s.rs", rust) == ["1\t#[derive(Debug)]", "1-2\tpub struct S;"]
     ts = """@Component({selector: 'x'})
 export class C {
   @HostListener('click')
@@ -711,15 +748,15 @@ export class C {
 }
 """
     assert _entries("c.ts", ts) == [
-        "1: @Component({selector: 'x'})",
-        "1-5: export class C {",
-        "3:   @HostListener('click')",
-        "3-4:   onClick() {}",
+        "1\t@Component({selector: 'x'})",
+        "1-5\texport class C {",
+        "3\t  @HostListener('click')",
+        "3-4\t  onClick() {}",
     ]
     cpp = """template <typename T>
 T twice(T x) { return x + x; }
 """
-    assert _entries("t.cpp", cpp) == ["1: template <typename T>", "1-2: T twice(T x) { return x + x; }"]
+    assert _entries("t.cpp", cpp) == ["1\ttemplate <typename T>", "1-2\tT twice(T x) { return x + x; }"]
 
 
 def test_symbol_reads_of_a_go_const_a_go_group_and_a_c_macro(tmp_path: Path) -> None:
@@ -732,7 +769,7 @@ def test_symbol_reads_of_a_go_const_a_go_group_and_a_c_macro(tmp_path: Path) -> 
     c += [f"int f{k}(void) {{\n    return {k};\n}}\n" for k in range(150)]
     (tmp_path / "sq.c").write_text("\n".join(c))
     session = Session([tmp_path], ledger=MemoryLedger())
-    assert "3-6: const (" in session.read("shop.go").text.split("\n")
+    assert "3-6\tconst (" in session.read("shop.go").text.split("\n")
     one = session.read("shop.go", symbol="B")
     assert one.text.split("\n")[3] == "\tB" and one.metadata["last_line"] == 5
     group = session.read("shop.go", symbol="const (A, …)")

@@ -8,14 +8,16 @@ import json
 from pathlib import Path
 from typing import Any
 
-from leanread.bench.replay.calls import FileSnapshot
+from leanread.bench.replay.calls import FileSnapshot, ReadCall
 from leanread.bench.replay.engine import replay
 from leanread.bench.replay.report import markdown, outline_figures
 from leanread.bench.replay.run import ReplayRun, pick_strategies
 from leanread.bench.replay.source import Source
-from leanread.bench.replay.strategies.leanread_outline import enclosing, gap, replaced_lines
+from leanread.bench.replay.strategies.leanread_outline import LeanreadOutline, enclosing, gap, replaced_lines
 from leanread.bench.traces import load_trace
 from leanread.outline import outline
+from leanread.render import render_outline_unchanged
+from leanread.tokens import count_tokens
 
 HEADER = {
     "instance_id": "acme__big-1",
@@ -121,10 +123,11 @@ def test_follow_ups_are_read_once_and_charged_to_the_op_that_needs_them(tmp_path
     assert notes["reads: outline"] == 1
     assert notes["edits through leanread"] == 1  # granted: the follow-up showed the lines first
     assert result.notes["leanread"]["edits through leanread"] == 1
-    # symbols: f7 (step 2), f8 (3), Big.value and Big.method (4), TABLE (6); windows: 404, 416
+    # one read per op: symbols f7 (step 2) and f8 (3); ranges 404-411 (4: the attribute's window,
+    # Big.value and Big.method) and 413-416 (6: TABLE and the window of line 416)
     assert {k: v for k, v in notes.items() if k.startswith("follow-up reads")} == {
-        "follow-up reads: symbol": 5,
-        "follow-up reads: window": 2,
+        "follow-up reads: symbol": 2,
+        "follow-up reads: range": 2,
     }
     # used non-blank lines, each once, by where the model had them from:
     # step 2: 32 (follow-up); step 3: 31, 35 (outline), 32 (the edit's new line), 33 (the
@@ -144,15 +147,37 @@ def test_follow_ups_are_read_once_and_charged_to_the_op_that_needs_them(tmp_path
     run = ReplayRun(classes, [result])
     figures = outline_figures(notes, result.tokens["leanread-outline"], result.tokens["opencode"])
     assert figures is not None
-    assert figures["follow_up_reads"] == 7 and figures["outlines"] == 1
+    assert figures["follow_up_reads"] == 4 and figures["outlines"] == 1
     assert figures["reads_with_follow_ups"] == result.tokens["leanread-outline"]["read"] + before_edits
     text = markdown(run, "leanread bench replay")
-    assert "leanread-outline: 1 whole reads answered with an outline; 7 follow-up reads (5 symbol, 2 window)" in text
+    assert "leanread-outline: 1 whole reads answered with an outline; 4 follow-up reads (2 range, 2 symbol)" in text
     assert "| trace | source | reads | opencode | floor | leanread | leanread-outline |" in text
     assert result.tokens["leanread"]["read"] > result.tokens["leanread-outline"]["read"]
     # the change was made once on the shared copy (leanread's), and by leanread-outline on the
     # file as it was before (no divergence at step 3 says it met the edited file it expected)
     assert result.changes == {"edit through leanread": 1}
+
+
+def test_a_whole_re_read_of_an_outlined_file_is_a_checked_stub(tmp_path: Path) -> None:
+    whole = {"op": "read", "path": "pkg/big.py", "offset": None, "limit": None}
+    result, _ = _replay(tmp_path, [dict(whole, step=1), dict(whole, step=2)])
+    assert result.divergences == []
+    notes = result.notes["leanread-outline"]
+    assert notes["reads: outline"] == 1 and notes["reads: outline stub"] == 1
+    rows = {r["step"]: r["tokens"] for r in result.rows if r.get("step")}
+    assert rows[2]["leanread-outline"] == count_tokens(render_outline_unchanged("pkg/big.py"))
+
+
+def test_an_outline_stub_that_stands_for_another_outline_is_a_divergence(tmp_path: Path) -> None:
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "big.py").write_text(big_module())
+    strategy = LeanreadOutline(tmp_path)
+    call = ReadCall("pkg/big.py", None, None, _lines(big_module()), 7)
+    strategy._outline_texts["r1"] = "<path>pkg/big.py</path>\n<type>outline</type>\n<content>\n(older)\n</content>"
+    strategy._check_stub(call, ["r1"])
+    assert strategy.divergences == [
+        "step 7: read pkg/big.py 1+: the outline stub points to ['r1'], which did not give this outline"
+    ]
 
 
 def test_no_outline_no_figures() -> None:

@@ -295,6 +295,15 @@ def render_unchanged(display: str, window: Window, limits: Limits, *, final_newl
     return render_body(display, window, [note], limits, final_newline=final_newline)
 
 
+def render_outline_unchanged(display: str) -> str:
+    """The stub for a re-read of an outline the model still has, the same text as before."""
+    note = (
+        "(Outline unchanged since you read it, still in your context. Read a part with offset and limit "
+        "or symbol=NAME, or use fresh=true to see the outline again.)"
+    )
+    return envelope(display, "outline", [note])
+
+
 def _outline_header(made: Outline, example: str | None) -> str:
     total = f"{made.total:,}-line"
     if made.language == "log":
@@ -330,14 +339,14 @@ def render_outline(
         The text, and the line numbers it shows whole (for the ledger).
     """
     example = next((s.name for s in made.symbols if s.depth > 0), made.symbols[0].name if made.symbols else None)
-    head = [(n, f"{n}: {cut_line(line_of(n), limits.max_line_chars)}") for n in range(1, made.head + 1)]
+    head = [(n, f"{n}\t{cut_line(line_of(n), limits.max_line_chars)}") for n in range(1, made.head + 1)]
     tail = (
-        [(n, f"{n}: {cut_line(line_of(n), limits.max_line_chars)}") for n in range(made.tail, made.total + 1)]
+        [(n, f"{n}\t{cut_line(line_of(n), limits.max_line_chars)}") for n in range(made.tail, made.total + 1)]
         if made.tail
         else []
     )
     entries = [
-        (n, f"{label}: {cut_line(line_of(n), limits.max_line_chars)}", s.depth)
+        (n, f"{label}\t{cut_line(line_of(n), limits.max_line_chars)}", s.depth)
         for s in made.symbols
         for n, label in [*((m, str(m)) for m in s.marks), (s.line, _lines_label(s.first, s.last))]
     ]

@@ -26,6 +26,7 @@ from ..render import (
     file_facts,
     render_body,
     render_outline,
+    render_outline_unchanged,
     render_slice,
     render_unchanged,
     render_window,
@@ -421,10 +422,17 @@ def _big(ctx: ToolContext, resolved: Resolved, text_file: TextFile) -> bool:
 
 
 def _read_outline(
-    ctx: ToolContext, resolved: Resolved, text_file: TextFile, call_id: str, attached: tuple[str, ...], start: int
+    ctx: ToolContext,
+    resolved: Resolved,
+    text_file: TextFile,
+    call_id: str,
+    attached: tuple[str, ...],
+    start: int,
+    fresh: bool,
 ) -> ToolResult:
     """The outline of the file (its definitions from line ``start`` on); its head, signature and
-    tail lines count as seen."""
+    tail lines count as seen. The same outline again, while the model still has it and every line
+    it shows, is a stub (unless ``fresh``)."""
     total = len(text_file.lines)
     if isinstance(text_file.lines, IndexedLines):  # too big to parse: head and tail through the index
         made = head_and_tail(total)
@@ -438,15 +446,21 @@ def _read_outline(
         made = replace(made, head=0, symbols=tuple(sym for sym in made.symbols if sym.line >= start))
     text, whole = render_outline(resolved.display, made, line_of, ctx.limits)
     knowledge = knowledge_of(ctx, resolved, text_file)
-    record_view(
-        ctx, call_id, resolved, text_file, ranges_of(whole), kind="read", knowledge=knowledge, instructions=attached
-    )
+    sight, as_lines = _outline_sight(resolved, text)
+    seen = knowledge_of(ctx, sight, as_lines)
+    earlier = None if fresh else _earlier_outline(seen, knowledge, whole)
+    if earlier:
+        text = render_outline_unchanged(resolved.display)
+    record_view(ctx, call_id, sight, as_lines, () if earlier else ((1, 1),), kind="read", knowledge=seen)
+    shown = () if earlier else ranges_of(whole)
+    record_view(ctx, call_id, resolved, text_file, shown, kind="read", knowledge=knowledge, instructions=attached)
     tokens = count_tokens(text)
     metadata: dict[str, Any] = {
         "call_id": call_id,
         "path": resolved.display,
         "type": "outline",
-        "mode": "outline",
+        "mode": "stub" if earlier else "outline",
+        "unchanged_since": [earlier] if earlier else None,
         "language": made.language,
         "total_lines": total,
         "symbols": len(made.symbols),
@@ -457,6 +471,25 @@ def _read_outline(
         "tokens": tokens,
     }
     return ToolResult(text, metadata=metadata)
+
+
+def _outline_sight(resolved: Resolved, text: str) -> tuple[Resolved, TextFile]:
+    """An outline as the ledger knows it: a one-line version of a file of its own, named by the
+    outline's text (as an image is known by its bytes)."""
+    sight = replace(resolved, real=f"{resolved.real}#outline")
+    return sight, TextFile(
+        ("outline",), "utf-8", False, "\n", True, f"{content_hash(text.encode())}:outline", len(text)
+    )
+
+
+def _earlier_outline(seen: Knowledge, knowledge: Knowledge, whole: tuple[int, ...]) -> str | None:
+    """The call that gave this very outline, when it is still in the context window and the model
+    has every line the outline shows whole, under the same number."""
+    if not seen.unchanged or 1 not in seen.lines:
+        return None
+    if any(n not in knowledge.lines or knowledge.lines[n].then != n for n in whole):
+        return None
+    return seen.lines[1].call_id
 
 
 def run(ctx: ToolContext, request: ReadRequest, call_id: str) -> ToolResult:
@@ -499,7 +532,8 @@ def run(ctx: ToolContext, request: ReadRequest, call_id: str) -> ToolResult:
     focus_text = request.focus is not None and request.mode is None and fits
     big_whole = wants_map and _big(ctx, resolved, text_file)
     if wants_map and (mode == "outline" or (big_whole and not focus_text)):
-        result = _read_outline(ctx, resolved, text_file, call_id, attached, max(request.offset or 1, 1))
+        start = max(request.offset or 1, 1)
+        result = _read_outline(ctx, resolved, text_file, call_id, attached, start, request.fresh)
         return _unfocused(ctx, _with_instructions(result, instructions), request.focus, "outline")
     if request.symbol is not None:
         found = find_symbol(outline(resolved.display, text_file.lines), request.symbol, resolved.display)
@@ -528,7 +562,7 @@ def run(ctx: ToolContext, request: ReadRequest, call_id: str) -> ToolResult:
             focus = {"question": request.focus, "skipped": f"answered as {answer.mode}"}
         if big_whole and answer.mode in ("full", "elided"):  # not pruned: the outline it would have had
             reason = focus.get("skipped") or focus.get("fail_open") or "not pruned"
-            result = _read_outline(ctx, resolved, text_file, call_id, attached, 1)
+            result = _read_outline(ctx, resolved, text_file, call_id, attached, 1, request.fresh)
             shown_as = f"outline, as the text was not pruned ({reason})"
             return _unfocused(ctx, _with_instructions(result, instructions), request.focus, shown_as)
         audit_focus(ctx, "read", resolved.display, focus, unpruned, answer.text, "kept_lines" in focus)

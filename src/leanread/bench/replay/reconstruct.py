@@ -192,7 +192,7 @@ def apply_focus(view: View, result: ToolResult) -> dict[int, str]:
     return kept
 
 
-OUTLINE_ROW = re.compile(r"^(\d+)(?:-(\d+))?: (.*)$")
+OUTLINE_ROW = re.compile(r"^(\d+)(?:-(\d+))?\t(.*)$")
 
 
 def apply_outline(view: View, result: ToolResult) -> dict[int, str]:

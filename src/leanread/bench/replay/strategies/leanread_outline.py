@@ -4,14 +4,17 @@
 Every line the agent uses later in a file it had as an outline (the lines of a later window, the
 lines an ``edit`` replaces) that no earlier output of this session showed (the outline's head and
 signatures, a window, a grep, a follow-up) is fetched first by a follow-up ``read`` through the
-same Session: ``symbol=`` of the innermost definition that encloses the line (by line range when
-its name is not unique in the file). Where no definition encloses the line, or it lies outside
-every definition nested in the one that does (a class attribute, the lines between methods), a
-window from the line up to the next definition, at most 40 lines. Blank lines are not fetched.
+same Session. What it reads for a line: the innermost definition that encloses it; where no
+definition encloses the line, or it lies outside every definition nested in the one that does (a
+class attribute, the lines between methods), a window from the line up to the next definition,
+at most 40 lines. The lines an op uses are one run, so what it lacks is read in one call, as a
+model that has the map would: ``symbol=`` when that is one definition with a unique name, else
+the range from the first such definition or window to the last. Blank lines are not fetched.
 Each line is fetched at most once; the follow-ups' texts are charged to the op that needed them,
 and each goes through the truthfulness check like any read. Not charged: a whole re-read of an
-outlined file (it gets the outline again), shell commands, ``insert`` and ``undo_edit`` (made
-outside leanread, their lines are not known before they run).
+outlined file (it gets the outline again, or a stub when the model still has it), shell
+commands, ``insert`` and ``undo_edit`` (made outside leanread, their lines are not known before
+they run).
 
 Notes (per trace, summed by the report): ``follow-up reads: symbol|range|window``, their tokens
 by the op kind they were charged to, and each later-used non-blank line once by where the model
@@ -21,12 +24,13 @@ grep, an earlier window), ``used lines: follow-up`` (only a follow-up showed it)
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar
 
 from ....errors import InvalidArgument
 from ....outline import Outline, Symbol, find_symbol, outline, shown_lines
-from ....render import cut_line
+from ....render import cut_line, render_outline
 from ....tokens import count_tokens
 from ..calls import FileSnapshot, ReadCall, snapshot
 from ..lineids import LineIds
@@ -58,6 +62,15 @@ def gap(symbols: tuple[Symbol, ...], outer: Symbol | None, line: int) -> int | N
     return min(after) - 1 if after else (outer.last if outer is not None else 0)
 
 
+@dataclass(frozen=True)
+class Span:
+    """Lines ``first..last`` a follow-up reads: one definition (``symbol``) or a window."""
+
+    first: int
+    last: int
+    symbol: Symbol | None
+
+
 def replaced_lines(file: FileSnapshot, old: str) -> range:
     """The lines of ``file`` an edit of ``old`` replaces: those of its first occurrence (empty
     when ``old`` is not in the file)."""
@@ -86,6 +99,7 @@ class LeanreadOutline(Leanread):
         super().__init__(root)
         self.outlined: set[str] = set()
         self._outline_calls: set[str] = set()
+        self._outline_texts: dict[str, str] = {}
         self._follow_calls: set[str] = set()
         self._ids = LineIds()
         self._used: dict[str, set[int]] = {}
@@ -105,15 +119,28 @@ class LeanreadOutline(Leanread):
         meta = result.metadata
         if result.is_error or meta.get("type") != "outline":
             return self.checked(call, result)
+        if meta.get("unchanged_since"):
+            self.label = "stub"
+            self.notes["reads: outline stub"] += 1
+            self._check_stub(call, meta["unchanged_since"])
+            return result.text
         self.label = "outline"
         self.notes["reads: outline"] += 1
         self.outlined.add(call.path)
         self._outline_calls.add(str(meta["call_id"]))
+        self._outline_texts[str(meta["call_id"])] = result.text
         self.check_held(call, result, apply_outline, "the outline")
         # the lines the outline showed whole must be what the model holds
         made = outline(call.path, call.file.lines)
         self.notes["outline lines shown"] += sum(1 for _ in shown_lines(made))
         return result.text
+
+    def _check_stub(self, call: ReadCall, earlier: list[str]) -> None:
+        """An outline stub is true when the call it stands for gave the outline the file has now."""
+        made = outline(call.path, call.file.lines)
+        now, _ = render_outline(call.path, made, lambda n: call.file.lines[n - 1], self.session.limits)
+        if any(self._outline_texts.get(c) != now for c in earlier):
+            self._diverged(call, f"the outline stub points to {earlier}, which did not give this outline")
 
     # --- edits ------------------------------------------------------------------------------
 
@@ -154,39 +181,52 @@ class LeanreadOutline(Leanread):
         file = snapshot(self.root, path)
         if file is None or not used:
             return []
-        ids = self._ids.ids(path, file.lines)
-        seen = self._used.setdefault(path, set())
         made = outline(path, file.lines)
-        texts: list[str] = []
+        spans: list[Span] = []
         for n in used:
             if n > file.total:
                 break
             blank = not file.lines[n - 1].strip()  # needs no read to be known
-            if not self._holds(path, file, n)[0] and not blank:
-                text = self._follow_up(path, file, made, n, step)
-                self.notes[f"follow-up tokens: before {kind}s"] += count_tokens(text)
-                texts.append(text)
-            if ids[n - 1] not in seen and not blank:
+            if not blank and not any(s.first <= n <= s.last for s in spans) and not self._holds(path, file, n)[0]:
+                spans.append(self._span(made, file, n))
+        texts: list[str] = []
+        if spans:
+            text = self._follow_up(path, file, made, spans, step)
+            self.notes[f"follow-up tokens: before {kind}s"] += count_tokens(text)
+            texts.append(text)
+        ids = self._ids.ids(path, file.lines)
+        seen = self._used.setdefault(path, set())
+        for n in range(used.start, min(used.stop, file.total + 1)):
+            if ids[n - 1] not in seen and file.lines[n - 1].strip():
                 seen.add(ids[n - 1])
                 self.notes[f"used lines: {self._holds(path, file, n)[1]}"] += 1
         return texts
 
-    def _follow_up(self, path: str, file: FileSnapshot, made: Outline, n: int, step: int) -> str:
+    @staticmethod
+    def _span(made: Outline, file: FileSnapshot, n: int) -> Span:
+        """What a follow-up for line ``n`` reads: the innermost definition around it, or the
+        window from it to the next definition (at most WINDOW_LINES)."""
         symbol = enclosing(made.symbols, n)
-        if symbol is None or gap(made.symbols, symbol, n) is not None:
-            end = gap(made.symbols, symbol, n) or file.total
-            limit = max(1, min(WINDOW_LINES, end - n + 1))
-            self.notes["follow-up reads: window"] += 1
-            result = self.session.read(path, offset=n, limit=limit)
-            self._follow_calls.add(str(result.metadata.get("call_id")))
-            return self.checked(ReadCall(path, n, limit, file, step), result)
-        call = ReadCall(path, symbol.first, symbol.last - symbol.first + 1, file, step)
-        try:
-            unique = find_symbol(made, symbol.name, path) == symbol
-        except InvalidArgument:
-            unique = False
-        self.notes[f"follow-up reads: {'symbol' if unique else 'range'}"] += 1
-        if unique:
+        end = gap(made.symbols, symbol, n)
+        if symbol is None or end is not None:
+            return Span(n, n + max(1, min(WINDOW_LINES, (end or file.total) - n + 1)) - 1, None)
+        return Span(symbol.first, symbol.last, symbol)
+
+    def _follow_up(self, path: str, file: FileSnapshot, made: Outline, spans: list[Span], step: int) -> str:
+        """One read of ``spans``: every line between two of them is blank, held or in a span, as
+        ``used`` is one run of lines, so a model reads them as one range (a lone definition by name)."""
+        first, last = min(s.first for s in spans), max(s.last for s in spans)
+        call = ReadCall(path, first, last - first + 1, file, step)
+        symbol = spans[0].symbol if len(spans) == 1 else None
+        if symbol is None:
+            how = "window" if len(spans) == 1 else "range"
+        else:
+            try:
+                how = "symbol" if find_symbol(made, symbol.name, path) == symbol else "range"
+            except InvalidArgument:
+                how = "range"
+        self.notes[f"follow-up reads: {how}"] += 1
+        if how == "symbol" and symbol is not None:
             result = self.session.read(path, symbol=symbol.name)
         else:
             result = self.session.read(path, offset=call.offset, limit=call.limit)
