@@ -61,7 +61,7 @@ def test_python_head_classes_methods_and_assignments() -> None:
         "4\tfrom typing import Any",
         "6\tLIMIT = 10",
         "9\t@dataclass",
-        "9-17\tclass Order:",
+        "10-17\tclass Order:",
         "13-14\t    def total(self) -> int:",
         "16-17\t    async def refresh(self):",
         "20-21\tdef place(order: Order) -> None:",
@@ -473,7 +473,8 @@ list_push(struct node *n, int v)
         "5\t#endif",
         "6\t",
         "7-9\tstruct node {",
-        "11-15\tlist_push(struct node *n, int v)",
+        "11\tstatic inline int",
+        "12-15\tlist_push(struct node *n, int v)",
     ]
     made = outline("list.h", source.split("\n")[:-1])
     assert find_symbol(made, "list_push", "list.h").first == 11
@@ -619,7 +620,7 @@ type (
     assert _entries("shop.go", source) == [
         "1\tpackage shop",
         "2\t",
-        "3-4\tconst Max = 10",
+        "4\tconst Max = 10",
         "6-9\tconst (",
         "7\t\tA = iota",
         "8\t\tB",
@@ -698,7 +699,7 @@ int proto(int a);
         "6-7\t#define LONG_MACRO(a, b) \\",
         "9\ttypedef unsigned int uint;",
         "10\ttypedef struct {",
-        "10-12\t} point_t;",
+        "12\t} point_t;",
         "13\ttypedef int (*callback)(int);",
         "14\tunion value { int i; float f; };",
         "16\tstatic const int table[] = {1, 2, 3};",
@@ -735,12 +736,12 @@ def test_decorators_attributes_and_annotations_are_rows_above_the_signature() ->
     assert _entries("A.java", java) == [
         "1-5\tclass A {",
         "3\t    @Override",
-        '2-4\t    public String toString() { return ""; }',
+        '4\t    public String toString() { return ""; }',
     ]
     rust = """#[derive(Debug)]
 pub struct S;
 """
-    assert _entries("s.rs", rust) == ["1\t#[derive(Debug)]", "1-2\tpub struct S;"]
+    assert _entries("s.rs", rust) == ["1\t#[derive(Debug)]", "2\tpub struct S;"]
     ts = """@Component({selector: 'x'})
 export class C {
   @HostListener('click')
@@ -749,14 +750,14 @@ export class C {
 """
     assert _entries("c.ts", ts) == [
         "1\t@Component({selector: 'x'})",
-        "1-5\texport class C {",
+        "2-5\texport class C {",
         "3\t  @HostListener('click')",
-        "3-4\t  onClick() {}",
+        "4\t  onClick() {}",
     ]
     cpp = """template <typename T>
 T twice(T x) { return x + x; }
 """
-    assert _entries("t.cpp", cpp) == ["1\ttemplate <typename T>", "1-2\tT twice(T x) { return x + x; }"]
+    assert _entries("t.cpp", cpp) == ["1\ttemplate <typename T>", "2\tT twice(T x) { return x + x; }"]
 
 
 def test_symbol_reads_of_a_go_const_a_go_group_and_a_c_macro(tmp_path: Path) -> None:

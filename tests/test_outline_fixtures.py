@@ -14,7 +14,7 @@ import pytest
 
 from leanread.config import Limits
 from leanread.outline import outline
-from leanread.render import render_outline
+from leanread.render import cut_line, render_outline
 
 FIXTURES = Path(__file__).parent / "fixtures" / "outline"
 #: fixture file → (the path it is outlined as, the language the outline must say)
@@ -61,3 +61,16 @@ def test_outline_of_a_real_file_is_exactly_its_golden(name: str) -> None:
     assert got == golden.read_text(encoding="utf-8")
     path, language = CASES[name]
     assert outline(path, _lines(name)).language == language
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_every_row_shows_the_line_its_first_number_names(name: str) -> None:
+    lines = _lines(name)
+    limit = Limits().max_line_chars
+    rows = [row for row in _rendered(name).split("\n")[1:] if row and row[0].isdigit()]
+    assert rows
+    for row in rows:
+        label, text = row.split("\t", 1)
+        first, _, last = label.partition("-")
+        assert cut_line(lines[int(first) - 1], limit) == text, row
+        assert not last or int(last) > int(first)

@@ -37,6 +37,20 @@ def test_compact_hides_everything_up_to_the_call(session: Session) -> None:
     assert session.read("b.py").metadata["mode"] == "full"
 
 
+def test_rewind_and_compact_take_calls_that_showed_no_file(session: Session) -> None:
+    listing = session.ls(".")  # r1: a listing, no file view
+    session.read("a.py")  # r2
+    assert session.rewind(listing.metadata["call_id"]) == 1
+    assert session.read("a.py").metadata["mode"] == "full"  # r3
+    miss = session.grep("no_such_name")  # r4: no match
+    refused = session.read("missing.py")  # r5: an error result
+    assert miss.metadata["call_id"] == "r4" and refused.is_error and refused.metadata["call_id"] == "r5"
+    assert session.compact(refused.metadata["call_id"]) == 1  # r3's view
+    assert session.read("a.py").metadata["mode"] == "full"  # r6
+    assert session.rewind(miss.metadata["call_id"]) == 1  # r6's view, made after r4
+    assert session.read("a.py").metadata["mode"] == "full"
+
+
 def test_unknown_call_id_is_a_clear_error(session: Session) -> None:
     session.read("a.py")
     result = session.context("rewind", call_id="r99")

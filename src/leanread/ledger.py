@@ -24,6 +24,10 @@ LineRange = tuple[int, int]
 
 #: Kind of a record that carries lines an earlier call showed onto a newer version of the file.
 CARRY = "carry"
+#: A record with no file that marks a tool call's place in the session, so that a compact or a
+#: rewind may name any call, also one that showed no file (an ``ls``, a grep without matches, a
+#: refusal). It is never visible: no stub, diff or grant comes from it.
+CALL = "call"
 
 #: What a match id holds: the file's realpath and the 1-based line number of the hit.
 MatchLocation = tuple[str, int]
@@ -55,8 +59,9 @@ class ViewRecord:
         size: bytes of that version.
         mtime_ns: its modification time in nanoseconds.
         kind: the tool that showed it: ``read``, ``edit``, ``write``, ``grep``, ``refusal`` (an
-            edit refused with the diff of an outside change), or ``carry`` (lines this call
-            showed, carried onto a newer version; see ``knowledge``).
+            edit refused with the diff of an outside change), ``carry`` (lines this call
+            showed, carried onto a newer version; see ``knowledge``), or ``call`` (no file: the
+            call's place in the session, see ``CALL``).
         instructions: realpaths of instruction files (AGENTS.md, …) attached to this result.
         origins: for each range, the line number the model knows its first line by, when that
             differs (a carry record of lines that moved); empty: the same numbers.

@@ -425,6 +425,8 @@ def _spans(node: Any) -> tuple[int, int, int, tuple[int, ...]]:
         sibling = sibling.prev_named_sibling
     line = _own_line(node, marks)
     if node.type == "function_definition" and (name := _name_node(node)) is not None:
+        if name.start_point[0] > line:  # the return type stands alone above the name: a row of its own
+            marks.append(line)
         line = name.start_point[0]
     elif _anonymous_typedef(node):  # typedef struct { … } Name;: the row is the Name line
         marks.append(line)

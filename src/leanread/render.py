@@ -330,10 +330,11 @@ def render_outline(
     display: str, made: Outline, line_of: Callable[[int], str], limits: Limits
 ) -> tuple[str, tuple[int, ...]]:
     """The model-visible outline: a header that says what it is and how to get any part, the
-    head lines (``1: import os``), one ``first-last: signature line`` per definition (the
-    file's own line, indentation kept; its decorators' first lines above it as ``12: @cache``),
-    then the tail for a log. Nested definitions are left
-    out, and then the rest, when the whole would pass ``limits.max_bytes``.
+    head lines (``1<TAB>import os``), one ``line-last<TAB>signature line`` per definition (the
+    file's own line ``line``, indentation kept, and the definition's last line; its decorators'
+    first lines above it as ``12<TAB>@cache``), then the tail for a log. Every row's first number
+    is the line its text is: tab-separated rows read as leanread's ``tab`` format does. Nested
+    definitions are left out, and then the rest, when the whole would pass ``limits.max_bytes``.
 
     Returns:
         The text, and the line numbers it shows whole (for the ledger).
@@ -348,7 +349,7 @@ def render_outline(
     entries = [
         (n, f"{label}\t{cut_line(line_of(n), limits.max_line_chars)}", s.depth)
         for s in made.symbols
-        for n, label in [*((m, str(m)) for m in s.marks), (s.line, _lines_label(s.first, s.last))]
+        for n, label in [*((m, str(m)) for m in s.marks), (s.line, _lines_label(s.line, s.last))]
     ]
     notes: list[str] = []
     budget = limits.max_bytes - sum(len(text.encode()) + 1 for _, text in head + tail) - 400

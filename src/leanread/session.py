@@ -9,7 +9,7 @@ from collections.abc import Callable, Iterable, Sequence
 
 from .config import Limits, Policy, load_settings
 from .errors import InvalidArgument, LeanreadError
-from .ledger import LedgerStore
+from .ledger import CALL, LedgerStore, ViewRecord
 from .ledger_sqlite import shared_ledger
 from .pruning import AuditHook, Pruner, make_pruner
 from .result import ToolResult
@@ -302,7 +302,9 @@ class Session:
         return self._run(lambda ctx, cid: write_tool.run(ctx, request, cid), call_id)
 
     def _run(self, tool: Callable[[ToolContext, str], ToolResult], call_id: str | None) -> ToolResult:
-        """Run one tool with a call id; refusals and file-system failures become error results."""
+        """Run one tool with a call id; refusals and file-system failures become error results.
+        The call's place in the session is recorded whatever it showed, so a compact or a rewind
+        may name it."""
         call_id = call_id or self.ledger.new_call_id(self.id)
         try:
             return tool(self._context(), call_id)
@@ -315,6 +317,8 @@ class Session:
                 is_error=True,
                 metadata={"call_id": call_id},
             )
+        finally:
+            self.ledger.record(self.id, ViewRecord(call_id, "", "", (), 0, 0, kind=CALL, visible=False))
 
     @property
     def last_path(self) -> str | None:
