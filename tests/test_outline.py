@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import inspect
+import re
 import textwrap
+import uuid
 from pathlib import Path
 
 import pytest
+from clirun import leanread
 
 from leanread.config import Limits
 from leanread.errors import InvalidArgument
@@ -386,6 +389,45 @@ def test_an_outline_the_model_still_has_is_a_stub_until_it_changes_or_is_forgott
     assert session.read("big.py").text == changed.text
 
 
+def test_each_page_of_a_long_outline_is_a_stub_while_the_model_has_it(tmp_path: Path) -> None:
+    from leanread import MemoryLedger, Session
+
+    (tmp_path / "pages.py").write_text(
+        "".join(f"def function_number_{k}(x):\n    return x + {k}\n\n" for k in range(3000))
+    )
+    session = Session([tmp_path], ledger=MemoryLedger())
+    first = session.read("pages.py")
+    going_on = re.search(r"read on with offset=(\d+), mode=\"outline\"", first.text)
+    assert going_on is not None
+    second = session.read("pages.py", offset=int(going_on.group(1)), mode="outline")
+    assert second.metadata["mode"] == "outline" and second.text != first.text
+    assert session.read("pages.py").metadata["unchanged_since"] == [first.metadata["call_id"]]
+    again = session.read("pages.py", offset=int(going_on.group(1)), mode="outline")
+    assert again.metadata["unchanged_since"] == [second.metadata["call_id"]]
+
+
+def test_cli_outline_stub_within_a_session_and_fresh_for_the_outline_again(tmp_path: Path) -> None:
+    _big_module(tmp_path / "big.py")
+    session = f"outline-{uuid.uuid4().hex}"
+    first = leanread("read", "big.py", "--session", session, cwd=tmp_path)
+    assert first.returncode == 0, first.stderr
+    again = leanread("read", "big.py", "--session", session, cwd=tmp_path)
+    assert again.stdout == "\n".join(
+        ["<path>big.py</path>", "<type>outline</type>", "<content>", OUTLINE_STUB, "</content>\n"]
+    )
+    assert leanread("read", "big.py", "--session", session, "--fresh", cwd=tmp_path).stdout == first.stdout
+
+
+def test_a_big_file_whose_outline_would_be_over_half_its_bytes_comes_whole(tmp_path: Path) -> None:
+    from leanread import MemoryLedger, Session
+
+    (tmp_path / "constants.py").write_text("".join(f"LIMIT_{k} = {k}\n" for k in range(1, 202)))
+    session = Session([tmp_path], ledger=MemoryLedger())
+    whole = session.read("constants.py")
+    assert whole.metadata["mode"] == "full" and whole.metadata["last_line"] == 201
+    assert session.read("constants.py", mode="outline").metadata["mode"] == "outline"
+
+
 def test_a_window_that_showed_every_outline_line_does_not_stand_for_the_outline(tmp_path: Path) -> None:
     from leanread import MemoryLedger, Session
 
@@ -439,8 +481,28 @@ class Store:
         ("Store.size", 17, 19),
         ("Store.size", 21, 23),
     ]
-    # a getter and its setter are read together
+    # a getter and its setter are read together, as are the two branches' definitions side by side
     assert find_symbol(made, "Store.size", "compat.py") == Symbol("Store.size", "method", 17, 23, 18, 1, (17,))
+    assert (find_symbol(made, "modern", "compat.py").first, find_symbol(made, "modern", "compat.py").last) == (4, 8)
+
+
+def test_one_name_defined_apart_is_not_read_as_one_span() -> None:
+    source = """static int check(int n);
+
+static int helper(void) { return 0; }
+
+static int check(int n)
+{
+    return n;
+}
+"""
+    made = outline("check.c", source.split("\n")[:-1])
+    with pytest.raises(InvalidArgument) as refused:
+        find_symbol(made, "check", "check.c")
+    assert str(refused.value) == (
+        "symbol='check' names 2 definitions in check.c: check (lines 1-1), check (lines 5-8); "
+        "read one with offset and limit."
+    )
 
 
 def test_c_functions_are_named_by_their_declarator_inside_guards_and_extern_c() -> None:
@@ -770,7 +832,7 @@ def test_symbol_reads_of_a_go_const_a_go_group_and_a_c_macro(tmp_path: Path) -> 
     c += [f"int f{k}(void) {{\n    return {k};\n}}\n" for k in range(150)]
     (tmp_path / "sq.c").write_text("\n".join(c))
     session = Session([tmp_path], ledger=MemoryLedger())
-    assert "3-6\tconst (" in session.read("shop.go").text.split("\n")
+    assert "3-6\tconst (" in session.read("shop.go", mode="outline").text.split("\n")
     one = session.read("shop.go", symbol="B")
     assert one.text.split("\n")[3] == "\tB" and one.metadata["last_line"] == 5
     group = session.read("shop.go", symbol="const (A, …)")

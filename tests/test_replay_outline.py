@@ -29,6 +29,10 @@ HEADER = {
 }
 
 
+#: Each function's last line: long enough that the outline is well under half the module's bytes.
+RETURN = "    return b  # the sum, as the caller expects it"
+
+
 def big_module() -> str:
     """A 416-line module: a docstring and an import (lines 1-2), 100 four-line functions
     ``f0``..``f99`` (``fN`` at line 4N+3, its last line 4N+5, a blank line after), then a class at
@@ -36,7 +40,7 @@ def big_module() -> str:
     then a top-level statement (413-416)."""
     rows = ['"""Big."""', "import os"]
     for n in range(100):
-        rows += [f"def f{n}(a):", f"    b = a + {n}", "    return b", ""]
+        rows += [f"def f{n}(a):", f"    b = a + {n}", RETURN, ""]
     rows += [
         "class Big:",
         "    attr = 1",
@@ -64,7 +68,7 @@ def _lines(text: str) -> FileSnapshot:
 def test_the_synthetic_module_is_as_documented() -> None:
     lines = big_module().splitlines()
     assert len(lines) == 416
-    assert lines[4 * 7 + 3 - 1] == "def f7(a):" and lines[4 * 7 + 5 - 1] == "    return b"
+    assert lines[4 * 7 + 3 - 1] == "def f7(a):" and lines[4 * 7 + 5 - 1] == RETURN
     assert lines[402] == "class Big:" and lines[408] == "    def method(self):" and lines[415] == "print(os.sep)"
 
 
@@ -83,7 +87,7 @@ def test_enclosing_definition_and_gaps() -> None:
 
 def test_replaced_lines() -> None:
     file = _lines(big_module())
-    assert replaced_lines(file, "    b = a + 7\n    return b") == range(32, 34)
+    assert replaced_lines(file, f"    b = a + 7\n{RETURN}") == range(32, 34)
     assert replaced_lines(file, "    b = a + 7\n") == range(32, 33)
     assert replaced_lines(file, "not there") == range(0)
     assert replaced_lines(file, "") == range(0)

@@ -134,6 +134,7 @@ def read(
     mode: Annotated[str | None, typer.Option(help=_READ_HELP["mode"])] = None,
     symbol: Annotated[str | None, typer.Option(help=_READ_HELP["symbol"])] = None,
     focus: Annotated[str | None, typer.Option(help=_READ_HELP["focus"])] = None,
+    fresh: Annotated[bool, typer.Option(help=_READ_HELP["fresh"])] = False,
     focus_backend: FocusBackend = None,
     focus_url: FocusUrl = None,
     focus_model: FocusModel = None,
@@ -170,6 +171,7 @@ def read(
         mode=mode,
         symbol=symbol,
         focus=focus,
+        fresh=fresh,
     )
     _show(result, meta)
     if image_out is not None:

@@ -757,14 +757,13 @@ def find_symbol(made: Outline, wanted: str, display: str) -> Symbol:
     found = _candidates(made.symbols, wanted.strip())
     if len(found) == 1:
         return found[0]
-    if found and len({s.name for s in found}) == 1:  # a getter and its setter, overloads: read them all
-        first, last = min(s.first for s in found), max(s.last for s in found)
-        return replace(found[0], first=first, last=last)
+    first, last = min((s.first for s in found), default=0), max((s.last for s in found), default=0)
+    if len({s.name for s in found}) == 1 and _side_by_side(made.symbols, found, first, last):
+        return replace(found[0], first=first, last=last)  # a getter and its setter, overloads: read them all
     if found:
         listed = ", ".join(f"{s.name} (lines {s.first}-{s.last})" for s in found[:8])
-        raise InvalidArgument(
-            f"symbol={wanted!r} names {len(found)} definitions in {display}: {listed}; use the full name."
-        )
+        step = "use the full name" if len({s.name for s in found}) > 1 else "read one with offset and limit"
+        raise InvalidArgument(f"symbol={wanted!r} names {len(found)} definitions in {display}: {listed}; {step}.")
     last_parts = {_last_part(s.name): s.name for s in made.symbols}
     close = [
         s.name for s in made.symbols if s.name in difflib.get_close_matches(wanted, [s.name for s in made.symbols])
@@ -777,6 +776,14 @@ def find_symbol(made: Outline, wanted: str, display: str) -> Symbol:
         else ' Read the file\'s outline (mode="outline") to see its names.'
     )
     raise InvalidArgument(f"{display} has no definition named {wanted!r}.{hint}")
+
+
+def _side_by_side(symbols: tuple[Symbol, ...], found: list[Symbol], first: int, last: int) -> bool:
+    """Whether no other definition at their depth lies between the definitions ``found`` (which
+    span lines ``first..last``): a property's getter and setter, overloads. A C prototype and its
+    body, or one name defined in both branches of an ``if``, are not."""
+    depth = found[0].depth
+    return all(s in found for s in symbols if s.depth == depth and first <= s.first <= last)
 
 
 def shown_lines(made: Outline) -> Iterator[int]:

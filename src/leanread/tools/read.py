@@ -19,7 +19,7 @@ from ..formats import FORMATS, Format, decorate
 from ..instructions import Instruction, reminder
 from ..knowledge import Knowledge, KnownLine, as_known, hunks_known, ranges_of
 from ..ledger import LineRange
-from ..outline import HEAD_TAIL_LINES, find_symbol, head_and_tail, language_of, outline, shown_lines
+from ..outline import HEAD_TAIL_LINES, Outline, find_symbol, head_and_tail, language_of, outline, shown_lines
 from ..render import (
     Window,
     envelope,
@@ -421,18 +421,22 @@ def _big(ctx: ToolContext, resolved: Resolved, text_file: TextFile) -> bool:
     )
 
 
-def _read_outline(
-    ctx: ToolContext,
-    resolved: Resolved,
-    text_file: TextFile,
-    call_id: str,
-    attached: tuple[str, ...],
-    start: int,
-    fresh: bool,
-) -> ToolResult:
-    """The outline of the file (its definitions from line ``start`` on); its head, signature and
-    tail lines count as seen. The same outline again, while the model still has it and every line
-    it shows, is a stub (unless ``fresh``)."""
+#: A whole read of a big file that fits one window gets its outline only when the outline is at
+#: most this share of the file's bytes; else the text costs little more and needs no follow-up.
+OUTLINE_SHARE = 0.5
+
+
+@dataclass(frozen=True)
+class _Map:
+    """An outline as the model would get it: what it lists, its text, the lines it shows whole."""
+
+    made: Outline
+    text: str
+    whole: tuple[int, ...]
+
+
+def _map_of(ctx: ToolContext, resolved: Resolved, text_file: TextFile, start: int) -> _Map:
+    """The outline of the file, its definitions from line ``start`` on."""
     total = len(text_file.lines)
     if isinstance(text_file.lines, IndexedLines):  # too big to parse: head and tail through the index
         made = head_and_tail(total)
@@ -445,8 +449,32 @@ def _read_outline(
     if start > 1:  # going on with a long outline
         made = replace(made, head=0, symbols=tuple(sym for sym in made.symbols if sym.line >= start))
     text, whole = render_outline(resolved.display, made, line_of, ctx.limits)
+    return _Map(made, text, whole)
+
+
+def _pays(ctx: ToolContext, resolved: Resolved, text_file: TextFile, mapped: _Map) -> bool:
+    """Whether a whole read in ``auto`` mode gets the outline rather than the text: always for a
+    file over one window, else when the outline is at most ``OUTLINE_SHARE`` of its bytes."""
+    fits = len(text_file.lines) <= ctx.limits.max_lines and resolved.size <= ctx.limits.max_bytes
+    return not fits or len(mapped.text.encode()) <= OUTLINE_SHARE * resolved.size
+
+
+def _read_outline(
+    ctx: ToolContext,
+    resolved: Resolved,
+    text_file: TextFile,
+    call_id: str,
+    attached: tuple[str, ...],
+    mapped: _Map,
+    start: int,
+    fresh: bool,
+) -> ToolResult:
+    """The outline ``mapped`` (of the file's definitions from line ``start`` on); its head,
+    signature and tail lines count as seen. The same outline again, while the model still has it
+    and every line it shows, is a stub (unless ``fresh``)."""
+    made, text, whole = mapped.made, mapped.text, mapped.whole
     knowledge = knowledge_of(ctx, resolved, text_file)
-    sight, as_lines = _outline_sight(resolved, text)
+    sight, as_lines = _outline_sight(resolved, text, start)
     seen = knowledge_of(ctx, sight, as_lines)
     earlier = None if fresh else _earlier_outline(seen, knowledge, whole)
     if earlier:
@@ -462,7 +490,7 @@ def _read_outline(
         "mode": "stub" if earlier else "outline",
         "unchanged_since": [earlier] if earlier else None,
         "language": made.language,
-        "total_lines": total,
+        "total_lines": len(text_file.lines),
         "symbols": len(made.symbols),
         "shown_lines": len(whole),
         "content_hash": text_file.content_hash,
@@ -473,10 +501,10 @@ def _read_outline(
     return ToolResult(text, metadata=metadata)
 
 
-def _outline_sight(resolved: Resolved, text: str) -> tuple[Resolved, TextFile]:
-    """An outline as the ledger knows it: a one-line version of a file of its own, named by the
-    outline's text (as an image is known by its bytes)."""
-    sight = replace(resolved, real=f"{resolved.real}#outline")
+def _outline_sight(resolved: Resolved, text: str, start: int) -> tuple[Resolved, TextFile]:
+    """An outline (its page from line ``start``) as the ledger knows it: a one-line version of a
+    file of its own, named by the outline's text (as an image is known by its bytes)."""
+    sight = replace(resolved, real=f"{resolved.real}#outline@{start}")
     return sight, TextFile(
         ("outline",), "utf-8", False, "\n", True, f"{content_hash(text.encode())}:outline", len(text)
     )
@@ -531,9 +559,12 @@ def run(ctx: ToolContext, request: ReadRequest, call_id: str) -> ToolResult:
     fits = len(text_file.lines) <= ctx.limits.max_lines and resolved.size <= ctx.limits.max_bytes
     focus_text = request.focus is not None and request.mode is None and fits
     big_whole = wants_map and _big(ctx, resolved, text_file)
-    if wants_map and (mode == "outline" or (big_whole and not focus_text)):
-        start = max(request.offset or 1, 1)
-        result = _read_outline(ctx, resolved, text_file, call_id, attached, start, request.fresh)
+    start = max(request.offset or 1, 1)
+    mapped = _map_of(ctx, resolved, text_file, start) if wants_map and (mode == "outline" or big_whole) else None
+    if mapped is not None and mode != "outline" and not _pays(ctx, resolved, text_file, mapped):
+        big_whole = False
+    if mapped is not None and (mode == "outline" or (big_whole and not focus_text)):
+        result = _read_outline(ctx, resolved, text_file, call_id, attached, mapped, start, request.fresh)
         return _unfocused(ctx, _with_instructions(result, instructions), request.focus, "outline")
     if request.symbol is not None:
         found = find_symbol(outline(resolved.display, text_file.lines), request.symbol, resolved.display)
@@ -560,9 +591,9 @@ def run(ctx: ToolContext, request: ReadRequest, call_id: str) -> ToolResult:
                 focus = {"question": request.focus, "skipped": f"answered as {answer.mode}, shorter than pruned"}
         else:
             focus = {"question": request.focus, "skipped": f"answered as {answer.mode}"}
-        if big_whole and answer.mode in ("full", "elided"):  # not pruned: the outline it would have had
+        if mapped is not None and big_whole and answer.mode in ("full", "elided"):  # not pruned: its outline
             reason = focus.get("skipped") or focus.get("fail_open") or "not pruned"
-            result = _read_outline(ctx, resolved, text_file, call_id, attached, 1, request.fresh)
+            result = _read_outline(ctx, resolved, text_file, call_id, attached, mapped, start, request.fresh)
             shown_as = f"outline, as the text was not pruned ({reason})"
             return _unfocused(ctx, _with_instructions(result, instructions), request.focus, shown_as)
         audit_focus(ctx, "read", resolved.display, focus, unpruned, answer.text, "kept_lines" in focus)
