@@ -428,6 +428,42 @@ def test_a_big_file_whose_outline_would_be_over_half_its_bytes_comes_whole(tmp_p
     assert session.read("constants.py", mode="outline").metadata["mode"] == "outline"
 
 
+def test_an_outline_names_a_legacy_encoding_and_crlf_line_endings(tmp_path: Path) -> None:
+    from leanread import MemoryLedger, Session
+
+    lines = _big_module(tmp_path / "big.py")
+    lines[0] = '"""Big module, café."""'
+    (tmp_path / "big.py").write_bytes(("\r\n".join(lines) + "\r\n").encode("cp1252"))
+    result = Session([tmp_path], ledger=MemoryLedger()).read("big.py")
+    assert result.metadata["mode"] == "outline"
+    assert result.text.split("\n")[4:6] == [
+        "(File is cp1252-encoded with CRLF line endings; edits keep both.)",
+        '1\t"""Big module, café."""',
+    ]
+
+
+def test_the_next_page_of_an_outline_starts_under_the_class_it_is_in(tmp_path: Path) -> None:
+    from leanread import MemoryLedger, Session
+
+    methods = "".join(f"    def method_number_{k}(self, x):\n        return x + {k}\n\n" for k in range(3000))
+    (tmp_path / "wide.py").write_text(f"class Wide:\n{methods}")
+    session = Session([tmp_path], ledger=MemoryLedger())
+    first = session.read("wide.py").text.split("\n")[3:]
+    assert first[1:4] == [
+        "1-9000\tclass Wide:",
+        "",
+        "(Nested definitions are left out to keep this short. To list a class's members, read on from "
+        'inside it with mode="outline", e.g. offset=2 for Wide.)',
+    ]
+    members = session.read("wide.py", offset=2, mode="outline").text
+    assert members.split("\n")[4:6] == ["1-9000\tclass Wide:", "2-3\t    def method_number_0(self, x):"]
+    going_on = re.search(r"read on with offset=(\d+), mode=\"outline\"", members)
+    assert going_on is not None
+    rows = session.read("wide.py", offset=int(going_on.group(1)), mode="outline").text.split("\n")[4:6]
+    k = (int(going_on.group(1)) - 2) // 3
+    assert rows == ["1-9000\tclass Wide:", f"{3 * k + 2}-{3 * k + 3}\t    def method_number_{k}(self, x):"]
+
+
 def test_a_window_that_showed_every_outline_line_does_not_stand_for_the_outline(tmp_path: Path) -> None:
     from leanread import MemoryLedger, Session
 

@@ -327,14 +327,22 @@ def _lines_label(first: int, last: int) -> str:
 
 
 def render_outline(
-    display: str, made: Outline, line_of: Callable[[int], str], limits: Limits
+    display: str,
+    made: Outline,
+    line_of: Callable[[int], str],
+    limits: Limits,
+    *,
+    facts: str | None = None,
+    first_page: bool = True,
 ) -> tuple[str, tuple[int, ...]]:
     """The model-visible outline: a header that says what it is and how to get any part, the
     head lines (``1<TAB>import os``), one ``line-last<TAB>signature line`` per definition (the
     file's own line ``line``, indentation kept, and the definition's last line; its decorators'
     first lines above it as ``12<TAB>@cache``), then the tail for a log. Every row's first number
     is the line its text is: tab-separated rows read as leanread's ``tab`` format does. Nested
-    definitions are left out, and then the rest, when the whole would pass ``limits.max_bytes``.
+    definitions are left out (on the ``first_page``; a later page lists them), and then the rest,
+    when the whole would pass ``limits.max_bytes``. ``facts`` (see ``file_facts``) follow the
+    header.
 
     Returns:
         The text, and the line numbers it shows whole (for the ledger).
@@ -353,10 +361,14 @@ def render_outline(
     ]
     notes: list[str] = []
     budget = limits.max_bytes - sum(len(text.encode()) + 1 for _, text in head + tail) - 400
-    if sum(len(text.encode()) + 1 for _, text, _ in entries) > budget and any(depth for *_, depth in entries):
+    too_long = sum(len(text.encode()) + 1 for _, text, _ in entries) > budget
+    inner = [s for s in made.symbols if s.depth > 0]
+    outer = next((s for s in made.symbols if s.depth == 0 and any(s.line < t.line <= s.last for t in inner)), None)
+    if too_long and first_page and outer is not None:  # the top level only; later pages list members
         entries = [entry for entry in entries if entry[2] == 0]
         notes.append(
-            "(Nested definitions are left out to keep this short; read a class with symbol=NAME to see its members.)"
+            "(Nested definitions are left out to keep this short. To list a class's members, read on from "
+            f'inside it with mode="outline", e.g. offset={outer.line + 1} for {outer.name}.)'
         )
     kept: list[tuple[int, str, int]] = []
     used = 0
@@ -378,6 +390,7 @@ def render_outline(
         middle = []
     body = [
         _outline_header(made, example),
+        *([facts] if facts else []),
         *(t for _, t in head),
         *(t for _, t, _ in kept),
         *middle,

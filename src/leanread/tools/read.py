@@ -446,9 +446,11 @@ def _map_of(ctx: ToolContext, resolved: Resolved, text_file: TextFile, start: in
         made = outline(resolved.display, text_file.lines)
         lines = text_file.lines
         line_of = lambda n: lines[n - 1]  # noqa: E731
-    if start > 1:  # going on with a long outline
-        made = replace(made, head=0, symbols=tuple(sym for sym in made.symbols if sym.line >= start))
-    text, whole = render_outline(resolved.display, made, line_of, ctx.limits)
+    if start > 1:  # going on with a long outline, under the rows of the definitions around line start
+        made = replace(made, head=0, symbols=tuple(sym for sym in made.symbols if sym.last >= start))
+    text, whole = render_outline(
+        resolved.display, made, line_of, ctx.limits, facts=_facts(text_file), first_page=start == 1
+    )
     return _Map(made, text, whole)
 
 
