@@ -541,6 +541,46 @@ static int check(int n)
     )
 
 
+def test_python_that_ast_cannot_parse_is_outlined_by_tree_sitter() -> None:
+    source = """\"\"\"Old module.\"\"\"
+import os
+
+class A(object):
+    @property
+    def x(self):
+        return 1
+
+    def y(self):
+        print "py2"
+
+def f(:
+    pass
+
+try:
+    import json
+except ImportError:
+    def loads(text):
+        return text
+"""
+    assert _entries("old.py", source) == [
+        '1\t"""Old module."""',
+        "2\timport os",
+        "4-10\tclass A(object):",
+        "5\t    @property",
+        "6-7\t    def x(self):",
+        "9-10\t    def y(self):",
+        "12-13\tdef f(:",
+        "18-19\t    def loads(text):",
+    ]
+    made = outline("old.py", source.split("\n")[:-1])
+    assert [(s.name, s.kind, s.depth) for s in made.symbols][:3] == [
+        ("A", "class", 0),
+        ("A.x", "method", 1),
+        ("A.y", "method", 1),
+    ]
+    assert (find_symbol(made, "A.x", "old.py").first, find_symbol(made, "A.x", "old.py").last) == (5, 7)
+
+
 def test_c_functions_are_named_by_their_declarator_inside_guards_and_extern_c() -> None:
     source = """#ifndef LIST_H
 #define LIST_H

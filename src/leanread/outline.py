@@ -263,6 +263,28 @@ _GRAMMARS: dict[str, _Grammar] = {
             }
         ),
     ),
+    # Python goes through ``ast``; this grammar maps what ``ast`` cannot parse (Python 2, a broken edit)
+    "python": _Grammar(
+        "tree_sitter_python",
+        "language",
+        {"class_definition": "class", "function_definition": "function"},
+        frozenset(
+            {
+                "class_definition",
+                "block",
+                "decorated_definition",
+                "if_statement",
+                "elif_clause",
+                "else_clause",
+                "try_statement",
+                "except_clause",
+                "finally_clause",
+                "with_statement",
+                "ERROR",
+            }
+        ),
+        members=frozenset({"class_definition"}),
+    ),
     "c": _Grammar("tree_sitter_c", "language", _C_KINDS, _C_BLOCKS, _C_DECLARATIONS),
     "cpp": _Grammar(
         "tree_sitter_cpp",
@@ -368,6 +390,8 @@ def _name_node(node: Any) -> Any:
         named = node.child_by_field_name("name") or node.child_by_field_name("type")
         if named is not None:
             return named
+    elif node.child_by_field_name("declarator") is None and node.child_by_field_name("name") is not None:
+        return node.child_by_field_name("name")  # Python's function_definition
     field = node.child_by_field_name("declarator")
     while field is not None and field.type not in _DECLARED:
         inner = field.child_by_field_name("declarator") or field.child_by_field_name("name")
@@ -519,6 +543,8 @@ class _Walk:
             kind = self.grammar.kinds.get(child.type)
             if kind and in_type and child.type in self.grammar.declarations:
                 kind = None
+            if kind == "function" and in_type:
+                kind = "method"
             if kind and child.type in _GO_DECLARATIONS:
                 self.go_declaration(child, kind, prefix, depth)
                 continue
@@ -573,9 +599,25 @@ def _tree_sitter(language: str, lines: Sequence[str]) -> Outline | None:
     walk = _Walk(language, grammar, [])
     walk.visit(tree.root_node, "", 0)
     symbols = walk.symbols
-    return Outline(
-        language, len(lines), _code_head(lines, symbols[0].first if symbols else len(lines) + 1), tuple(symbols)
-    )
+    first_symbol = symbols[0].first if symbols else len(lines) + 1
+    head = _python_head_of(tree.root_node, first_symbol) if language == "python" else _code_head(lines, first_symbol)
+    return Outline(language, len(lines), min(head, HEAD_LINES, len(lines)), tuple(symbols))
+
+
+#: What may open a Python module before its first definition, in a tree-sitter tree.
+_PYTHON_HEAD = frozenset({"import_statement", "import_from_statement", "future_import_statement", "comment"})
+
+
+def _python_head_of(module: Any, first_symbol: int) -> int:
+    """Like ``_python_head`` for a tree-sitter tree: the last line of the module docstring and
+    the imports (and comments) before the first other statement or definition."""
+    head = 0
+    for index, node in enumerate(module.named_children):
+        docstring = index == 0 and node.type == "expression_statement" and node.named_children[0].type == "string"
+        if node.start_point[0] + 1 >= first_symbol or not (docstring or node.type in _PYTHON_HEAD):
+            break
+        head = node.end_point[0] + 1
+    return head
 
 
 _HEAD_LINE = re.compile(
@@ -728,10 +770,8 @@ def outline(path: str, lines: Sequence[str]) -> Outline:
 def outline_of_language(language: str | None, lines: Sequence[str]) -> Outline:
     """Like ``outline`` for lines of a known ``language`` (as ``language_of`` names it; None: head
     and tail)."""
-    made: Outline | None = None
-    if language in _SCANNERS:
-        made = _SCANNERS[language](lines)
-    elif language in _GRAMMARS:
+    made = _SCANNERS[language](lines) if language in _SCANNERS else None
+    if made is None and language in _GRAMMARS:
         made = _tree_sitter(language, lines)
     return made if made is not None and made.symbols else _log(lines)
 
