@@ -195,6 +195,11 @@ def apply_focus(view: View, result: ToolResult) -> dict[int, str]:
 OUTLINE_ROW = re.compile(r"^(\d+)(?:-(\d+))?\t(.*)$")
 
 
+def outline_rows(text: str) -> list[str]:
+    """The rows of an outline result's text (``12\ttext``, ``10-20\tdef f():``), in order."""
+    return [row for row in text.split("\n") if OUTLINE_ROW.match(row)]
+
+
 def apply_outline(view: View, result: ToolResult) -> dict[int, str]:
     """An outline result: its head and tail rows (``12: text``) are held under their numbers, each
     definition row (``10-20: def f():``) as a loose signature of lines 10-20. Returns the rows

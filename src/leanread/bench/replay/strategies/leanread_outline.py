@@ -34,7 +34,7 @@ from ....render import cut_line, render_outline
 from ....tokens import count_tokens
 from ..calls import FileSnapshot, ReadCall, snapshot
 from ..lineids import LineIds
-from ..reconstruct import apply_outline
+from ..reconstruct import apply_outline, outline_rows
 from ..strategy import MAX_BYTES, window
 from .leanread import Leanread
 
@@ -136,10 +136,11 @@ class LeanreadOutline(Leanread):
         return result.text
 
     def _check_stub(self, call: ReadCall, earlier: list[str]) -> None:
-        """An outline stub is true when the call it stands for gave the outline the file has now."""
+        """An outline stub is true when the call it stands for gave the rows of the outline the
+        file has now."""
         made = outline(call.path, call.file.lines)
         now, _ = render_outline(call.path, made, lambda n: call.file.lines[n - 1], self.session.limits)
-        if any(self._outline_texts.get(c) != now for c in earlier):
+        if any(outline_rows(self._outline_texts.get(c, "")) != outline_rows(now) for c in earlier):
             self._diverged(call, f"the outline stub points to {earlier}, which did not give this outline")
 
     # --- edits ------------------------------------------------------------------------------
