@@ -464,6 +464,89 @@ def test_the_next_page_of_an_outline_starts_under_the_class_it_is_in(tmp_path: P
     assert rows == ["1-9000\tclass Wide:", f"{3 * k + 2}-{3 * k + 3}\t    def method_number_{k}(self, x):"]
 
 
+def test_following_the_page_notes_reaches_every_definition_even_under_deep_nesting(tmp_path: Path) -> None:
+    from leanread import MemoryLedger, Session
+
+    lines = [
+        f"{'    ' * d}class Level{d}WithAVeryLongNameThatFillsTheOutlineRowsOfEveryPage{'_' * 40}:" for d in range(8)
+    ]
+    lines += [f"{'    ' * 8}def method_{k}(self):\n{'    ' * 9}return {k}" for k in range(120)]
+    (tmp_path / "deep.py").write_text("\n".join(lines) + "\n")
+    session = Session([tmp_path], ledger=MemoryLedger(), limits=Limits(max_bytes=1200))
+    listed: set[str] = set()
+    offset, pages = 9, 0
+    while True:
+        text = session.read("deep.py", offset=offset, mode="outline").text
+        listed |= set(re.findall(r"def (method_\d+)", text))
+        going_on = re.search(r"read on with offset=(\d+), mode=\"outline\"", text)
+        pages += 1
+        if going_on is None:
+            break
+        assert int(going_on.group(1)) > offset
+        offset = int(going_on.group(1))
+    assert listed == {f"method_{k}" for k in range(120)} and pages <= 120
+
+
+def test_a_big_file_that_fits_one_read_comes_whole_when_its_map_would_hide_or_mislead(tmp_path: Path) -> None:
+    from leanread import MemoryLedger, Session
+
+    session = Session([tmp_path], ledger=MemoryLedger())
+    body = "".join(f"    x_{k} = {k}\n" for k in range(300))
+    (tmp_path / "test_one.py").write_text(f"import os\n\ndef test_everything():\n{body}")
+    (tmp_path / "broken.py").write_text("".join(f"def f{k}(x):\n    return x\n\n" for k in range(100)) + "def g(:\n")
+    (tmp_path / "site.css").write_text("".join(f".c{k} {{ color: red; }}\n" for k in range(260)))
+    (tmp_path / "app.log").write_text("".join(f"2026-11-30 12:00:{k % 60:02d} event {k}\n" for k in range(260)))
+    for name in ("test_one.py", "broken.py", "site.css"):
+        assert session.read(name).metadata["mode"] == "full", name
+    assert session.read("app.log").metadata["mode"] == "outline"
+    forced = session.read("broken.py", mode="outline", fresh=True).text.split("\n")
+    assert forced[4] == (
+        "(Python cannot parse it (line 301: invalid syntax); the rows are real lines, but a range may be off.)"
+    )
+
+
+def test_an_outline_page_past_the_end_is_refused(tmp_path: Path) -> None:
+    from leanread import MemoryLedger, Session
+
+    _big_module(tmp_path / "big.py")
+    result = Session([tmp_path], ledger=MemoryLedger()).read("big.py", offset=600, mode="outline")
+    assert result.is_error
+    assert result.text == "offset=600 is past the end of big.py, which has 510 lines; use an offset from 1 to 510."
+
+
+def test_a_head_over_forty_lines_says_where_it_ends() -> None:
+    source = "".join(f"import module_{k}\n" for k in range(60)) + "\ndef f():\n    pass\n"
+    entries = _entries("many.py", source)
+    assert entries[39:42] == ["40\timport module_39", "… the head goes on to line 60 …", "62-63\tdef f():"]
+
+
+def test_cpp_attributes_return_types_and_names_split_over_lines() -> None:
+    source = """namespace app {
+struct Widget {
+    [[nodiscard]]
+    inline int
+    get() const {
+        return 1;
+    }
+};
+}
+int app::Widget::
+compute(int x) {
+    return x;
+}
+"""
+    assert _entries("w.cpp", source) == [
+        "1-9\tnamespace app {",
+        "2-8\tstruct Widget {",
+        "3\t    [[nodiscard]]",
+        "4\t    inline int",
+        "5-7\t    get() const {",
+        "10-13\tint app::Widget::",
+    ]
+    made = outline("w.cpp", source.split("\n")[:-1])
+    assert [s.name for s in made.symbols] == ["app", "app.Widget", "app.Widget.get", "app::Widget::compute"]
+
+
 def test_a_window_that_showed_every_outline_line_does_not_stand_for_the_outline(tmp_path: Path) -> None:
     from leanread import MemoryLedger, Session
 
@@ -563,6 +646,8 @@ except ImportError:
         return text
 """
     assert _entries("old.py", source) == [
+        "(Python cannot parse it (line 10: Missing parentheses in call to 'print'. Did you mean print(...)?); "
+        "the rows are real lines, but a range may be off.)",
         '1\t"""Old module."""',
         "2\timport os",
         "4-10\tclass A(object):",

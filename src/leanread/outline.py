@@ -57,9 +57,12 @@ class Outline:
     Attributes:
         language: what the file was read as (``python``, ``markdown``, ``log``, …).
         total: lines in the file.
-        head: lines ``1..head`` are shown whole (0: none).
+        head: lines ``1..head`` are shown whole (0: none), at most ``HEAD_LINES``.
         symbols: definitions in file order.
         tail: lines ``tail..total`` are shown whole (0: none; logs only).
+        head_cut: the head's real last line when it runs past ``HEAD_LINES`` (0: it does not).
+        problem: why the map may be off (Python that ``ast`` cannot parse, mapped by an
+            error-tolerant parser), or None.
     """
 
     language: str
@@ -67,16 +70,29 @@ class Outline:
     head: int
     symbols: tuple[Symbol, ...]
     tail: int = 0
+    head_cut: int = 0
+    problem: str | None = None
 
 
 # --- Python (ast) ---------------------------------------------------------------------------------
 
 
+def _code_outline(language: str, lines: Sequence[str], head: int, symbols: Sequence[Symbol]) -> Outline:
+    """An outline whose head (its real last line ``head``) is cut at ``HEAD_LINES``."""
+    total = len(lines)
+    shown = min(head, HEAD_LINES, total)
+    return Outline(language, total, shown, tuple(symbols), head_cut=head if head > shown else 0)
+
+
 def _python(lines: Sequence[str]) -> Outline | None:
+    """The outline through ``ast``; Python it cannot parse through tree-sitter, with the reason."""
     try:
         tree = ast.parse("\n".join(lines))
-    except (SyntaxError, ValueError):
-        return None
+    except (SyntaxError, ValueError) as exc:
+        made = _tree_sitter("python", lines)
+        where = f"line {exc.lineno}: " if isinstance(exc, SyntaxError) and exc.lineno else ""
+        reason = exc.msg if isinstance(exc, SyntaxError) else str(exc)
+        return replace(made, problem=f"Python cannot parse it ({where}{reason})") if made is not None else None
     symbols: list[Symbol] = []
 
     def visit(body: Sequence[ast.stmt], prefix: str, depth: int, in_class: bool) -> None:
@@ -105,10 +121,10 @@ def _python(lines: Sequence[str]) -> Outline | None:
                     symbols.append(Symbol(names[0], "variable", node.lineno, end, node.lineno, 0))
 
     visit(tree.body, "", 0, False)
-    return Outline("python", len(lines), _python_head(tree, len(lines)), tuple(symbols))
+    return _code_outline("python", lines, _python_head(tree), symbols)
 
 
-def _python_head(tree: ast.Module, total: int) -> int:
+def _python_head(tree: ast.Module) -> int:
     """Last line of the module docstring and the imports before the first other statement."""
     head = 0
     for index, node in enumerate(tree.body):
@@ -117,7 +133,7 @@ def _python_head(tree: ast.Module, total: int) -> int:
             head = node.end_lineno or node.lineno
         else:
             break
-    return min(head, HEAD_LINES, total)
+    return head
 
 
 # --- tree-sitter languages ------------------------------------------------------------------------
@@ -334,6 +350,7 @@ _EXTENSIONS = {
     ".yaml": "yaml",
     ".yml": "yaml",
     ".toml": "toml",
+    ".log": "log",  # head and tail
 }
 
 
@@ -406,7 +423,9 @@ def _node_name(node: Any) -> str | None:
     if field is None:
         return None
     text: str = field.text.decode("utf-8", "replace")
-    return text.split("(", 1)[0].strip() if field.type == "operator_cast" else text  # operator T*() const
+    if field.type == "operator_cast":  # operator T*() const
+        text = text.split("(", 1)[0]
+    return re.sub(r"\s*(::|\.)\s*", r"\1", " ".join(text.split()))  # app::Widget::⏎compute
 
 
 _JS_BINDINGS = frozenset({"variable_declarator", "pair", "assignment_expression"})
@@ -427,7 +446,7 @@ def _js_binding(node: Any) -> tuple[str | None, str | None]:
 
 
 #: Decorators, attributes and annotations: shown as their own rows above a definition's row.
-_MARKS = frozenset({"decorator", "attribute_item", "annotation", "marker_annotation"})
+_MARKS = frozenset({"decorator", "attribute_item", "attribute_declaration", "annotation", "marker_annotation"})
 _COMMENTS = frozenset({"comment", "line_comment", "block_comment"})
 _LEADING = _MARKS | _COMMENTS | {"attribute"}
 
@@ -601,7 +620,7 @@ def _tree_sitter(language: str, lines: Sequence[str]) -> Outline | None:
     symbols = walk.symbols
     first_symbol = symbols[0].first if symbols else len(lines) + 1
     head = _python_head_of(tree.root_node, first_symbol) if language == "python" else _code_head(lines, first_symbol)
-    return Outline(language, len(lines), min(head, HEAD_LINES, len(lines)), tuple(symbols))
+    return _code_outline(language, lines, head, symbols)
 
 
 #: What may open a Python module before its first definition, in a tree-sitter tree.
@@ -629,7 +648,7 @@ def _code_head(lines: Sequence[str], first_symbol: int) -> int:
     """Last line of the leading comments, imports (a Go ``import ( … )`` or a JavaScript
     ``import { … }`` over several lines whole) and blank lines, before ``first_symbol``."""
     head, in_comment, brackets = 0, False, 0
-    for number, line in enumerate(lines[:HEAD_LINES], start=1):
+    for number, line in enumerate(lines, start=1):
         if number >= first_symbol:
             break
         text = line.strip()
@@ -770,8 +789,10 @@ def outline(path: str, lines: Sequence[str]) -> Outline:
 def outline_of_language(language: str | None, lines: Sequence[str]) -> Outline:
     """Like ``outline`` for lines of a known ``language`` (as ``language_of`` names it; None: head
     and tail)."""
-    made = _SCANNERS[language](lines) if language in _SCANNERS else None
-    if made is None and language in _GRAMMARS:
+    made: Outline | None = None
+    if language in _SCANNERS:
+        made = _SCANNERS[language](lines)
+    elif language in _GRAMMARS:
         made = _tree_sitter(language, lines)
     return made if made is not None and made.symbols else _log(lines)
 
@@ -820,8 +841,9 @@ def find_symbol(made: Outline, wanted: str, display: str) -> Symbol:
 
 def _side_by_side(symbols: tuple[Symbol, ...], found: list[Symbol], first: int, last: int) -> bool:
     """Whether no other definition at their depth lies between the definitions ``found`` (which
-    span lines ``first..last``): a property's getter and setter, overloads. A C prototype and its
-    body, or one name defined in both branches of an ``if``, are not."""
+    span lines ``first..last``): a property's getter and setter, overloads, a name defined in both
+    branches of an ``if`` side by side. A C prototype and its body with other definitions between
+    them are not."""
     depth = found[0].depth
     return all(s in found for s in symbols if s.depth == depth and first <= s.first <= last)
 

@@ -333,16 +333,18 @@ def render_outline(
     limits: Limits,
     *,
     facts: str | None = None,
-    first_page: bool = True,
+    start: int = 1,
 ) -> tuple[str, tuple[int, ...]]:
     """The model-visible outline: a header that says what it is and how to get any part, the
     head lines (``1<TAB>import os``), one ``line-last<TAB>signature line`` per definition (the
     file's own line ``line``, indentation kept, and the definition's last line; its decorators'
     first lines above it as ``12<TAB>@cache``), then the tail for a log. Every row's first number
-    is the line its text is: tab-separated rows read as leanread's ``tab`` format does. Nested
-    definitions are left out (on the ``first_page``; a later page lists them), and then the rest,
-    when the whole would pass ``limits.max_bytes``. ``facts`` (see ``file_facts``) follow the
-    header.
+    is the line its text is: tab-separated rows read as leanread's ``tab`` format does. When the
+    whole would pass ``limits.max_bytes``, nested definitions are left out of the first page and
+    then the rest is left for the next page. A page from line ``start`` > 1 opens with the rows of
+    the definitions around that line, and holds at least one row from ``start`` on, so paging
+    always moves on. ``facts`` (see ``file_facts``) and ``made.problem`` follow the header; a head
+    cut at ``HEAD_LINES`` says so.
 
     Returns:
         The text, and the line numbers it shows whole (for the ledger).
@@ -364,7 +366,7 @@ def render_outline(
     too_long = sum(len(text.encode()) + 1 for _, text, _ in entries) > budget
     inner = [s for s in made.symbols if s.depth > 0]
     outer = next((s for s in made.symbols if s.depth == 0 and any(s.line < t.line <= s.last for t in inner)), None)
-    if too_long and first_page and outer is not None:  # the top level only; later pages list members
+    if too_long and start == 1 and outer is not None:  # the top level only; later pages list members
         entries = [entry for entry in entries if entry[2] == 0]
         notes.append(
             "(Nested definitions are left out to keep this short. To list a class's members, read on from "
@@ -374,7 +376,7 @@ def render_outline(
     used = 0
     for entry in entries:
         used += len(entry[1].encode()) + 1
-        if used > budget:
+        if used > budget and any(n >= start for n, *_ in kept):
             rest = entries[len(kept) :]
             marks = {m for s in made.symbols for m in s.marks}
             left = sum(n not in marks for n, *_ in rest)
@@ -388,14 +390,18 @@ def render_outline(
         middle = [f"… lines {made.head + 1:,}-{made.tail - 1:,} not shown …"]
     else:
         middle = []
+    if made.head_cut:
+        head.append((0, f"… the head goes on to line {made.head_cut:,} …"))
+    problem = f"({made.problem}; the rows are real lines, but a range may be off.)" if made.problem else None
     body = [
         _outline_header(made, example),
         *([facts] if facts else []),
+        *([problem] if problem else []),
         *(t for _, t in head),
         *(t for _, t, _ in kept),
         *middle,
         *(t for _, t in tail),
     ]
-    shown = [n for n, _ in head] + [n for n, _, _ in kept] + [n for n, _ in tail]
+    shown = [n for n, _ in head if n] + [n for n, _, _ in kept] + [n for n, _ in tail]
     whole = tuple(n for n in shown if len(line_of(n)) <= limits.max_line_chars)
     return envelope(display, "outline", [*body, *(["", *notes] if notes else [])]), whole

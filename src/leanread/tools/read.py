@@ -448,17 +448,28 @@ def _map_of(ctx: ToolContext, resolved: Resolved, text_file: TextFile, start: in
         line_of = lambda n: lines[n - 1]  # noqa: E731
     if start > 1:  # going on with a long outline, under the rows of the definitions around line start
         made = replace(made, head=0, symbols=tuple(sym for sym in made.symbols if sym.last >= start))
-    text, whole = render_outline(
-        resolved.display, made, line_of, ctx.limits, facts=_facts(text_file), first_page=start == 1
-    )
+    text, whole = render_outline(resolved.display, made, line_of, ctx.limits, facts=_facts(text_file), start=start)
     return _Map(made, text, whole)
 
 
 def _pays(ctx: ToolContext, resolved: Resolved, text_file: TextFile, mapped: _Map) -> bool:
     """Whether a whole read in ``auto`` mode gets the outline rather than the text: always for a
-    file over one window, else when the outline is at most ``OUTLINE_SHARE`` of its bytes."""
+    file over one window. One that fits gets its text when the outline would be unsure (code that
+    does not parse), would hide most of it (head and tail of a file that is not a log, one
+    definition over half the file) or would cost over ``OUTLINE_SHARE`` of its bytes."""
     fits = len(text_file.lines) <= ctx.limits.max_lines and resolved.size <= ctx.limits.max_bytes
-    return not fits or len(mapped.text.encode()) <= OUTLINE_SHARE * resolved.size
+    made = mapped.made
+    if not fits:
+        return True
+    if made.problem or _one_body(made) or (not made.symbols and language_of(resolved.display) != "log"):
+        return False
+    return len(mapped.text.encode()) <= OUTLINE_SHARE * resolved.size
+
+
+def _one_body(made: Outline) -> bool:
+    """Whether one definition with nothing listed inside it spans over half the file's lines."""
+    big = [s for s in made.symbols if 2 * (s.last - s.first + 1) > made.total]
+    return any(not any(t is not s and s.first <= t.first and t.last <= s.last for t in made.symbols) for s in big)
 
 
 def _read_outline(
@@ -562,6 +573,8 @@ def run(ctx: ToolContext, request: ReadRequest, call_id: str) -> ToolResult:
     focus_text = request.focus is not None and request.mode is None and fits
     big_whole = wants_map and _big(ctx, resolved, text_file)
     start = max(request.offset or 1, 1)
+    if request.mode == "outline" and start > 1:
+        _first_line(request, resolved.display, len(text_file.lines))  # past the end: say so
     mapped = _map_of(ctx, resolved, text_file, start) if wants_map and (mode == "outline" or big_whole) else None
     if mapped is not None and mode != "outline" and not _pays(ctx, resolved, text_file, mapped):
         big_whole = False
