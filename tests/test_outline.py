@@ -547,6 +547,33 @@ compute(int x) {
     assert [s.name for s in made.symbols] == ["app", "app.Widget", "app.Widget.get", "app::Widget::compute"]
 
 
+def test_names_below_their_modifiers_one_line_types_default_exports_and_generic_receivers() -> None:
+    java = """class A {
+    interface I { void f(); }
+    public <T> List<T>
+    list(T t) { return null; }
+}
+"""
+    assert _entries("A.java", java) == [
+        "1-5\tclass A {",
+        "2\t    interface I { void f(); }",
+        "3\t    public <T> List<T>",
+        "4\t    list(T t) { return null; }",
+    ]
+    assert _entries("a.rs", "pub\nfn spread() {\n}\n") == ["1\tpub", "2-3\tfn spread() {"]
+    ts = """export default class {
+  run() {}
+}
+abstract class B {
+  abstract doIt(): number;
+}
+"""
+    assert [s.name for s in outline("a.ts", ts.split("\n")[:-1]).symbols] == ["default", "default.run", "B", "B.doIt"]
+    go = "package p\n\ntype Stack[T any] struct{ items []T }\n\nfunc (s *Stack[T]) Push(v T) {\n}\n"
+    made = outline("a.go", go.split("\n")[:-1])
+    assert find_symbol(made, "Stack.Push", "a.go").first == 5
+
+
 def test_a_window_that_showed_every_outline_line_does_not_stand_for_the_outline(tmp_path: Path) -> None:
     from leanread import MemoryLedger, Session
 

@@ -149,6 +149,8 @@ class _Grammar:
     members: frozenset[str] = frozenset()  # containers that are a type's body (impl, class)
 
 
+#: ``export default class { … }`` and ``export default function () { … }``: listed as ``default``.
+_DEFAULT_EXPORTS = {"class": "class", "function_expression": "function", "function": "function"}
 _JS_FUNCTIONS = frozenset({"arrow_function", "function_expression", "function", "class", "generator_function"})
 # include guards, #if blocks and extern "C" { … } hold a header's definitions
 _C_BLOCKS = frozenset(
@@ -174,10 +176,12 @@ _GRAMMARS: dict[str, _Grammar] = {
             "function_declaration": "function",
             "generator_function_declaration": "function",
             "method_definition": "method",
+            **_DEFAULT_EXPORTS,
         },
         frozenset(
             {
                 "class_declaration",
+                "class",
                 "class_body",
                 "export_statement",
                 "lexical_declaration",
@@ -202,6 +206,8 @@ _GRAMMARS: dict[str, _Grammar] = {
             "function_declaration": "function",
             "generator_function_declaration": "function",
             "method_definition": "method",
+            "abstract_method_signature": "method",
+            **_DEFAULT_EXPORTS,
             "interface_declaration": "interface",
             "type_alias_declaration": "type",
             "enum_declaration": "enum",
@@ -211,6 +217,7 @@ _GRAMMARS: dict[str, _Grammar] = {
             {
                 "class_declaration",
                 "abstract_class_declaration",
+                "class",
                 "class_body",
                 "export_statement",
                 "internal_module",
@@ -372,12 +379,13 @@ def _qualified_name(node: Any) -> str | None:
     receiver's type), a Rust ``impl`` as ``impl Type`` or ``impl Trait for Type``."""
     name = _node_name(node)
     if name is None:
-        return None
+        default = node.type in _DEFAULT_EXPORTS and node.parent is not None and node.parent.type == "export_statement"
+        return "default" if default and any(c.type == "default" for c in node.parent.children) else None
     if node.type == "method_declaration" and (receiver := node.child_by_field_name("receiver")) is not None:
         kinds = [c for c in receiver.named_children if c.type == "parameter_declaration"]
         typ = kinds[0].child_by_field_name("type") if kinds else None
         if typ is not None:
-            receiver_type = str(typ.text.decode("utf-8", "replace")).lstrip("*")
+            receiver_type = str(typ.text.decode("utf-8", "replace")).lstrip("*").split("[", 1)[0]  # Stack[T]
             return f"{receiver_type}.{name}"
     if node.type == "impl_item":
         trait = node.child_by_field_name("trait")
@@ -467,9 +475,9 @@ def _spans(node: Any) -> tuple[int, int, int, tuple[int, ...]]:
             marks.append(first)
         sibling = sibling.prev_named_sibling
     line = _own_line(node, marks)
-    if node.type == "function_definition" and (name := _name_node(node)) is not None:
-        if name.start_point[0] > line:  # the return type stands alone above the name: a row of its own
-            marks.append(line)
+    name = _name_node(node) if node.type in _NAMED_BELOW else None
+    if name is not None and name.start_point[0] > line:  # modifiers or a return type alone above the name
+        marks.append(line)
         line = name.start_point[0]
     elif _anonymous_typedef(node):  # typedef struct { … } Name;: the row is the Name line
         marks.append(line)
@@ -477,6 +485,12 @@ def _spans(node: Any) -> tuple[int, int, int, tuple[int, ...]]:
     end_row, end_column = node.end_point
     last = max(end_row if end_column == 0 else end_row + 1, line + 1)  # a macro's node ends past its newline
     return first + 1, line + 1, last, tuple(sorted({m + 1 for m in marks if m < line}))
+
+
+#: Definitions whose name may stand on a line below their start (``static int`` / ``name(…)`` in C,
+#: ``public <T> List<T>`` / ``list(T t)`` in Java, ``pub`` / ``fn spread()`` in Rust): the row is
+#: the name's line, the lines above it a row of their own.
+_NAMED_BELOW = frozenset({"function_definition", "method_declaration", "function_item"})
 
 
 def _anonymous_typedef(node: Any) -> bool:

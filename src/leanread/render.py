@@ -356,11 +356,12 @@ def render_outline(
         if made.tail
         else []
     )
-    entries = [
-        (n, f"{label}\t{cut_line(line_of(n), limits.max_line_chars)}", s.depth)
-        for s in made.symbols
-        for n, label in [*((m, str(m)) for m in s.marks), (s.line, _lines_label(s.line, s.last))]
-    ]
+    rows = {  # one row a line: a one-line type's members (``interface I { void f(); }``) share its row
+        n: (n, f"{label}\t{cut_line(line_of(n), limits.max_line_chars)}", s.depth)
+        for s in reversed(made.symbols)
+        for n, label in [(s.line, _lines_label(s.line, s.last)), *((m, str(m)) for m in s.marks)]
+    }
+    entries = sorted(rows.values(), key=lambda entry: entry[0])
     notes: list[str] = []
     budget = limits.max_bytes - sum(len(text.encode()) + 1 for _, text in head + tail) - 400
     too_long = sum(len(text.encode()) + 1 for _, text, _ in entries) > budget
