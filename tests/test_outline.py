@@ -501,8 +501,41 @@ def test_a_big_file_that_fits_one_read_comes_whole_when_its_map_would_hide_or_mi
     assert session.read("app.log").metadata["mode"] == "outline"
     forced = session.read("broken.py", mode="outline", fresh=True).text.split("\n")
     assert forced[4] == (
-        "(Python cannot parse it (line 301: invalid syntax); the rows are real lines, but a range may be off.)"
+        "(Python cannot parse this file (line 301: invalid syntax); the rows are real lines, but a range may be off.)"
     )
+
+
+def test_reads_of_python_that_does_not_parse_say_so(tmp_path: Path) -> None:
+    from leanread import MemoryLedger, Session
+
+    lines = _big_module(tmp_path / "big.py")
+    lines[6] = "    return x +* 1"  # helper_1's body, broken mid-edit
+    (tmp_path / "big.py").write_text("\n".join(lines) + "\n")
+    session = Session([tmp_path], ledger=MemoryLedger())
+    problem = "Python cannot parse this file (line 7: invalid syntax)"
+    whole = session.read("big.py")
+    assert whole.metadata["mode"] == "full" and whole.metadata["problem"] == problem
+    assert whole.text.endswith(f"</content>\n({problem}.)")
+    one = session.read("big.py", symbol="helper_2")
+    assert one.metadata["problem"] == problem
+    assert one.text.endswith(f"</content>\n({problem}; this definition's range may be off.)")
+    missing = session.read("big.py", symbol="Store.gett")
+    assert missing.is_error and missing.text.endswith(
+        f"({problem}, so the map may miss it; read the lines with offset and limit.)"
+    )
+
+
+def test_an_outline_row_shows_at_most_240_characters_and_a_cut_row_is_not_seen(tmp_path: Path) -> None:
+    from leanread import MemoryLedger, Session
+
+    long_value = "x" * 500
+    lines = _big_module(tmp_path / "big.py")
+    lines[2] = f"import os  # {long_value}"
+    (tmp_path / "big.py").write_text("\n".join(lines) + "\n")
+    session = Session([tmp_path], ledger=MemoryLedger())
+    rows = session.read("big.py").text.split("\n")
+    assert rows[6] == f"3\timport os  # {'x' * 227}… [line cut: 513 chars in all]"
+    assert session.edit("big.py", "import os  #", "import sys  #").is_error
 
 
 def test_an_outline_page_past_the_end_is_refused(tmp_path: Path) -> None:
@@ -673,7 +706,7 @@ except ImportError:
         return text
 """
     assert _entries("old.py", source) == [
-        "(Python cannot parse it (line 10: Missing parentheses in call to 'print'. Did you mean print(...)?); "
+        "(Python cannot parse this file (line 10: Missing parentheses in call to 'print'. Did you mean print(...)?); "
         "the rows are real lines, but a range may be off.)",
         '1\t"""Old module."""',
         "2\timport os",

@@ -92,7 +92,7 @@ def _python(lines: Sequence[str]) -> Outline | None:
         made = _tree_sitter("python", lines)
         where = f"line {exc.lineno}: " if isinstance(exc, SyntaxError) and exc.lineno else ""
         reason = exc.msg if isinstance(exc, SyntaxError) else str(exc)
-        return replace(made, problem=f"Python cannot parse it ({where}{reason})") if made is not None else None
+        return replace(made, problem=f"Python cannot parse this file ({where}{reason})") if made is not None else None
     symbols: list[Symbol] = []
 
     def visit(body: Sequence[ast.stmt], prefix: str, depth: int, in_class: bool) -> None:

@@ -295,6 +295,17 @@ def render_unchanged(display: str, window: Window, limits: Limits, *, final_newl
     return render_body(display, window, [note], limits, final_newline=final_newline)
 
 
+#: An outline row shows at most this many characters of its line (a minified line is a map of
+#: nothing); a row cut short does not count as seen.
+OUTLINE_LINE_CHARS = 240
+
+
+def outline_line_chars(limits: Limits) -> int:
+    """The characters of a line an outline row shows: ``OUTLINE_LINE_CHARS``, or less when
+    ``limits.max_line_chars`` is smaller."""
+    return min(limits.max_line_chars, OUTLINE_LINE_CHARS)
+
+
 def render_outline_unchanged(display: str) -> str:
     """The stub for a re-read of an outline the model still has, the same text as before."""
     note = (
@@ -350,14 +361,11 @@ def render_outline(
         The text, and the line numbers it shows whole (for the ledger).
     """
     example = next((s.name for s in made.symbols if s.depth > 0), made.symbols[0].name if made.symbols else None)
-    head = [(n, f"{n}\t{cut_line(line_of(n), limits.max_line_chars)}") for n in range(1, made.head + 1)]
-    tail = (
-        [(n, f"{n}\t{cut_line(line_of(n), limits.max_line_chars)}") for n in range(made.tail, made.total + 1)]
-        if made.tail
-        else []
-    )
+    cap = outline_line_chars(limits)
+    head = [(n, f"{n}\t{cut_line(line_of(n), cap)}") for n in range(1, made.head + 1)]
+    tail = [(n, f"{n}\t{cut_line(line_of(n), cap)}") for n in range(made.tail, made.total + 1)] if made.tail else []
     rows = {  # one row a line: a one-line type's members (``interface I { void f(); }``) share its row
-        n: (n, f"{label}\t{cut_line(line_of(n), limits.max_line_chars)}", s.depth)
+        n: (n, f"{label}\t{cut_line(line_of(n), cap)}", s.depth)
         for s in reversed(made.symbols)
         for n, label in [(s.line, _lines_label(s.line, s.last)), *((m, str(m)) for m in s.marks)]
     }
@@ -404,5 +412,5 @@ def render_outline(
         *(t for _, t in tail),
     ]
     shown = [n for n, _ in head if n] + [n for n, _, _ in kept] + [n for n, _ in tail]
-    whole = tuple(n for n in shown if len(line_of(n)) <= limits.max_line_chars)
+    whole = tuple(n for n in shown if len(line_of(n)) <= cap)
     return envelope(display, "outline", [*body, *(["", *notes] if notes else [])]), whole

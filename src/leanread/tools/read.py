@@ -19,7 +19,7 @@ from ..formats import FORMATS, Format, decorate
 from ..instructions import Instruction, reminder
 from ..knowledge import Knowledge, KnownLine, as_known, hunks_known, ranges_of
 from ..ledger import LineRange
-from ..outline import HEAD_TAIL_LINES, Outline, find_symbol, head_and_tail, language_of, outline, shown_lines
+from ..outline import HEAD_TAIL_LINES, Outline, Symbol, find_symbol, head_and_tail, language_of, outline, shown_lines
 from ..render import (
     Window,
     envelope,
@@ -503,6 +503,7 @@ def _read_outline(
         "mode": "stub" if earlier else "outline",
         "unchanged_since": [earlier] if earlier else None,
         "language": made.language,
+        "problem": made.problem,
         "total_lines": len(text_file.lines),
         "symbols": len(made.symbols),
         "shown_lines": len(whole),
@@ -581,8 +582,9 @@ def run(ctx: ToolContext, request: ReadRequest, call_id: str) -> ToolResult:
     if mapped is not None and (mode == "outline" or (big_whole and not focus_text)):
         result = _read_outline(ctx, resolved, text_file, call_id, attached, mapped, start, request.fresh)
         return _unfocused(ctx, _with_instructions(result, instructions), request.focus, "outline")
+    problem = mapped.made.problem if mapped is not None else None
     if request.symbol is not None:
-        found = find_symbol(outline(resolved.display, text_file.lines), request.symbol, resolved.display)
+        found, problem = _definition(resolved, text_file, request.symbol)
         request = replace(request, offset=found.first, limit=found.last - found.first + 1)
         limit = request.limit or limit
     first = _first_line(request, resolved.display, len(text_file.lines))
@@ -641,7 +643,30 @@ def run(ctx: ToolContext, request: ReadRequest, call_id: str) -> ToolResult:
     if answer.mode != "full" or fmt != "plain":
         plain = select_window(text_file.lines, first, limit, ctx.limits, "plain")
         metadata["full_tokens"] = count_tokens(_render(ctx, resolved, text_file, plain, "plain"))
-    return _with_instructions(ToolResult(text=answer.text, metadata=metadata), instructions)
+    text = answer.text
+    if problem:  # the model should know the file does not parse (its own edit may have broken it)
+        what = "; this definition's range may be off" if request.symbol is not None else ""
+        text = f"{text}\n({problem}{what}.)"
+        metadata.update(problem=problem, tokens=count_tokens(text))
+    return _with_instructions(ToolResult(text=text, metadata=metadata), instructions)
+
+
+def _definition(resolved: Resolved, text_file: TextFile, name: str) -> tuple[Symbol, str | None]:
+    """The definition ``name`` of the file, and why its range may be off (see ``Outline.problem``).
+
+    Raises:
+        InvalidArgument: no such definition (or several), the reason named when the file does
+            not parse.
+    """
+    made = outline(resolved.display, text_file.lines)
+    try:
+        return find_symbol(made, name, resolved.display), made.problem
+    except InvalidArgument as exc:
+        if made.problem is None:
+            raise
+        raise InvalidArgument(
+            f"{exc} ({made.problem}, so the map may miss it; read the lines with offset and limit.)"
+        ) from exc
 
 
 def _unfocused(ctx: ToolContext, result: ToolResult, question: str | None, shown_as: str) -> ToolResult:

@@ -88,11 +88,17 @@ class Leanread(Strategy):
         return result.text
 
     def check_held(
-        self, call: ReadCall, result: ToolResult, apply: Callable[[View, ToolResult], dict[int, str]], what: str
+        self,
+        call: ReadCall,
+        result: ToolResult,
+        apply: Callable[[View, ToolResult], dict[int, str]],
+        what: str,
+        line_chars: int | None = None,
     ) -> None:
         """Check a result that holds only some lines by number (an outline, a focused read):
         ``apply`` takes it into the file's view and returns those lines, each of which must be
-        the file's line there. A result that cannot be taken in resets the view."""
+        the file's line there (cut at ``line_chars``, by default the read limit). A result that
+        cannot be taken in resets the view."""
         path = result.metadata["path"]
         try:
             held = apply(self.views.setdefault(path, View()), result)
@@ -100,7 +106,7 @@ class Leanread(Strategy):
             self._diverged(call, f"{what} cannot be rebuilt: {exc}")
             self.views[path] = View()
             return
-        limit = self.session.limits.max_line_chars
+        limit = line_chars or self.session.limits.max_line_chars
         wrong = [n for n, text in held.items() if text != cut_line(call.file.lines[n - 1], limit)]
         if wrong:
             self._diverged(call, f"{what} rows {wrong[:5]} differ from the file")

@@ -30,7 +30,7 @@ from typing import Any, ClassVar
 
 from ....errors import InvalidArgument
 from ....outline import Outline, Symbol, find_symbol, outline, shown_lines
-from ....render import cut_line, render_outline
+from ....render import cut_line, outline_line_chars, render_outline
 from ....tokens import count_tokens
 from ..calls import FileSnapshot, ReadCall, snapshot
 from ..lineids import LineIds
@@ -129,7 +129,7 @@ class LeanreadOutline(Leanread):
         self.outlined.add(call.path)
         self._outline_calls.add(str(meta["call_id"]))
         self._outline_texts[str(meta["call_id"])] = result.text
-        self.check_held(call, result, apply_outline, "the outline")
+        self.check_held(call, result, apply_outline, "the outline", outline_line_chars(self.session.limits))
         # the lines the outline showed whole must be what the model holds
         made = outline(call.path, call.file.lines)
         self.notes["outline lines shown"] += sum(1 for _ in shown_lines(made))
