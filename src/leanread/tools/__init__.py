@@ -19,5 +19,6 @@ def description(tool: str, limits: Limits, **extra: object) -> str:
         max_line_chars=limits.max_line_chars,
         max_line_chars_next=limits.max_line_chars + 1,
         outline_lines=limits.outline_lines,
+        outline_size=byte_size(limits.outline_bytes),
         **extra,
     ).strip()
