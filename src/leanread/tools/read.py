@@ -187,6 +187,32 @@ def _facts(text_file: TextFile) -> str | None:
     return file_facts(text_file.encoding, text_file.newline, text_file.invalid_bytes, text_file.mixed_newlines)
 
 
+def _render_lines(
+    ctx: ToolContext,
+    resolved: Resolved,
+    text_file: TextFile,
+    window: Window,
+    body: list[str],
+    *,
+    note: str | None = None,
+    shown_as: str | None = None,
+) -> str:
+    """The window given as ``body`` (decorated lines, markers or diff hunks) in its envelope,
+    with the file's facts (``note`` above them)."""
+    facts = _facts(text_file)
+    if note:
+        facts = f"{note}\n{facts}" if facts else note
+    return render_body(
+        resolved.display,
+        window,
+        body,
+        ctx.limits,
+        final_newline=text_file.final_newline,
+        facts=facts,
+        shown_as=shown_as,
+    )
+
+
 def _render(ctx: ToolContext, resolved: Resolved, text_file: TextFile, window: Window, fmt: Format) -> str:
     return render_window(
         resolved.display,
@@ -257,11 +283,10 @@ def _elided(
                 continue
         body.extend(decorated)
         shown.extend(n for n in range(a, b + 1) if n not in cut)
-    facts = _facts(text_file)
+    changed = None
     if knowledge.changed_since is not None and points_to:
         changed = f"({resolved.display} changed since you read it; the lines marked unchanged are as you saw them.)"
-        facts = f"{changed}\n{facts}" if facts else changed
-    text = render_body(resolved.display, window, body, ctx.limits, final_newline=text_file.final_newline, facts=facts)
+    text = _render_lines(ctx, resolved, text_file, window, body, note=changed)
     mode = "elided" if points_to else "full"
     return _Output(text, ranges_of(shown), list(dict.fromkeys(points_to)), mode, renumbered=tuple(placed))
 
@@ -331,15 +356,7 @@ def _diff(
         f"({resolved.display} changed since you read it. Lines {window.first}-{window.last} as a diff against "
         "what you were shown; lines outside the hunks are unchanged.)"
     )
-    text = render_body(
-        resolved.display,
-        window,
-        [header, *body],
-        ctx.limits,
-        final_newline=text_file.final_newline,
-        facts=_facts(text_file),
-        shown_as="diff",
-    )
+    text = _render_lines(ctx, resolved, text_file, window, [header, *body], shown_as="diff")
     window_numbers = tuple(range(window.first, window.last + 1))
     return _Output(text, ranges_of(in_hunks), calls, "diff", renumbered=window_numbers)
 
@@ -399,14 +416,7 @@ def _focused(
     kept_numbers = {window.first + i - 1 for a, b in result.kept for i in range(a, b + 1)}
     held_numbers = sorted(kept_numbers - set(shown_numbers))
     header = pruning.focus_header(len(shown_numbers) + len(held_numbers), len(window.lines), question)
-    text = render_body(
-        resolved.display,
-        window,
-        [header, *body],
-        ctx.limits,
-        final_newline=text_file.final_newline,
-        facts=_facts(text_file),
-    )
+    text = _render_lines(ctx, resolved, text_file, window, [header, *body])
     info.update(kept_lines=len(shown_numbers) + len(held_numbers), total_lines=len(window.lines))
     points_to = list(dict.fromkeys(knowledge.lines[n].call_id for n in held_numbers))
     return _Output(text, ranges_of(shown_numbers), points_to, "focus"), info
