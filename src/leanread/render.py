@@ -21,7 +21,7 @@ from typing import Literal
 
 from .config import Limits
 from .formats import Format, decorate
-from .outline import Outline
+from .outline import Outline, Symbol
 
 StopReason = Literal["eof", "limit", "bytes"]
 
@@ -333,6 +333,12 @@ def _outline_header(made: Outline, example: str | None) -> str:
     )
 
 
+def _first_with_members(made: Outline) -> Symbol | None:
+    """The first top-level definition with definitions nested in it (a class with methods)."""
+    inner = [s for s in made.symbols if s.depth > 0]
+    return next((s for s in made.symbols if s.depth == 0 and any(s.line < t.line <= s.last for t in inner)), None)
+
+
 def _lines_label(first: int, last: int) -> str:
     return f"{first}" if first == last else f"{first}-{last}"
 
@@ -373,9 +379,8 @@ def render_outline(
     notes: list[str] = []
     budget = limits.max_bytes - sum(len(text.encode()) + 1 for _, text in head + tail) - 400
     too_long = sum(len(text.encode()) + 1 for _, text, _ in entries) > budget
-    inner = [s for s in made.symbols if s.depth > 0]
-    outer = next((s for s in made.symbols if s.depth == 0 and any(s.line < t.line <= s.last for t in inner)), None)
-    if too_long and start == 1 and outer is not None:  # the top level only; later pages list members
+    outer = _first_with_members(made) if too_long and start == 1 else None
+    if outer is not None:  # the top level only; later pages list members
         entries = [entry for entry in entries if entry[2] == 0]
         notes.append(
             "(Nested definitions are left out to keep this short. To list a class's members, read on from "

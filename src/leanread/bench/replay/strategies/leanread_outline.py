@@ -98,8 +98,7 @@ class LeanreadOutline(Leanread):
     def __init__(self, root: Path) -> None:
         super().__init__(root)
         self.outlined: set[str] = set()
-        self._outline_calls: set[str] = set()
-        self._outline_texts: dict[str, str] = {}
+        self._outline_texts: dict[str, str] = {}  # call id → the outline it gave
         self._follow_calls: set[str] = set()
         self._ids = LineIds()
         self._used: dict[str, set[int]] = {}
@@ -127,7 +126,6 @@ class LeanreadOutline(Leanread):
         self.label = "outline"
         self.notes["reads: outline"] += 1
         self.outlined.add(call.path)
-        self._outline_calls.add(str(meta["call_id"]))
         self._outline_texts[str(meta["call_id"])] = result.text
         self.check_held(call, result, apply_outline, "the outline", outline_line_chars(self.session.limits))
         # the lines the outline showed whole must be what the model holds
@@ -172,7 +170,7 @@ class LeanreadOutline(Leanread):
             text, calls = view.loose[min(ranges, key=lambda r: r[1] - r[0])]
         if text != cut_line(file.lines[n - 1], self.session.limits.max_line_chars):
             return False, "follow-up"
-        if calls & self._outline_calls:
+        if calls & self._outline_texts.keys():
             return True, "outline"
         return True, "other output" if calls - self._follow_calls else "follow-up"
 
