@@ -497,7 +497,7 @@ def _read_outline(
     and every line it shows, is a stub (unless ``fresh``)."""
     made, text, whole = mapped.made, mapped.text, mapped.whole
     knowledge = knowledge_of(ctx, resolved, text_file)
-    sight, as_lines = _outline_sight(resolved, text, start)
+    sight, as_lines = _sight(resolved, f"outline@{start}", content_hash(text.encode()), len(text))
     seen = knowledge_of(ctx, sight, as_lines)
     earlier = None if fresh else _earlier_outline(seen, knowledge, whole)
     if earlier:
@@ -525,12 +525,12 @@ def _read_outline(
     return ToolResult(text, metadata=metadata)
 
 
-def _outline_sight(resolved: Resolved, text: str, start: int) -> tuple[Resolved, TextFile]:
-    """An outline (its page from line ``start``) as the ledger knows it: a one-line version of a
-    file of its own, named by the outline's text (as an image is known by its bytes)."""
-    sight = replace(resolved, real=f"{resolved.real}#outline@{start}")
-    return sight, TextFile(
-        ("outline",), "utf-8", False, "\n", True, f"{content_hash(text.encode())}:outline", len(text)
+def _sight(resolved: Resolved, what: str, digest: str, size: int) -> tuple[Resolved, TextFile]:
+    """Something shown whole that is not the file's lines (an image, an outline page) as the
+    ledger knows it: a one-line version of a file of its own (``path#what``), named by
+    ``digest``; that line is the thing shown."""
+    return replace(resolved, real=f"{resolved.real}#{what}"), TextFile(
+        (what,), "utf-8", False, "\n", True, f"{digest}:{what}", size
     )
 
 
@@ -721,9 +721,7 @@ def _read_image(ctx: ToolContext, request: ReadRequest, resolved: Resolved, data
     """An image as image content, downscaled to fit; the text gives both sizes. A re-read of the
     same bytes while the earlier result is still in the context gets a stub instead."""
     source_hash = content_hash(data)
-    view = replace(resolved, real=f"{resolved.real}#image")
-    # The ledger knows the image as a one-line version: that line is the image.
-    as_lines = TextFile(("image",), "utf-8", False, "\n", True, f"{source_hash}:image", len(data))
+    view, as_lines = _sight(resolved, "image", source_hash, len(data))
     knowledge = knowledge_of(ctx, view, as_lines)
     metadata: dict[str, Any] = {
         "call_id": call_id,
