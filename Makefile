@@ -7,22 +7,30 @@ STAMP := $(VENV)/.installed-stamp
 .PHONY: demo test lint install clean
 
 $(STAMP): pyproject.toml
-	$(PYTHON) -m venv $(VENV)
-	$(BIN)/pip install -q --upgrade pip
-	$(BIN)/pip install -q -e '.[dev,bench,docs,dense]'
-	touch $(STAMP)
+	@echo "==> creating the virtualenv $(VENV) with $(PYTHON)"
+	@$(PYTHON) -m venv $(VENV)
+	@echo "==> upgrading pip"
+	@$(BIN)/pip install -q --upgrade pip
+	@echo "==> installing leanread and its test, bench, document and dense extras (about a minute the first time)"
+	@$(BIN)/pip install -q -e '.[dev,bench,docs,dense]'
+	@touch $(STAMP)
+	@echo "==> installed; the next runs skip this step"
 
 install: $(STAMP)
 
 demo: $(STAMP)
-	$(BIN)/leanread demo
+	@echo "==> replaying a real agent trace through leanread serve (downloads the pytest 6.0 sdist once)"
+	@$(BIN)/leanread demo
 
 lint: $(STAMP)
-	$(BIN)/ruff check src tests
-	$(BIN)/mypy src
+	@echo "==> ruff check src tests"
+	@$(BIN)/ruff check src tests
+	@echo "==> mypy --strict src"
+	@$(BIN)/mypy src
 
 test: lint
-	$(BIN)/pytest -q
+	@echo "==> pytest (about a minute)"
+	@$(BIN)/pytest -q
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

@@ -7,6 +7,7 @@ The release source is laid into the demo's cache beforehand, so no download happ
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -59,12 +60,27 @@ def test_demo_command_prints_table_and_ratio(tmp_path: Path) -> None:
         capture_output=True,
         text=True,
         timeout=120,
-        env={"COLUMNS": "160", "PATH": "/usr/bin:/bin"},
+        env={"COLUMNS": "160", "PATH": "/usr/bin:/bin", "PYTHONPATH": os.environ.get("PYTHONPATH", "")},
     )
     assert done.returncode == 0, done.stderr
-    assert "toypkg/core.py" in done.stdout
-    assert "reads replayed: 4; skipped (path absent or outside the repository): 1" in done.stdout
-    assert "leanread / colon baseline = " in done.stdout
+    out = done.stdout
+    assert "toypkg/core.py" in out
+    assert "reads replayed: 4; skipped (path absent or outside the repository): 1" in out
+    replay = replay_trace(trace, cache)
+    lean, base = replay.leanread_total, replay.baseline_total
+    assert f"leanread / opencode-style = {lean:,} / {base:,} tokens = {lean / base:.3f}" in out
+    # the legend names the unit and explains each note the table uses, and only those
+    assert "Figures are tokens (o200k_base) of the text each read returned to the model." in out
+    assert "stub → rN: the model still had these lines, unchanged, from call rN, so leanread sent a short" in out
+    assert "markers → rN: only the lines the model did not have yet were sent;" in out
+    assert "diff: the file changed" not in out and "byte cap:" not in out
+    # the agent's file changes are listed, one row each
+    assert "The agent's file changes, replayed between the reads" in out
+    rows = [line.split("│")[1:-1] for line in out.splitlines() if line.startswith("│") and "outside" in line]
+    assert [[cell.strip() for cell in row] for row in rows] == [
+        ["7", "write", "/workspace/outside.py", "1 line", "skipped: outside the repository"]
+    ]
+    assert any("edit" in line and "1 → 1 line" in line and "edit through leanread" in line for line in out.splitlines())
 
 
 def test_replayer_undo_restores_bytes(tmp_path: Path) -> None:

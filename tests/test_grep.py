@@ -557,3 +557,16 @@ def test_huge_context_around_one_match_is_narrowed_to_the_cap(session: Session, 
     assert result.metadata["truncated"] == "bytes"
     assert "m1 2500: TARGET line with some padding" in result.text
     assert "(The context of the first match was narrowed to fit 50 KB; read around it instead.)" in result.text
+
+
+def test_a_match_id_read_shows_the_matched_line_though_grep_showed_it(session: Session, root: Path) -> None:
+    long_line = "value = compute(" + ", ".join(f"argument_{i}" for i in range(30)) + ")"
+    lines = [f"line {i}" for i in range(1, 11)]
+    lines[4] = long_line
+    (root / "long.py").write_text("\n".join(lines) + "\n")
+    session.grep("argument_29", path="long.py")
+    around = session.read(match_id="m1", context_before=1, context_after=1)
+    assert around.text == (
+        f"<path>long.py</path>\n<type>file</type>\n<content>\nline 4\n{long_line}\nline 6\n\n"
+        "(Showing lines 4-6 of 10. Use offset=7 to continue.)\n</content>"
+    )

@@ -102,7 +102,7 @@ async def test_a_json_encoded_list_is_still_accepted(repo: Path) -> None:
         await client.call_tool("read", {"path": "a.txt"})
         forgot = await client.call_tool("context", {"action": "forget", "call_ids": '["r1"]'})
     assert forgot.is_error is False
-    assert _text(forgot) == "forget: 1 file view marked as out of the context window."
+    assert _text(forgot) == "forget: 1 tool result is now out of the context window (r1)."
 
 
 async def test_unknown_tool(repo: Path) -> None:

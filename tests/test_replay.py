@@ -17,7 +17,7 @@ from typer.testing import CliRunner
 from leanread.bench.replay import sandbox
 from leanread.bench.replay.calls import FileSnapshot, ReadCall
 from leanread.bench.replay.engine import TraceResult, replay
-from leanread.bench.replay.report import markdown, summary, write_outputs
+from leanread.bench.replay.report import chart_figure, chart_strategies, markdown, summary, write_outputs
 from leanread.bench.replay.run import ReplayRun, pick_strategies
 from leanread.bench.replay.source import Source
 from leanread.bench.replay.strategies import available
@@ -287,6 +287,24 @@ def test_report_ratios_markdown_and_json(tmp_path: Path) -> None:
     assert data["traces"][0]["servable_reads"] == 4
     assert data["summary"]["strategies"]["leanread"]["tokens"]["read"] == run.results[0].tokens["leanread"]["read"]
     assert paths["chart"].read_bytes().startswith(b"\x89PNG")
+
+
+def test_chart_draws_measured_strategies_with_labels_apart(tmp_path: Path) -> None:
+    pytest.importorskip("matplotlib")
+    import matplotlib.pyplot as plt
+
+    run = _small_run(tmp_path)
+    figures = summary(run)["strategies"]
+    assert figures["leanread+focus"]["measurable"] is False  # no op of this trace carries a question
+    drawn = chart_strategies(figures)
+    assert drawn == [name for name in figures if name != "leanread+focus"]
+    fig = chart_figure(run)
+    fig.canvas.draw()
+    labels = fig.axes[0].get_xticklabels()
+    assert [label.get_text() for label in labels] == drawn
+    boxes = [label.get_window_extent() for label in labels]
+    assert not any(a.overlaps(b) for i, a in enumerate(boxes) for b in boxes[i + 1 :])
+    plt.close(fig)
 
 
 def test_cli_replays_a_folder_offline(tmp_path: Path) -> None:

@@ -60,7 +60,8 @@ def test_unknown_call_id_is_a_clear_error(session: Session) -> None:
 
 def test_context_tool_actions(session: Session) -> None:
     session.read("a.py")
-    assert session.context("forget", call_ids=["r1"]).text == "forget: 1 file view marked as out of the context window."
+    forgot = session.context("forget", call_ids=["r1"])
+    assert forgot.text == "forget: 1 tool result is now out of the context window (r1)."
     assert session.context("forget").text == (
         "forget needs call_ids: the ids of the results that left the context window."
     )
@@ -84,3 +85,26 @@ def test_resumed_session_keeps_its_dedup_across_a_restart(root: Path, tmp_path: 
         assert resumed.read("a.py").metadata["mode"] == "stub"
         assert resumed.last_path == "a.py"
         assert Session([root], id="conv-2", ledger=ledger).read("a.py").metadata["mode"] == "full"
+
+
+def test_context_names_the_results_gone_and_the_ids_it_does_not_know(session: Session, root: Path) -> None:
+    (root / "big.py").write_text("".join(f"def f{i}():\n    return {i}\n\n" for i in range(300)))
+    assert session.read("big.py", mode="outline").metadata["call_id"] == "r1"  # one outline: several ledger rows
+    session.read("a.py")  # r2
+    forgot = session.context("forget", call_ids=["r1", "zzz"])
+    assert forgot.text == (
+        "forget: 1 tool result is now out of the context window (r1). "
+        "No result of this session has the call id 'zzz'; it was ignored."
+    )
+    assert forgot.metadata["results"] == ["r1"] and forgot.metadata["unknown"] == ["zzz"]
+    assert session.context("forget", call_ids=["r1"]).text == (
+        "forget: no tool result of those was still in the context window, so nothing changed."
+    )
+    assert session.context("forget", call_ids=["x1", "x2"]).text == (
+        "forget: no tool result of those was still in the context window, so nothing changed. "
+        "No result of this session has the call ids 'x1', 'x2'; they were ignored."
+    )
+    session.read("b.py")  # r3: context calls take no call id
+    assert session.context("rewind", call_id="r1").text == (
+        "rewind: 2 tool results are now out of the context window (r2, r3)."
+    )

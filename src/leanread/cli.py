@@ -22,6 +22,7 @@ app = typer.Typer(
     add_completion=False,
     no_args_is_help=True,
     pretty_exceptions_enable=False,
+    rich_markup_mode=None,
     help="File tools for LLM coding agents that spend context tokens with care.",
 )
 
@@ -151,6 +152,13 @@ def read(
     ] = None,
 ) -> None:
     """Print exactly what the model would see for a `read` tool call."""
+    if match_id is not None and session is None:
+        print(
+            "--match-id needs --session: match ids live in a ledger session, so run "
+            "`leanread grep PATTERN --session NAME`, then `leanread read --match-id m1 --session NAME`.",
+            file=sys.stderr,
+        )
+        raise typer.Exit(2)
     settings = _settings(
         root,
         max_lines,

@@ -62,6 +62,13 @@ class Knowledge:
         """Line numbers in ``first..last`` the model does not have."""
         return [n for n in range(first, last + 1) if n not in self.lines]
 
+    def without(self, line: int | None) -> Knowledge:
+        """This knowledge with current line ``line`` taken as not held, so a read shows it (the
+        matched line of a ``match_id`` read); itself when ``line`` is None or not held."""
+        if line is None or line not in self.lines:
+            return self
+        return replace(self, lines={n: known for n, known in self.lines.items() if n != line})
+
 
 def ranges_of(numbers: Iterable[int]) -> tuple[LineRange, ...]:
     """Sorted line numbers folded into inclusive ranges: ``[1, 2, 3, 7]`` → ``((1, 3), (7, 7))``."""

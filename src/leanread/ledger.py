@@ -110,6 +110,11 @@ class LedgerStore(Protocol):
         """Instruction files attached to results still visible in the session."""
         ...
 
+    def call_states(self, session_id: str) -> dict[str, bool]:
+        """Every call id the session recorded → whether any record of it is still visible (its
+        result is in the context window as far as leanread knows)."""
+        ...
+
     def forget(self, session_id: str, call_ids: Iterable[str]) -> int:
         """Mark the results of ``call_ids`` as out of the context window; returns how many
         visible records were marked. Unknown ids are ignored."""
@@ -207,6 +212,13 @@ class MemoryLedger:
     def visible_instructions(self, session_id: str) -> set[str]:
         with self._lock:
             return {f for r in self._records.get(session_id, []) if r.visible for f in r.instructions}
+
+    def call_states(self, session_id: str) -> dict[str, bool]:
+        with self._lock:
+            states: dict[str, bool] = {}
+            for r in self._records.get(session_id, []):
+                states[r.call_id] = states.get(r.call_id, False) or r.visible
+            return states
 
     def _hide(self, session_id: str, hidden: Iterable[int]) -> int:
         wanted = set(hidden)

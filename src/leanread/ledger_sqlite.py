@@ -361,6 +361,14 @@ class SQLiteLedger:
             ).fetchall()
         return {name for (files,) in rows for name in json.loads(files)}
 
+    def call_states(self, session_id: str) -> dict[str, bool]:
+        """Every call id of the session → whether any record of it is still visible."""
+        with self._guard() as conn:
+            rows = conn.execute(
+                "SELECT call_id, max(visible) FROM records WHERE session = ? GROUP BY call_id", (_b(session_id),)
+            ).fetchall()
+        return {_s(call_id): bool(visible) for call_id, visible in rows}
+
     def forget(self, session_id: str, call_ids: Iterable[str]) -> int:
         """Mark the results of ``call_ids`` as gone; returns how many visible records were marked.
         Unknown ids are ignored."""

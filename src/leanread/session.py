@@ -132,7 +132,9 @@ class Session:
 
         def read(ctx: ToolContext, cid: str) -> ToolResult:
             if match_id is not None:
-                real, first, count = self._match_window(match_id, path, offset, limit, context_before, context_after)
+                real, first, count, line = self._match_window(
+                    match_id, path, offset, limit, context_before, context_after
+                )
                 request = read_tool.ReadRequest(
                     path=real,
                     offset=first,
@@ -141,6 +143,7 @@ class Session:
                     fresh=fresh,
                     char_offset=char_offset,
                     focus=focus,
+                    anchor=line,
                 )
                 return read_tool.run(ctx, request, cid)
             if context_before is not None or context_after is not None:
@@ -185,8 +188,8 @@ class Session:
         limit: int | None,
         before: int | None,
         after: int | None,
-    ) -> tuple[str, int, int]:
-        """``(realpath, first line, line count)`` of the region around a grep match.
+    ) -> tuple[str, int, int, int]:
+        """``(realpath, first line, line count, the match's line)`` of the region around a grep match.
 
         Raises:
             InvalidArgument: path, offset or limit given too, a negative count, or an id this
@@ -210,7 +213,7 @@ class Session:
         lead = grep_tool.READ_CONTEXT if before is None else before
         trail = grep_tool.READ_CONTEXT if after is None else after
         first = max(1, line - lead)
-        return real, first, line + trail - first + 1
+        return real, first, line + trail - first + 1, line
 
     def grep(
         self,

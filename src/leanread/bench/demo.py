@@ -45,6 +45,19 @@ class Row:
 
 
 @dataclass
+class Change:
+    """One of the agent's edits or writes, replayed: its step, kind (``edit``, ``write``, ...),
+    path, size in lines (``3 → 4 lines``) and what became of it (``edit through leanread``,
+    ``skipped: old text not found``, ...)."""
+
+    step: int
+    kind: str
+    path: str
+    size: str
+    outcome: str
+
+
+@dataclass
 class Replay:
     """The outcome of one demo run."""
 
@@ -52,7 +65,15 @@ class Replay:
     source: Path
     rows: list[Row]
     skipped_reads: list[str]
-    changes: dict[str, int]
+    edits: list[Change]
+
+    @property
+    def changes(self) -> dict[str, int]:
+        """How many file changes had each outcome."""
+        counts: dict[str, int] = {}
+        for change in self.edits:
+            counts[change.outcome] = counts.get(change.outcome, 0) + 1
+        return counts
 
     @property
     def leanread_total(self) -> int:
@@ -104,26 +125,39 @@ async def _change(client: Client, replayer: Replayer, op: dict[str, Any]) -> str
     return f"{op['op']} refused by leanread, then " + outcome if outcome == "applied" else outcome
 
 
+def _lines(text: object) -> str:
+    count = len(str(text or "").splitlines())
+    return f"{count} line" if count == 1 else f"{count} lines"
+
+
+def _size(op: dict[str, Any]) -> str:
+    """How big a file change is, in lines: ``3 → 4 lines`` for an edit, ``12 lines`` for a write."""
+    if op["op"] == "edit":
+        return f"{len(str(op.get('old') or '').splitlines())} → {_lines(op.get('new'))}"
+    if op["op"] in ("write", "insert"):
+        return _lines(op.get("content", op.get("new")))
+    return ""
+
+
 async def _replay(
     trace: Trace, scratch: Path, outside_edits: bool, read_mode: str
-) -> tuple[list[Row], list[str], dict[str, int]]:
+) -> tuple[list[Row], list[str], list[Change]]:
     args = ["-m", "leanread", "serve", "--root", str(scratch), "--ledger", "memory", "--read-mode", read_mode]
     server = StdioServerParameters(command=sys.executable, args=args)
     replayer = Replayer(scratch)
     rows: list[Row] = []
     skipped: list[str] = []
-    changes: dict[str, int] = {}
+    changes: list[Change] = []
     async with Client(server) as client:
         for op in trace.ops:
             kind = op["op"]
             through_tools = not outside_edits and (kind == "edit" or (kind == "write" and not op.get("append")))
-            if through_tools and not op.get("error") and inside(scratch, str(op.get("path", ""))):
-                outcome = await _change(client, replayer, op)
-                changes[outcome] = changes.get(outcome, 0) + 1
-                continue
             if kind in FILE_CHANGES:
-                outcome = replayer.apply(op)
-                changes[outcome] = changes.get(outcome, 0) + 1
+                if through_tools and not op.get("error") and inside(scratch, str(op.get("path", ""))):
+                    outcome = await _change(client, replayer, op)
+                else:
+                    outcome = replayer.apply(op)
+                changes.append(Change(int(op.get("step", 0)), kind, str(op.get("path", "")), _size(op), outcome))
                 continue
             if kind != "read":
                 continue
@@ -169,25 +203,60 @@ def replay_trace(
     with tempfile.TemporaryDirectory(prefix="leanread-demo-") as tmp:
         scratch = Path(tmp) / source.name
         shutil.copytree(source, scratch, symlinks=True)
-        rows, skipped, changes = anyio.run(_replay, trace, scratch, outside_edits, read_mode)
-    return Replay(trace, source, rows, skipped, changes)
+        rows, skipped, edits = anyio.run(_replay, trace, scratch, outside_edits, read_mode)
+    return Replay(trace, source, rows, skipped, edits)
+
+
+#: What each note in the table's last column means, in the order the legend lists them.
+NOTE_LEGEND = (
+    ("stub", "stub → rN: the model still had these lines, unchanged, from call rN, so leanread sent a short stub "
+     "naming that call instead of the text"),
+    ("markers", "markers → rN: only the lines the model did not have yet were sent; the rest stand as "
+     "`… lines A-B unchanged since you read them …` markers naming call rN"),
+    ("diff", "diff: the file changed since the model read it, so leanread sent a unified diff against what it saw"),
+    ("byte cap", "byte cap: the read stopped at the 50 KB output cap and said where to go on"),
+    ("error", "error: leanread refused the read, with the sentence shown"),
+)
+
+
+def _legend(replay: Replay) -> list[str]:
+    """The legend lines for the notes that occur in ``replay``'s table (and the columns)."""
+    lines = [
+        "Figures are tokens (o200k_base) of the text each read returned to the model.",
+        "leanread: what `leanread serve` answered over MCP; opencode-style: the same window read the way "
+        "opencode's read tool does (`N: ` before every line, the whole window every time).",
+    ]
+    used = {row.note.split(" → ")[0].split(":")[0] for row in replay.rows if row.note}
+    lines += [text for key, text in NOTE_LEGEND if key in used]
+    return lines
+
+
+def _edits_table(replay: Replay) -> Table:
+    """The agent's edits and writes, in order, with what became of each."""
+    table = Table(title="The agent's file changes, replayed between the reads")
+    columns = (("step", "right"), ("change", "left"), ("path", "left"), ("size", "left"), ("outcome", "left"))
+    for column, justify in columns:
+        table.add_column(column, justify=justify, overflow="fold")  # type: ignore[arg-type]
+    for change in replay.edits:
+        table.add_row(str(change.step), change.kind, change.path, change.size, change.outcome)
+    return table
 
 
 def print_report(replay: Replay, console: Console) -> None:
-    """The per-read table, the totals and their ratio."""
+    """The per-read table with its legend, the agent's file changes, the totals and their ratio."""
     header = replay.trace.header
     console.print(
         f"[bold]{replay.trace.name}[/bold] — {header.get('agent', '?')} / {header.get('model', '?')}\n"
         f"source: {replay.trace.package}=={replay.trace.version} sdist from PyPI ({replay.source.name}); "
         "a release, not the traced commit, so the replay is approximate."
     )
-    table = Table()
+    table = Table(title="The agent's reads, replayed through leanread (tokens)")
     for column, justify in (
         ("step", "right"),
         ("path", "left"),
         ("lines", "left"),
         ("leanread", "right"),
-        ("colon, no dedup", "right"),
+        ("opencode-style", "right"),
         ("note", "left"),
     ):
         table.add_column(column, justify=justify, overflow="fold")  # type: ignore[arg-type]
@@ -196,13 +265,17 @@ def print_report(replay: Replay, console: Console) -> None:
     lean, base = replay.leanread_total, replay.baseline_total
     table.add_row("", "[bold]total[/bold]", "", f"[bold]{lean:,}[/bold]", f"[bold]{base:,}[/bold]", "")
     console.print(table)
+    for line in _legend(replay):
+        console.print(line, markup=False)
+    if replay.edits:
+        console.print(_edits_table(replay))
     ratio = lean / base if base else float("nan")
     console.print(
         f"reads replayed: {len(replay.rows)}; skipped (path absent or outside the repository): "
         f"{len(replay.skipped_reads)}; file changes: "
         + ", ".join(f"{k} {v}" for k, v in sorted(replay.changes.items()))
     )
-    console.print(f"[bold]leanread / colon baseline = {lean:,} / {base:,} = {ratio:.3f}[/bold]")
+    console.print(f"[bold]leanread / opencode-style = {lean:,} / {base:,} tokens = {ratio:.3f}[/bold]")
 
 
 def run_demo(

@@ -23,21 +23,57 @@ PARAMETERS: dict[str, str] = {
 def run(ctx: ToolContext, action: str, call_ids: Sequence[str] = (), call_id: str | None = None) -> ToolResult:
     """Apply one visibility change to the session's ledger.
 
+    Returns:
+        A result naming the tool results that left the context window (``forget: 1 tool result
+        is now out of the context window (r2).``) and, for ``forget``, the ids this session never
+        gave, which change nothing; ``metadata``: ``results`` (those call ids), ``unknown`` and
+        ``hidden`` (ledger records marked).
+
     Raises:
-        InvalidArgument: an unknown action, a missing id, or an id the session never recorded.
+        InvalidArgument: an unknown action, a missing id, or a compact/rewind id the session
+            never recorded.
     """
+    if action not in ACTIONS:
+        raise InvalidArgument(f"action must be one of {', '.join(ACTIONS)} (got {action!r}).")
+    before = ctx.ledger.call_states(ctx.session_id)
+    unknown: list[str] = []
     if action == "forget":
         if not call_ids:
             raise InvalidArgument("forget needs call_ids: the ids of the results that left the context window.")
+        unknown = list(dict.fromkeys(i for i in call_ids if i not in before))
         hidden = ctx.ledger.forget(ctx.session_id, call_ids)
-    elif action in ("compact", "rewind"):
+    else:
         if not call_id:
             raise InvalidArgument(f"{action} needs call_id: the id of a result from this session.")
         change = ctx.ledger.compact if action == "compact" else ctx.ledger.rewind
         hidden = change(ctx.session_id, call_id)
-    else:
-        raise InvalidArgument(f"action must be one of {', '.join(ACTIONS)} (got {action!r}).")
-    noun = "view" if hidden == 1 else "views"
+    after = ctx.ledger.call_states(ctx.session_id)
+    gone = [i for i, visible in before.items() if visible and not after.get(i, False)]
     return ToolResult(
-        f"{action}: {hidden} file {noun} marked as out of the context window.", metadata={"hidden": hidden}
+        gone_sentence(action, gone) + unknown_sentence(unknown),
+        metadata={"hidden": hidden, "results": gone, "unknown": unknown},
     )
+
+
+#: Call ids a context result names at most; past that it gives their count and the first and last.
+NAMED_IDS = 8
+
+
+def gone_sentence(action: str, gone: Sequence[str]) -> str:
+    """``forget: 2 tool results are now out of the context window (r2, r5).``, or that none was
+    still in it."""
+    if not gone:
+        return f"{action}: no tool result of those was still in the context window, so nothing changed."
+    named = ", ".join(gone) if len(gone) <= NAMED_IDS else f"{gone[0]} … {gone[-1]}"
+    noun = "tool result is" if len(gone) == 1 else "tool results are"
+    return f"{action}: {len(gone)} {noun} now out of the context window ({named})."
+
+
+def unknown_sentence(unknown: Sequence[str]) -> str:
+    """`` No result of this session has the call id zzz; it was ignored.`` or the empty string."""
+    if not unknown:
+        return ""
+    shown = ", ".join(repr(i) for i in unknown[:NAMED_IDS]) + (" …" if len(unknown) > NAMED_IDS else "")
+    if len(unknown) == 1:
+        return f" No result of this session has the call id {shown}; it was ignored."
+    return f" No result of this session has the call ids {shown}; they were ignored."

@@ -79,6 +79,8 @@ class ReadRequest:
     mode: str | None = None
     symbol: str | None = None
     focus: str | None = None
+    #: A line the answer shows as text even when the model has it (a ``match_id`` read's match).
+    anchor: int | None = None
 
     @property
     def whole_file(self) -> bool:
@@ -93,6 +95,10 @@ def _check(request: ReadRequest) -> Format:
         raise InvalidArgument(f"limit must be 1 or more (got {request.limit}); omit it to read up to the default.")
     if request.char_offset is not None and request.char_offset < 1:
         raise InvalidArgument(f"char_offset must be 1 or more (got {request.char_offset}).")
+    if request.char_offset is not None and request.offset is None:
+        raise InvalidArgument(
+            "char_offset needs offset: pass offset=N too to read line N from that character on."
+        )
     if request.mode is not None and request.mode not in READ_MODES:
         raise InvalidArgument(f"mode must be one of {', '.join(READ_MODES)} (got {request.mode!r}).")
     if request.symbol is not None and (request.offset is not None or request.char_offset is not None):
@@ -599,7 +605,7 @@ def run(ctx: ToolContext, request: ReadRequest, call_id: str) -> ToolResult:
         limit = request.limit or limit
     first = _first_line(request, resolved.display, len(text_file.lines))
     window = select_window(text_file.lines, first, limit, ctx.limits, fmt)
-    knowledge = knowledge_of(ctx, resolved, text_file)
+    knowledge = knowledge_of(ctx, resolved, text_file).without(request.anchor)
     answer = _answer(ctx, resolved, text_file, window, fmt, knowledge, request.fresh)
     focus: dict[str, Any] | None = None
     unpruned = answer.text

@@ -148,17 +148,33 @@ def as_json(run: ReplayRun, command: str) -> dict[str, Any]:
     }
 
 
+def chart_strategies(figures: dict[str, Any]) -> list[str]:
+    """The strategies the chart draws, in the report's order: those measured on these traces (a
+    strategy the report calls not measurable gets no bar)."""
+    return [name for name, figure in figures.items() if figure["measurable"]]
+
+
 def write_chart(run: ReplayRun, path: Path) -> None:
-    """A bar chart of each strategy's tokens, stacked by op kind, labelled with the ratio of its
-    reads and greps to opencode's."""
+    """Save ``chart_figure(run)`` as a PNG at ``path``."""
+    import matplotlib.pyplot as plt
+
+    fig = chart_figure(run)
+    fig.savefig(path)
+    plt.close(fig)
+
+
+def chart_figure(run: ReplayRun) -> Any:
+    """A bar chart (a matplotlib ``Figure``) of each measured strategy's tokens, stacked by op
+    kind, labelled with the ratio of its reads and greps to opencode's; the strategy names are
+    slanted so that long names never run into each other."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
     figures = summary(run)["strategies"]
-    names = list(figures)
-    fig, ax = plt.subplots(figsize=(9, 4.8), dpi=120)
+    names = chart_strategies(figures)
+    fig, ax = plt.subplots(figsize=(max(9.0, 1.1 * len(names)), 5.2), dpi=120)
     bottom = [0.0] * len(names)
     colours = {
         "read": "#4C72B0",
@@ -175,13 +191,13 @@ def write_chart(run: ReplayRun, path: Path) -> None:
     for i, name in enumerate(names):
         ratio = figures[name]["ratio_read_grep"]
         ax.text(i, bottom[i], f"{ratio:.3f}{TIMES}", ha="center", va="bottom", fontsize=9)
+    ax.set_xticks(range(len(names)), names, rotation=30, ha="right", rotation_mode="anchor", fontsize=9)
     ax.set_ylabel("thousand tokens (o200k_base)")
     ax.set_title(f"{len(run.results)} real agent traces: tokens per strategy (label: read+grep vs opencode)")
-    ax.legend(ncols=len(KINDS), fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.08), frameon=False)
+    ax.legend(ncols=len(KINDS), fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.22), frameon=False)
     ax.spines[["top", "right"]].set_visible(False)
     fig.tight_layout()
-    fig.savefig(path)
-    plt.close(fig)
+    return fig
 
 
 def _n(value: int) -> str:
