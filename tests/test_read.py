@@ -492,8 +492,9 @@ def test_description_follows_the_limits() -> None:
 
 
 def test_parameters_match_the_request() -> None:
-    # match_id and its context are resolved by the session into path, offset and limit
-    assert list(PARAMETERS) == [*ReadRequest.__dataclass_fields__, "match_id", "context_before", "context_after"]
+    # match_id and its context are resolved by the session into path, offset, limit and anchor
+    fields = [name for name in ReadRequest.__dataclass_fields__ if name != "anchor"]
+    assert list(PARAMETERS) == [*fields, "match_id", "context_before", "context_after"]
 
 
 def test_custom_line_limit(root: Path) -> None:
