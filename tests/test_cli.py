@@ -47,6 +47,33 @@ def test_bad_root_is_one_line(tmp_path: Path) -> None:
     assert "Traceback" not in done.stderr
 
 
+def test_an_empty_root_is_left_out_never_the_current_folder(tmp_path: Path) -> None:
+    proj = tmp_path / "proj"
+    proj.mkdir()
+    (proj / "in.txt").write_text("in\n")
+    (tmp_path / "outside.txt").write_text("secret\n")
+    said = (
+        f"leanread: left out an empty workspace root (an unset variable in the configuration?); the roots are {proj}.\n"
+    )
+    outside = leanread("read", "outside.txt", "--root", "", "--root", str(proj), cwd=tmp_path)
+    assert (outside.returncode, outside.stdout) == (1, "")
+    assert outside.stderr == (
+        f"{said}File not found: outside.txt. Check the spelling, or list its folder to see what exists.\n"
+    )
+    inside = leanread("read", "in.txt", "--root", "", "--root", str(proj), cwd=tmp_path)
+    assert (inside.returncode, inside.stderr) == (0, said)
+    assert (
+        inside.stdout
+        == "<path>in.txt</path>\n<type>file</type>\n<content>\nin\n\n(End of file - total 1 lines)\n</content>\n"
+    )
+    none = leanread("read", "outside.txt", "--root", "", "--root", " ", cwd=tmp_path)
+    assert (none.returncode, none.stdout, none.stderr) == (
+        1,
+        "",
+        "Every workspace root given is empty (an unset variable in the configuration?); pass an existing folder.\n",
+    )
+
+
 def test_flags_override_the_settings_file(tmp_path: Path) -> None:
     (tmp_path / "leanread.toml").write_text("max_lines = 2\n")
     (tmp_path / "n.txt").write_text("1\n2\n3\n4\n")

@@ -216,3 +216,15 @@ def test_mixed_line_endings_keep_each_untouched_line(session: Session, root: Pat
     assert "(File uses mixed CRLF and LF (mostly CRLF) line endings; edits keep them.)" in shown.text
     assert not session.edit("m.txt", "line3\nline4", "LINE3\nLINE4\nLINE45").is_error
     assert (root / "m.txt").read_bytes() == (b"line1\r\nline2\r\nLINE3\r\nLINE4\r\nLINE45\r\nline5\r\nlf line\n")
+
+
+@pytest.mark.parametrize("path", ["new.txt", "sub/new.txt", "a.txt"])
+def test_an_empty_old_string_points_to_write_whether_or_not_the_file_exists(
+    session: Session, root: Path, path: str
+) -> None:
+    (root / "a.txt").write_text("alpha\n")
+    result = session.edit(path, "", "content\n")
+    assert (result.is_error, result.text) == (True, "old_string is empty; to create or overwrite a file use write.")
+    assert sorted(p.name for p in root.iterdir()) == ["a.txt"]
+    assert (root / "a.txt").read_text() == "alpha\n"
+    assert session.write("new.txt", "content\n").text.startswith("Created new.txt")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -139,6 +140,32 @@ async def test_stdio_subprocess_serves_reads(repo: Path) -> None:
     assert bad.is_error is True
     assert _text(bad) == (
         "Invalid arguments for read: offset must be a whole number (got 'two'); see the tool's input schema."
+    )
+
+
+async def test_serve_leaves_out_an_empty_root(tmp_path: Path) -> None:
+    proj = tmp_path / "proj"
+    proj.mkdir()
+    (proj / "in.txt").write_text("in\n")
+    (tmp_path / "outside.txt").write_text("secret\n")
+    args = ["-m", "leanread", "serve", "--ledger", "memory", "--root", "", "--root", str(proj)]
+    # this environment (PYTHONPATH too): the SDK would otherwise start the server with a bare one
+    params = StdioServerParameters(command=sys.executable, args=args, cwd=str(tmp_path), env=dict(os.environ))
+    async with Client(params) as client:
+        relative = await client.call_tool("read", {"path": "outside.txt"})
+        absolute = await client.call_tool("read", {"path": str(tmp_path / "outside.txt")})
+        inside = await client.call_tool("read", {"path": "in.txt"})
+    assert (relative.is_error, _text(relative)) == (
+        True,
+        "File not found: outside.txt. Check the spelling, or list its folder to see what exists.",
+    )
+    assert absolute.is_error is True
+    assert _text(absolute) == (
+        f"{tmp_path / 'outside.txt'} resolves outside the workspace ({proj}); use a path inside it."
+    )
+    assert (
+        _text(inside)
+        == "<path>in.txt</path>\n<type>file</type>\n<content>\nin\n\n(End of file - total 1 lines)\n</content>"
     )
 
 

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from leanread import MemoryLedger, Session
 from leanread.errors import FileMissing, NotAFile, OutsideWorkspace, PathError
 from leanread.workspace import Resolved, Workspace, read_regular_file
 
@@ -323,3 +324,34 @@ def test_read_regular_file_vanished(root: Path) -> None:
     with pytest.raises(PathError) as info:
         read_regular_file(resolved)
     assert str(info.value) == "Cannot open f: No such file or directory."
+
+
+def test_empty_roots_are_left_out_and_said_on_stderr(
+    root: Path, outside: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.chdir(outside)  # an empty root must not become this folder
+    ws = Workspace(["", root, " "])
+    assert ws.roots == (os.path.realpath(root),)
+    assert capsys.readouterr().err == (
+        f"leanread: left out 2 empty workspace roots (an unset variable in the configuration?); the roots are {root}.\n"
+    )
+    with pytest.raises(OutsideWorkspace):
+        ws.resolve(str(outside / "secret.txt"))
+    with pytest.raises(FileMissing):
+        ws.resolve("secret.txt")
+    session = Session(["", root], ledger=MemoryLedger())
+    assert session.workspace.roots == (os.path.realpath(root),)
+    assert capsys.readouterr().err == (
+        f"leanread: left out an empty workspace root (an unset variable in the configuration?); the roots are {root}.\n"
+    )
+    assert session.read("secret.txt").text.startswith("File not found: secret.txt.")
+
+
+@pytest.mark.parametrize("roots", [[""], ["", "  "], ["\t"]])
+def test_only_empty_roots_are_refused(roots: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(PathError) as info:
+        Workspace(roots)
+    assert str(info.value) == (
+        "Every workspace root given is empty (an unset variable in the configuration?); pass an existing folder."
+    )
+    assert capsys.readouterr().err == ""

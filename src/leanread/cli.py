@@ -16,7 +16,7 @@ from .session import Session
 from .tools import grep as grep_tool
 from .tools import ls as ls_tool
 from .tools import read as read_tool
-from .workspace import Workspace
+from .workspace import Workspace, given_roots
 
 app = typer.Typer(
     add_completion=False,
@@ -27,8 +27,12 @@ app = typer.Typer(
 )
 
 RootOption = Annotated[
-    list[Path] | None,
-    typer.Option("--root", help="Workspace root (repeatable); default the current directory."),
+    list[str] | None,
+    typer.Option(
+        "--root",
+        help="Workspace root (repeatable); default the current directory. An empty one is left out.",
+        callback=lambda roots: given_roots(roots) if roots else roots,  # once per command: one stderr line
+    ),
 ]
 MaxLines = Annotated[int | None, typer.Option(help="Lines per read when no limit is given (config: max_lines).")]
 MaxBytes = Annotated[int | None, typer.Option(help="Bytes of output per read (config: max_bytes).")]
@@ -66,7 +70,7 @@ MetaOption = Annotated[bool, typer.Option(help="Also print the result's metadata
 
 
 def _settings(
-    root: list[Path] | None,
+    root: list[str] | None,
     max_lines: int | None,
     max_bytes: int | None,
     max_line_chars: int | None,
@@ -87,7 +91,7 @@ def _settings(
     return load_settings(Workspace(root).primary, overrides, "the command-line options")
 
 
-def _session(root: list[Path] | None, settings: Settings, session: str | None = None) -> Session:
+def _session(root: list[str] | None, settings: Settings, session: str | None = None) -> Session:
     """A session over ``root`` with ``settings``, its focus backend included."""
     return Session(root, id=session, limits=settings.limits, policy=settings.policy, pruner=make_pruner(settings.focus))
 

@@ -99,3 +99,32 @@ def _before(hunk: Sequence[DiffLine], side: str) -> int:
         if getattr(line, other) is not None and line.tag == " ":
             return int(getattr(line, side)) - 1
     return 0
+
+
+def moved_runs(numbers: Sequence[tuple[int, int]]) -> list[tuple[int, int, int]]:
+    """``(first, last, then_first)`` for each run of lines whose number moved: ``numbers`` holds
+    ``(now, then)`` per line in ascending ``now``; a run is consecutive on both sides with one
+    shift, and lines with ``now == then`` are in no run."""
+    runs: list[tuple[int, int, int]] = []
+    for now, then in numbers:
+        if now == then:
+            continue
+        if runs and runs[-1][1] == now - 1 and runs[-1][2] + (now - runs[-1][0]) == then:
+            runs[-1] = (runs[-1][0], now, runs[-1][2])
+        else:
+            runs.append((now, now, then))
+    return runs
+
+
+def moved_clause(runs: Sequence[tuple[int, int, int]]) -> str:
+    """Where the lines outside a diff's hunks were when the model read them: ``""`` when none
+    moved, else ``" lines 20-47 were 21-48 and line 51 was 52 when you read them"`` (numbers in
+    the current version first)."""
+    parts = [
+        f"line {first} was {then}" if first == last else f"lines {first}-{last} were {then}-{then + last - first}"
+        for first, last, then in runs
+    ]
+    if not parts:
+        return ""
+    listed = parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+    return f" {listed} when you read them"

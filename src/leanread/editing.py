@@ -694,6 +694,10 @@ def _plan(text: str, view: str, rule: Rule, matches: Sequence[_Match]) -> EditPl
     return EditPlan(new_text=new_text, rule=rule, count=len(matches), old_lines=old_ranges, new_lines=new_ranges)
 
 
+#: The refusal of an empty old_string, whether or not the file exists.
+EMPTY_OLD_STRING = "old_string is empty; to create or overwrite a file use write."
+
+
 def plan_edit(text: str, old: str, new: str, *, replace_all: bool = False, display: str = "the file") -> EditPlan:
     """Replace old_string by new_string in the logical ``text`` (``"\\n"`` line endings).
 
@@ -719,7 +723,7 @@ def plan_edit(text: str, old: str, new: str, *, replace_all: bool = False, displ
         NoMatch: no rule finds old_string (the closest lines are quoted).
     """
     if not old:
-        raise InvalidArgument("old_string is empty; to create or overwrite a file use write.")
+        raise InvalidArgument(EMPTY_OLD_STRING)
     if old == new:
         raise NoChange("old_string and new_string are the same; nothing to change.")
     refuse_markers(new, allowed=old)

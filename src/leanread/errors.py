@@ -2,6 +2,7 @@
 
     LeanreadError                 anything leanread refuses, with the next step in the message
      ├── InvalidArgument          a tool parameter out of range or of the wrong kind
+     │    └── InvalidRegex        grep's pattern is not a regex ripgrep accepts (it is then searched literally)
      ├── PathError                the path cannot be served
      │    ├── OutsideWorkspace    resolves (through links or ``..``) outside every root
      │    ├── FileMissing         nothing at that path (similar existing names are suggested)
@@ -31,6 +32,15 @@ class LeanreadError(Exception):
 
 class InvalidArgument(LeanreadError):
     """A tool parameter is out of range or of the wrong kind."""
+
+
+class InvalidRegex(InvalidArgument):
+    """grep's pattern is not a regular expression ripgrep accepts; ``reason`` is ripgrep's own
+    short reason (``unclosed group``)."""
+
+    def __init__(self, message: str, reason: str) -> None:
+        super().__init__(message)
+        self.reason = reason
 
 
 class PathError(LeanreadError):

@@ -39,7 +39,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .config import Policy
-from .errors import InvalidArgument, LeanreadError, SearchUnavailable
+from .errors import InvalidArgument, InvalidRegex, LeanreadError, SearchUnavailable
 
 __all__ = [
     "DEFAULT_TIMEOUT",
@@ -167,6 +167,7 @@ class RgOptions:
         policy: the deny list, given to ripgrep as an ignore file.
         timeout: seconds before the run is stopped.
         skip: extra folder names left out (``--glob !name``).
+        fixed_strings: ``--fixed-strings``: the pattern is literal text, not a regex.
     """
 
     case_insensitive: bool = False
@@ -175,6 +176,7 @@ class RgOptions:
     policy: Policy = field(default_factory=Policy)
     timeout: float = DEFAULT_TIMEOUT
     skip: tuple[str, ...] = ()
+    fixed_strings: bool = False
 
 
 def _base(options: RgOptions) -> list[str]:
@@ -188,6 +190,8 @@ def _base(options: RgOptions) -> list[str]:
         args += ["--type", options.file_type]
     if options.case_insensitive:
         args.append("--ignore-case")
+    if options.fixed_strings:
+        args.append("--fixed-strings")
     return args
 
 
@@ -197,9 +201,19 @@ def _problem(stderr: str, options: RgOptions) -> LeanreadError:
     text = " ".join(lines)
     if "regex parse error" in text:
         reason = next((line[len("error: ") :] for line in reversed(lines) if line.startswith("error: ")), text)
-        return InvalidArgument(
+        return InvalidRegex(
             f"pattern is not a valid ripgrep regular expression ({reason}); escape characters such as "
-            "( [ { . * + ? | with a backslash to match them literally."
+            "( [ { . * + ? | with a backslash to match them literally.",
+            reason,
+        )
+    if 'literal "\\n" is not allowed' in text:
+        return InvalidArgument(
+            "pattern matches a line break, but grep matches within one line; search for one line of the text."
+        )
+    if "exceeds size limit" in text:
+        return InvalidArgument(
+            "pattern makes a regex too big for ripgrep; use smaller repetition counts, e.g. {1,100} "
+            "rather than {1,100000}."
         )
     if "unrecognized file type" in text:
         return InvalidArgument(

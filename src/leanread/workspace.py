@@ -16,6 +16,7 @@ import difflib
 import errno
 import os
 import stat
+import sys
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -64,6 +65,31 @@ MAX_SUGGESTIONS = 3
 _MAX_SCANNED_NAMES = 10_000
 
 
+def given_roots(roots: Sequence[str | os.PathLike[str]] | None) -> list[str | os.PathLike[str]]:
+    """``roots`` without the empty or blank entries, each left out said in one line on stderr;
+    ``[]`` for no roots at all (the caller's default: the current directory).
+
+    Raises:
+        PathError: roots were given and every one is empty or blank.
+    """
+    given = list(roots or ())
+    kept = [root for root in given if os.fspath(root).strip()]
+    if len(kept) == len(given):
+        return kept
+    if not kept:
+        raise PathError(
+            "Every workspace root given is empty (an unset variable in the configuration?); pass an existing folder."
+        )
+    left_out = len(given) - len(kept)
+    noun = "an empty workspace root" if left_out == 1 else f"{left_out} empty workspace roots"
+    print(
+        f"leanread: left out {noun} (an unset variable in the configuration?); the roots are "
+        f"{', '.join(os.fspath(root) for root in kept)}.",
+        file=sys.stderr,
+    )
+    return kept
+
+
 class Workspace:
     """The roots a session may touch.
 
@@ -74,12 +100,15 @@ class Workspace:
             (``.env``, ``.env.*``, ``*.pem``, ``*.key``, ``id_rsa*``, ``id_ed25519*``, except
             ``*.example`` and ``*.sample``).
 
+    Empty or blank roots (what an unset ``$VAR`` in a client's configuration gives) are left out,
+    with a line on stderr (see ``given_roots``); they never stand for the current directory.
+
     Raises:
-        PathError: a root does not exist or is not a directory.
+        PathError: a root does not exist or is not a directory, or every root given is empty.
     """
 
     def __init__(self, roots: Sequence[str | os.PathLike[str]] | None = None, policy: Policy | None = None) -> None:
-        given = list(roots) if roots else [Path.cwd()]
+        given = given_roots(roots) or [Path.cwd()]
         self.roots: tuple[str, ...] = tuple(self._check_root(r) for r in given)
         self.policy: Policy = policy if policy is not None else Policy()
 

@@ -6,8 +6,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..diffing import format_hunk, hunks, window_lines
-from ..editing import EditPlan, plan_edit
-from ..errors import EditError, NotAFile
+from ..editing import EMPTY_OLD_STRING, EditPlan, plan_edit
+from ..errors import EditError, InvalidArgument, NotAFile
 from ..knowledge import Knowledge, as_known, hunk_spans, hunks_known, know, patch_numbers, ranges_of
 from ..render import cut_line, span
 from ..result import ToolResult
@@ -162,6 +162,8 @@ def run(ctx: ToolContext, request: EditRequest, call_id: str) -> ToolResult:
         LeanreadError: a bad path or argument, no or several matches, a marker in the text, an
             unencodable character, or a refused grant (``EditRefused``); nothing is written then.
     """
+    if not request.old_string:  # before the lookup: a missing file gets the useful answer too
+        raise InvalidArgument(EMPTY_OLD_STRING)
     resolved = ctx.workspace.resolve(request.path)
     if resolved.is_dir:
         raise NotAFile(f"{resolved.display} is a directory; edit a file inside it.")

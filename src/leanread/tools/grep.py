@@ -36,6 +36,7 @@ from ..pruning import guards
 from ..render import CUT_MARKER, byte_size, envelope
 from ..result import ToolResult
 from ..search import FileHits, Hit, RgOptions, count_files, parse_hits, search_json
+from ..search_fallback import Searched, search_or_literal
 from ..textfile import IndexedLines, TextFile, binary_kind, content_hash, shown
 from ..tokens import count_tokens
 from ..workspace import Resolved, read_regular_file
@@ -441,17 +442,23 @@ class _Prefetch:
 
 def _search(
     pattern: str, target: Resolved, options: RgOptions, ctx: ToolContext, prefetch: _Prefetch
-) -> tuple[list[FileHits], dict[str, FileHits]]:
-    """Every file with a match, sorted by path, deny-listed files dropped; and the hits of each
-    by path (without their lines, ``block`` None, when the search passed its budget and only counted)."""
+) -> tuple[list[FileHits], dict[str, FileHits], Searched[list[FileHits]]]:
+    """Every file with a match, sorted by path, deny-listed files dropped; the hits of each by
+    path (without their lines, ``block`` None, when the search passed its budget and only
+    counted); and how it was searched (as literal text after ``search_or_literal``'s fallback)."""
     cwd = target.real if target.is_dir else os.path.dirname(target.real)
-    found = search_json(pattern, [target.real], options, cwd=cwd, on_file=prefetch)
-    if found is None:
-        prefetch.ready.clear()
-        found = count_files(pattern, [target.real], options, cwd=cwd)
+
+    def once(how: RgOptions) -> list[FileHits]:
+        found = search_json(pattern, [target.real], how, cwd=cwd, on_file=prefetch)
+        if found is None:
+            prefetch.ready.clear()
+            found = count_files(pattern, [target.real], how, cwd=cwd)
+        return found
+
+    searched = search_or_literal(pattern, options, once, len)
     denied = DenyFilter(ctx)
-    files = sorted((f for f in found if not denied(f.path)), key=lambda f: f.path)
-    return files, {f.path: f for f in files}
+    files = sorted((f for f in searched.found if not denied(f.path)), key=lambda f: f.path)
+    return files, {f.path: f for f in files}, searched
 
 
 def _glob_under(glob: str, folder: str) -> str:
@@ -482,10 +489,11 @@ def run(ctx: ToolContext, request: GrepRequest, call_id: str) -> ToolResult:
         policy=ctx.policy,
     )
     prefetch = _Prefetch(ctx, before, after, 0 if request.files_only else first - 1 + cap)
-    files, by_path = _search(request.pattern, target, options, ctx, prefetch)
+    files, by_path, searched = _search(request.pattern, target, options, ctx, prefetch)
+    options, literal = searched.options, [searched.note] if searched.note else []
     total = sum(f.count for f in files)
     if request.files_only:
-        return _files_only(ctx, call_id, target.display, files, total, first, cap)
+        return _files_only(ctx, call_id, target.display, files, total, first, cap, literal)
     if total and first > total:
         raise InvalidArgument(
             f"offset={first} is past the last match: there are {_plural(total, 'match')}; "
@@ -550,7 +558,7 @@ def run(ctx: ToolContext, request: GrepRequest, call_id: str) -> ToolResult:
         knowledge = knowledge_of(ctx, s.resolved, s.text_file, keep_version=False)
         record_view(ctx, call_id, s.resolved, s.text_file, ranges_of(s.whole), kind="grep", knowledge=knowledge)
     lines = [*body, ""] if body else []
-    text = envelope(shown(target.display), "grep", [*lines, *notes, summary])
+    text = envelope(shown(target.display), "grep", [*lines, *literal, *notes, summary])
     if focus is not None and focused is not None:
         focus["tokens_after"] = count_tokens(text)
     if focus is not None:
@@ -566,6 +574,7 @@ def run(ctx: ToolContext, request: GrepRequest, call_id: str) -> ToolResult:
         "next_offset": last + 1 if last < total else None,
         "truncated": truncated,
         "matches": matches,
+        "literal": options.fixed_strings,
         "tokens": count_tokens(text),
     }
     if focus is not None:
@@ -574,9 +583,16 @@ def run(ctx: ToolContext, request: GrepRequest, call_id: str) -> ToolResult:
 
 
 def _files_only(
-    ctx: ToolContext, call_id: str, where: str, files: Sequence[Any], total: int, first: int, cap: int
+    ctx: ToolContext,
+    call_id: str,
+    where: str,
+    files: Sequence[Any],
+    total: int,
+    first: int,
+    cap: int,
+    notes: Sequence[str] = (),
 ) -> ToolResult:
-    """The files that match, ``path (N matches)`` one per line, paged over files."""
+    """The files that match, ``path (N matches)`` one per line, paged over files, ``notes`` before the summary."""
     if total and first > len(files):
         raise InvalidArgument(
             f"offset={first} is past the last file: {_plural(len(files), 'file')} match; "
@@ -595,7 +611,7 @@ def _files_only(
         )
     else:
         summary = f"({_plural(total, 'match')} in {_plural(len(files), 'file')}.)"
-    text = envelope(shown(where), "grep", [*rows, *([""] if rows else []), summary])
+    text = envelope(shown(where), "grep", [*rows, *([""] if rows else []), *notes, summary])
     metadata: dict[str, Any] = {
         "call_id": call_id,
         "path": where,

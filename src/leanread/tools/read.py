@@ -11,7 +11,7 @@ from typing import Any
 
 from .. import documents, pruning
 from ..config import READ_MODES, Limits
-from ..diffing import DiffLine, format_hunk, hunks, window_lines
+from ..diffing import DiffLine, format_hunk, hunks, moved_clause, moved_runs, window_lines
 from ..documents import images as document_images
 from ..documents import registry as document_registry
 from ..errors import InvalidArgument, NotText, PathError
@@ -358,9 +358,11 @@ def _diff(
         dict.fromkeys(knowledge.seen[line.old].call_id for g in groups for line in g if line.old in knowledge.seen)
     )
     body = [row for group in groups for row in format_hunk([as_known(line, knowledge) for line in group])]
+    outside = [(n, knowledge.lines[n].then) for n in range(window.first, window.last + 1) if n not in in_hunks]
+    moved = moved_clause(moved_runs(outside))
     header = (
         f"({resolved.display} changed since you read it. Lines {window.first}-{window.last} as a diff against "
-        "what you were shown; lines outside the hunks are unchanged.)"
+        f"what you were shown; lines outside the hunks are unchanged{';' + moved if moved else ''}.)"
     )
     text = _render_lines(ctx, resolved, text_file, window, [header, *body], shown_as="diff")
     window_numbers = tuple(range(window.first, window.last + 1))
