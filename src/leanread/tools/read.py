@@ -16,6 +16,7 @@ from ..documents import images as document_images
 from ..documents import registry as document_registry
 from ..errors import InvalidArgument, NotText, PathError
 from ..formats import FORMATS, Format, decorate
+from ..frame import Own
 from ..instructions import Instruction, reminder
 from ..knowledge import Knowledge, KnownLine, as_known, hunks_known, ranges_of
 from ..ledger import LineRange
@@ -352,7 +353,7 @@ def _diff(
         dict.fromkeys(knowledge.seen[line.old].call_id for g in groups for line in g if line.old in knowledge.seen)
     )
     body = [row for group in groups for row in format_hunk([as_known(line, knowledge) for line in group])]
-    header = (
+    header = Own(
         f"({resolved.display} changed since you read it. Lines {window.first}-{window.last} as a diff against "
         "what you were shown; lines outside the hunks are unchanged.)"
     )
