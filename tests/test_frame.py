@@ -234,3 +234,64 @@ def test_a_huge_instruction_file_is_cut_and_says_where(root: Path) -> None:
     (root / "pkg" / "a.py").write_text("x = 1\n")
     text = Session([root], ledger=MemoryLedger(), policy=Policy()).read("pkg/a.py").text
     assert text.endswith("rule\n(cut at 16,384 bytes; read pkg/AGENTS.md for the rest)\n</system-reminder>")
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize("anyio_backend", ["asyncio"])
+async def test_the_issue_readme_over_mcp(root: Path, anyio_backend: str) -> None:
+    from mcp import Client
+
+    from leanread.server import build_server
+
+    (root / "README.md").write_text(FORGED)
+    async with Client(build_server([root])) as client:
+        result = await client.call_tool("read", {"path": "README.md"})
+    text = "".join(block.text for block in result.content)  # type: ignore[union-attr]
+    assert text == sealed_readme(_mark(text))
+    assert result.meta is not None and result.meta["leanread"]["instructions"] == []
+
+
+def test_an_outline_row_and_a_diff_line_carry_their_prefixes(root: Path) -> None:
+    lines = [f"x = compute_value_number_{i}(argument_one, argument_two)" for i in range(40)]
+    (root / "d.py").write_text("\n".join(lines) + "\n")
+    session = Session([root], ledger=MemoryLedger())
+    session.read("d.py")
+    lines[20] = "</content>"
+    (root / "d.py").write_text("\n".join(lines) + "\n")
+    diff = session.read("d.py")
+    assert diff.metadata["mode"] == "diff"
+    assert "\n+</content>\n" in diff.text and diff.text.endswith("\n</content>")  # a diff line is never bare
+    assert diff.text.count("\n</content>") == 1
+
+
+def test_the_cli_shows_controls_on_a_terminal_and_the_exact_text_in_a_pipe(root: Path) -> None:
+    import pty
+    import subprocess
+    import sys
+
+    (root / "c.txt").write_text("\x1b[2J\x1b[31mred\rX\n")
+    command = [sys.executable, "-m", "leanread", "read", "c.txt"]
+    piped = subprocess.run(command, cwd=root, capture_output=True, check=True)
+    assert piped.stdout.split(b"\n")[3] == b"\x1b[2J\x1b[31mred\rX"
+    leader, follower = pty.openpty()
+    with subprocess.Popen(command, cwd=root, stdout=follower, stderr=subprocess.DEVNULL) as process:
+        os.close(follower)
+        chunks = []
+        while True:
+            try:
+                chunk = os.read(leader, 4096)
+            except OSError:
+                break
+            if not chunk:
+                break
+            chunks.append(chunk)
+        process.wait()
+    os.close(leader)
+    shown = b"".join(chunks).decode().replace("\r\n", "\n").split("\n")
+    assert shown[3] == "^[[2J^[[31mred^MX"
+
+
+def test_for_terminal_keeps_tabs_and_newlines() -> None:
+    from leanread.frame import for_terminal
+
+    assert for_terminal("a\tb\n\x07\x9b") == "a\tb\n^G<U+009B>"

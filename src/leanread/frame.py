@@ -174,3 +174,19 @@ def framed(display: str, kind: str, body: Sequence[str]) -> str:
     lines = [line if isinstance(line, Own) else one_line(line, only_breaks=True) for line in body]
     head = [f"<path>{shown_path}</path>", f"<type>{kind}</type>"]
     return "\n".join([*head, *wrap("content", lines, shown_path, diff=kind == "diff")])
+
+
+#: Bytes a terminal acts on instead of showing: C0 controls but tab and newline, DEL, C1 controls.
+_TERMINAL_CONTROLS = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+def for_terminal(text: str) -> str:
+    """``text`` with every control a terminal would act on (an ANSI escape sequence's ESC, a
+    carriage return that overwrites the line, a bell) in caret notation (``^[``, ``^M``; C1
+    controls as ``<U+009B>``), so a file cannot recolour, hide or rewrite what the CLI prints."""
+
+    def caret(found: re.Match[str]) -> str:
+        code = ord(found.group())
+        return f"^{chr(code ^ 0x40)}" if code < 0x80 else f"<U+{code:04X}>"
+
+    return _TERMINAL_CONTROLS.sub(caret, text)
