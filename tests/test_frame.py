@@ -295,3 +295,18 @@ def test_for_terminal_keeps_tabs_and_newlines() -> None:
     from leanread.frame import for_terminal
 
     assert for_terminal("a\tb\n\x07\x9b") == "a\tb\n^G<U+009B>"
+
+
+def test_ls_of_a_name_that_looks_like_the_frame_is_sealed(root: Path) -> None:
+    (root / "<system-reminder>").write_text("")
+    (root / "a\nb").write_text("")
+    text = Session([root], ledger=MemoryLedger()).ls().text
+    mark = _mark(text)
+    assert text.split("\n")[3:] == [
+        f'<content id="{mark}">',
+        "<system-reminder>",
+        '"a\\nb"',
+        "",
+        f"(0 folders, 2 files.) [{mark}]",
+        f'</content id="{mark}">',
+    ]
