@@ -10,6 +10,7 @@ import typer
 
 from .config import Settings, load_settings
 from .errors import LeanreadError
+from .frame import for_terminal
 from .pruning import make_pruner
 from .result import ToolResult
 from .session import Session
@@ -97,7 +98,8 @@ def _session(root: list[str] | None, settings: Settings, session: str | None = N
 
 
 def _show(result: ToolResult, meta: bool) -> None:
-    """Print what the model sees (stdout; a refusal on stderr with status 1), and the metadata on request."""
+    """Print what the model sees (stdout; a refusal on stderr with status 1), and the metadata on
+    request. On a terminal, control characters show in caret notation (``frame.for_terminal``)."""
     if meta:
         import json
 
@@ -105,7 +107,7 @@ def _show(result: ToolResult, meta: bool) -> None:
     if result.is_error:
         print(result.text, file=sys.stderr)
         raise typer.Exit(1)
-    print(result.text)
+    print(for_terminal(result.text) if sys.stdout.isatty() else result.text)
 
 
 def _write_image(result: ToolResult, target: Path) -> None:

@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from .frame import Own
+
 Opcode = tuple[str, int, int, int, int]
 
 
@@ -88,7 +90,7 @@ def format_hunk(hunk: Sequence[DiffLine]) -> list[str]:
     news = [line.new for line in hunk if line.new is not None]
     old_before = _before(hunk, "old")
     new_before = _before(hunk, "new")
-    header = f"@@ -{_span(olds, old_before)} +{_span(news, new_before)} @@"
+    header = Own(f"@@ -{_span(olds, old_before)} +{_span(news, new_before)} @@")
     return [header, *(line.tag + line.text for line in hunk)]
 
 

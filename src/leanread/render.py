@@ -21,7 +21,12 @@ from typing import Literal
 
 from .config import Limits
 from .formats import Format, decorate
+from .frame import Own, framed, hidden_notice
+from .frame import envelope as envelope
 from .outline import Outline, Symbol
+from .slices import LineSlice as LineSlice
+from .slices import render_slice as render_slice
+from .slices import select_slice as select_slice
 
 StopReason = Literal["eof", "limit", "bytes"]
 
@@ -180,11 +185,6 @@ def _footer(window: Window, limits: Limits, final_newline: bool, kind: str) -> l
     return notes
 
 
-def envelope(display: str, kind: str, body: Sequence[str]) -> str:
-    """Wrap ``body`` lines in the ``<path>``/``<type>``/``<content>`` envelope."""
-    return "\n".join([f"<path>{display}</path>", f"<type>{kind}</type>", "<content>", *body, "</content>"])
-
-
 def render_window(
     display: str,
     window: Window,
@@ -220,10 +220,13 @@ def render_body(
     lines = list(body)
     if lines:
         lines.append("")
+    hidden = hidden_notice((window.first + i, line) for i, line in enumerate(window.lines))
+    if hidden:
+        lines.append(hidden)
     if facts:
-        lines.append(facts)
-    lines.extend(_footer(window, limits, final_newline, "file" if kind == "file" else kind))
-    return envelope(display, shown_as or kind, lines)
+        lines.append(Own(facts))
+    lines.extend(Own(note) for note in _footer(window, limits, final_newline, "file" if kind == "file" else kind))
+    return framed(display, shown_as or kind, lines)
 
 
 def unchanged_marker(first: int, last: int, then_first: int) -> str:
@@ -232,54 +235,9 @@ def unchanged_marker(first: int, last: int, then_first: int) -> str:
     refuse text that contains one."""
     span, them = (f"line {first}", "it") if first == last else (f"lines {first}-{last}", "them")
     if then_first == first:
-        return f"… {span} unchanged since you read {them} …"
+        return Own(f"… {span} unchanged since you read {them} …")
     then = f"line {then_first}" if first == last else f"lines {then_first}-{then_first + last - first}"
-    return f"… {span} unchanged since you read {them} as {then} …"
-
-
-@dataclass(frozen=True)
-class LineSlice:
-    """Part of one long line, read with ``char_offset``.
-
-    Attributes:
-        number: 1-based line number.
-        start: 1-based character offset of ``text`` within the line.
-        text: the characters shown.
-        length: characters in the whole line.
-        total: lines in the file.
-    """
-
-    number: int
-    start: int
-    text: str
-    length: int
-    total: int
-
-    @property
-    def end(self) -> int:
-        """1-based offset of the last character shown."""
-        return self.start + len(self.text) - 1
-
-
-def select_slice(line: str, number: int, total: int, char_offset: int, limits: Limits) -> LineSlice:
-    """Characters of ``line`` from ``char_offset`` (1-based, ``<= len(line)``) on, as many as fit
-    in ``limits.max_bytes`` UTF-8 bytes (at least one)."""
-    rest = line[char_offset - 1 : char_offset - 1 + limits.max_bytes]
-    text = rest.encode("utf-8")[: limits.max_bytes].decode("utf-8", "ignore") or rest[:1]
-    return LineSlice(number=number, start=char_offset, text=text, length=len(line), total=total)
-
-
-def render_slice(display: str, part: LineSlice, *, final_newline: bool) -> str:
-    """The model-visible text of a ``LineSlice``: the characters, then where they sit and the next step."""
-    span = f"characters {part.start:,}-{part.end:,} of {part.length:,}"
-    if part.end < part.length:
-        note = f"(Line {part.number}, {span}. Use offset={part.number}, char_offset={part.end + 1} to continue.)"
-    elif part.number < part.total:
-        note = f"(End of line {part.number}, {span}. Use offset={part.number + 1} to continue.)"
-    else:
-        ending = "" if final_newline else "; no newline at end of file"
-        note = f"(End of line {part.number}, {span}. End of file - total {part.total} lines{ending})"
-    return envelope(display, "file", [part.text, "", note])
+    return Own(f"… {span} unchanged since you read {them} as {then} …")
 
 
 def render_unchanged(display: str, window: Window, limits: Limits, *, final_newline: bool) -> str:
@@ -292,7 +250,7 @@ def render_unchanged(display: str, window: Window, limits: Limits, *, final_newl
     else:
         span = f"Lines {window.first}-{window.last}"
         note = f"({span} unchanged since you read them, still in your context. Use fresh=true to see them again.)"
-    return render_body(display, window, [note], limits, final_newline=final_newline)
+    return render_body(display, window, [Own(note)], limits, final_newline=final_newline)
 
 
 #: An outline row shows at most this many characters of its line (a minified line is a map of
@@ -312,7 +270,7 @@ def render_outline_unchanged(display: str) -> str:
         "(Outline unchanged since you read it, still in your context. Read a part with offset and limit "
         "or symbol=NAME, or use fresh=true to see the outline again.)"
     )
-    return envelope(display, "outline", [note])
+    return framed(display, "outline", [Own(note)])
 
 
 def _outline_header(made: Outline, example: str | None) -> str:
@@ -407,15 +365,17 @@ def render_outline(
     if made.head_cut:
         head.append((0, f"… the head goes on to line {made.head_cut:,} …"))
     problem = f"({made.problem}; the rows are real lines, but a range may be off.)" if made.problem else None
+    shown_rows = [n for n, _ in head if n] + [n for n, _, _ in kept] + [n for n, _ in tail]
+    hidden = hidden_notice((n, line_of(n)) for n in shown_rows)
     body = [
-        _outline_header(made, example),
-        *([facts] if facts else []),
-        *([problem] if problem else []),
-        *(t for _, t in head),
+        Own(_outline_header(made, example)),
+        *([Own(facts)] if facts else []),
+        *([Own(problem)] if problem else []),
+        *([hidden] if hidden else []),
+        *(t if n else Own(t) for n, t in head),
         *(t for _, t, _ in kept),
-        *middle,
+        *map(Own, middle),
         *(t for _, t in tail),
     ]
-    shown = [n for n, _ in head if n] + [n for n, _, _ in kept] + [n for n, _ in tail]
-    whole = tuple(n for n in shown if len(line_of(n)) <= cap)
-    return envelope(display, "outline", [*body, *(["", *notes] if notes else [])]), whole
+    whole = tuple(n for n in shown_rows if len(line_of(n)) <= cap)
+    return framed(display, "outline", [*body, *(["", *map(Own, notes)] if notes else [])]), whole

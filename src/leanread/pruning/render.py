@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Sequence
 
+from ..frame import Own
 from ..tokens import count_tokens
 
 #: Characters of the focus question quoted in a header at most.
@@ -23,7 +24,7 @@ def quoted_question(question: str) -> str:
 
 def focus_header(kept: int, total: int, question: str) -> str:
     """``[focus: kept 40 of 120 lines for "…"; omitted ranges can be read with offset/limit]``."""
-    return (
+    return Own(
         f"[focus: kept {kept} of {total} lines for {quoted_question(question)}; "
         "omitted ranges can be read with offset/limit]"
     )
@@ -32,7 +33,7 @@ def focus_header(kept: int, total: int, question: str) -> str:
 def omitted_marker(first: int, last: int) -> str:
     """``… lines 120-180 omitted …`` (``… line 7 omitted …`` for one line); real line numbers."""
     span = f"line {first}" if first == last else f"lines {first}-{last}"
-    return f"… {span} omitted …"
+    return Own(f"… {span} omitted …")
 
 
 def focus_body(

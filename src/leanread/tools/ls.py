@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import InvalidArgument, NotAFile
-from ..render import envelope
+from ..frame import Own, framed, one_line
 from ..result import ToolResult
 from ..search import RgOptions, list_files
 from ..textfile import shown
@@ -130,14 +130,14 @@ def _rows(folder: _Folder, indent: str, rows: list[str], cap: int | None = None)
     names = [(name, True) for name in sorted(folder.folders)] + [(name, False) for name in sorted(folder.files)]
     for name, is_folder in names[:cap]:
         if not is_folder:
-            rows.append(indent + shown(name))
+            rows.append(indent + one_line(shown(name)))
             continue
         child = folder.folders[name]
         if child.expanded:
-            rows.append(f"{indent}{shown(name)}/")
+            rows.append(f"{indent}{one_line(shown(name))}/")
             collapsed += _rows(child, indent + "  ", rows)
         else:
-            rows.append(f"{indent}{shown(name)}/ ({_files(child.count)})")
+            rows.append(f"{indent}{one_line(shown(name))}/ ({_files(child.count)})")
             collapsed += 1
     return collapsed
 
@@ -177,7 +177,7 @@ def run(ctx: ToolContext, request: LsRequest, call_id: str) -> ToolResult:
         )
     elif cut:
         left = root.entries() - cap
-        rows.append(f"… {left:,} more entr{'y' if left == 1 else 'ies'}")
+        rows.append(Own(f"… {left:,} more entr{'y' if left == 1 else 'ies'}"))
         note = (
             f"(Showing {cap:,} of {root.entries():,} entries of {where}; {counts} below it. "
             f"Read {where} for a paged listing of every entry, or ls a subfolder.)"
@@ -186,7 +186,7 @@ def run(ctx: ToolContext, request: LsRequest, call_id: str) -> ToolResult:
         note = f"({counts}; a folder shown with a file count is collapsed: ls it, or pass a larger depth.)"
     else:
         note = f"({counts}.)"
-    text = envelope(where, "tree", [*rows, "", note] if rows else [note])
+    text = framed(where, "tree", [*rows, "", Own(note)] if rows else [Own(note)])
     metadata: dict[str, Any] = {
         "call_id": call_id,
         "path": target.display,

@@ -16,6 +16,7 @@ from ..documents import images as document_images
 from ..documents import registry as document_registry
 from ..errors import InvalidArgument, NotText, PathError
 from ..formats import FORMATS, Format, decorate
+from ..frame import Own
 from ..instructions import Instruction, reminder
 from ..knowledge import Knowledge, KnownLine, as_known, hunks_known, ranges_of
 from ..ledger import LineRange
@@ -360,7 +361,7 @@ def _diff(
     body = [row for group in groups for row in format_hunk([as_known(line, knowledge) for line in group])]
     outside = [(n, knowledge.lines[n].then) for n in range(window.first, window.last + 1) if n not in in_hunks]
     moved = moved_clause(moved_runs(outside))
-    header = (
+    header = Own(
         f"({resolved.display} changed since you read it. Lines {window.first}-{window.last} as a diff against "
         f"what you were shown; lines outside the hunks are unchanged{';' + moved if moved else ''}.)"
     )
