@@ -12,6 +12,7 @@ from ..errors import EditError, MultipleMatches, NoMatch, NotAFile
 from ..knowledge import Knowledge, as_known, hunk_spans, hunks_known, know, patch_numbers, ranges_of
 from ..render import cut_line, span
 from ..result import ToolResult
+from ..syntax import parse_warning
 from ..textfile import TextFile, decode
 from ..tokens import count_tokens
 from ..workspace import Resolved, read_regular_file
@@ -45,6 +46,7 @@ class _Written(NamedTuple):
     plan: EditPlan
     new_file: TextFile
     excerpt: list[str]
+    warning: str | None  # the file parses worse than before (``syntax.parse_warning``)
 
 
 @dataclass(frozen=True)
@@ -158,6 +160,10 @@ def _summary(plan: EditPlan, display: str) -> str:
     new_first, new_last = _span(plan.new_lines)
     times = "1 occurrence" if plan.count == 1 else f"{plan.count} occurrences"
     rule = "" if plan.rule == "exact" else f", matched by the {plan.rule} rule"
+    if plan.shift:
+        more = "more" if plan.shift > 0 else "less"
+        columns = "1 column" if abs(plan.shift) == 1 else f"{abs(plan.shift)} columns"
+        rule += f" (the file indents these lines {columns} {more} than old_string; new_string was shifted alike)"
     if new_last < new_first:  # whole lines removed
         gone = "was" if old_first == old_last else "were"
         return f"Edited {display}: replaced {times}{rule}; {span(old_first, old_last)} {gone} removed."
@@ -230,6 +236,7 @@ def _write(ctx: ToolContext, request: EditRequest, call_id: str, resolved: Resol
         newline=text_file.newline,
         display=resolved.display,
     )
+    warning = parse_warning(resolved.display, _logical(text_file), plan.new_text, _span(plan.new_lines)[0])
     replace_if_unchanged(resolved.real, resolved.display, original, data)
     after = ctx.workspace.resolve(resolved.real)
     new_file = load_text(ctx, after)
@@ -244,7 +251,7 @@ def _write(ctx: ToolContext, request: EditRequest, call_id: str, resolved: Resol
     excerpt, shown = _excerpt(new_lines, plan.new_lines, ctx.limits.max_line_chars)
     seen = ranges_of([n for a, b in (*shown, *plan.new_lines) for n in range(a, b + 1)])
     record_view(ctx, call_id, after, new_file, seen, kind="edit", knowledge=carried)
-    return _Written(plan, new_file, excerpt)
+    return _Written(plan, new_file, excerpt, warning)
 
 
 def run(ctx: ToolContext, request: EditRequest, call_id: str) -> ToolResult:
@@ -262,7 +269,7 @@ def run(ctx: ToolContext, request: EditRequest, call_id: str) -> ToolResult:
         raise NotAFile(f"{resolved.display} is a directory; edit a file inside it.")
     came = arrival(ctx, resolved.real)  # before waiting: what the model had when it sent this edit
     with file_lock(resolved.real):  # another edit of this file waits for this one to be recorded
-        plan, new_file, excerpt = _write(ctx, request, call_id, resolved, came)
+        plan, new_file, excerpt, warning = _write(ctx, request, call_id, resolved, came)
     text = "\n".join(
         [
             f"<path>{resolved.display}</path>",
@@ -270,6 +277,7 @@ def run(ctx: ToolContext, request: EditRequest, call_id: str) -> ToolResult:
             "<content>",
             _summary(plan, resolved.display),
             *excerpt,
+            *([warning] if warning else []),
             "</content>",
         ]
     )
@@ -285,4 +293,6 @@ def run(ctx: ToolContext, request: EditRequest, call_id: str) -> ToolResult:
         "size": new_file.size,
         "tokens": count_tokens(text),
     }
+    if warning:
+        metadata["warning"] = warning
     return ToolResult(text, metadata=metadata)
