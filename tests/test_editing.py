@@ -299,6 +299,7 @@ def test_a_uniform_indentation_shift_is_forgiven_and_new_string_follows_it() -> 
         count=1,
         old_lines=((2, 3),),
         new_lines=((2, 4),),
+        shift=4,
     )
 
 

@@ -18,7 +18,8 @@ rule                           what it forgives
 (refused)                      the ``visible`` format's ``^I`` and ``$`` markers: MarkerInEdit
 ``whitespace``                 whole lines equal after stripping trailing whitespace, then
                                after also shifting the indentation uniformly (tabs or spaces,
-                               deeper or shallower); new_string is re-indented the same way
+                               deeper or shallower); new_string is re-indented the same way,
+                               a line deeper than the match in the file's own characters
 ``line-numbers+whitespace``    both of the two above
 =============================  ===============================================================
 
@@ -38,7 +39,7 @@ import bisect
 import difflib
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from itertools import accumulate
 from typing import Literal
 
@@ -79,6 +80,9 @@ class EditPlan:
         new_lines: the corresponding ranges of ``new_text``, pairwise with ``old_lines``; a range
             ``(n, n - 1)`` is empty: whole lines were removed and line ``n`` of the new text is
             the one that followed them.
+        shift: columns the whitespace rule moved new_string's indentation by, as the file's
+            indentation differs from old_string's (negative: shallower; tabs at the tab width
+            that made the match consistent); 0 for every other rule.
     """
 
     new_text: str
@@ -86,6 +90,7 @@ class EditPlan:
     count: int
     old_lines: tuple[tuple[int, int], ...]
     new_lines: tuple[tuple[int, int], ...]
+    shift: int = 0
 
 
 # --- display-only markers ------------------------------------------------------------------------
@@ -470,28 +475,43 @@ def _window_shift(file_lines: Sequence[str], start: int, old_lines: Sequence[str
             return None
         if f_text:
             pairs.append((_indent(f), _indent(o)))
-    for tab in _TAB_SIZES:
-        deltas = {_width(f, tab) - _width(o, tab) for f, o in pairs}
-        if len(deltas) == 1:
-            used = "".join(f for f, _ in pairs)
-            style = "tab" if "\t" in used else "space" if used else ""
-            mapping: dict[str, str] = {}
-            for f, o in pairs:
-                mapping.setdefault(o, f)
-            return _Shift(tab=tab, delta=deltas.pop(), style=style, mapping=mapping)
-    return None
+    # Of the tab widths that make the shift uniform, one that needs no shift explains it best.
+    uniform = [
+        (tab, d.pop()) for tab in _TAB_SIZES if len(d := {_width(f, tab) - _width(o, tab) for f, o in pairs}) == 1
+    ]
+    if not uniform:
+        return None
+    tab, delta = next((found for found in uniform if found[1] == 0), uniform[0])
+    used = "".join(f for f, _ in pairs)
+    style = "tab" if "\t" in used else "space" if used else ""
+    mapping: dict[str, str] = {}
+    for f, o in pairs:
+        mapping.setdefault(o, f)
+    return _Shift(tab=tab, delta=delta, style=style, mapping=mapping)
+
+
+def _file_style(file_lines: Sequence[str]) -> str:
+    """``tab`` or ``space``: what the file's first indented line starts with; "" when none is."""
+    first = next((line[0] for line in file_lines if line[:1] in ("\t", " ") and line.strip()), "")
+    return {"\t": "tab", " ": "space"}.get(first, "")
 
 
 def _reindent(line: str, shift: _Shift) -> str:
+    """``line`` with old_string's indentation turned into the file's: an indentation old_string
+    has takes the file's text for it; another is moved by the shift and written on from the
+    deepest file indentation of the window it covers, in that indentation's own characters."""
     if not line.strip():
         return line
     indent = _indent(line)
     if indent in shift.mapping:
         return shift.mapping[indent] + line[len(indent) :]
     width = max(0, _width(indent, shift.tab) + shift.delta)
-    style = shift.style or ("tab" if "\t" in indent else "space")
-    rendered = "\t" * (width // shift.tab) + " " * (width % shift.tab) if style == "tab" else " " * width
-    return rendered + line[len(indent) :]
+    bases = [f for f in shift.mapping.values() if _width(f, shift.tab) <= width]
+    base = max(bases, key=lambda f: _width(f, shift.tab), default="")
+    tabs = base.endswith("\t") if base else (shift.style or ("tab" if "\t" in indent else "space")) == "tab"
+    extra = width - _width(base, shift.tab)
+    rendered = "\t" * (extra // shift.tab) + " " * (extra % shift.tab) if tabs else " " * extra
+    return base + rendered + line[len(indent) :]
 
 
 def _replacement(file_window: Sequence[str], old_lines: Sequence[str], new: str, shift: _Shift, indent: bool) -> str:
@@ -507,8 +527,9 @@ def _replacement(file_window: Sequence[str], old_lines: Sequence[str], new: str,
 
 def _whitespace_matches(
     text: str, old: str, new: str, *, replace_all: bool, prefer_line: int | None = None
-) -> list[_Match] | None:
-    """Whole-line matches of old_string, forgiving whitespace (see ``_window_shift``), or None.
+) -> tuple[list[_Match], int] | None:
+    """Whole-line matches of old_string, forgiving whitespace (see ``_window_shift``), with the
+    columns the first match moved new_string's indentation by; or None.
 
     Raises:
         MultipleMatches: several windows match and not ``replace_all``, unless exactly one starts
@@ -536,6 +557,8 @@ def _whitespace_matches(
             if start < free or start > last_start:
                 continue
             shift = _window_shift(file_lines, start, old_lines, indent)
+            if shift is not None and not shift.style:  # the window shows no indentation: the file's
+                shift = replace(shift, style=_file_style(file_lines))
             if shift is not None:
                 found.append((start, shift))
                 free = start + height if replace_all else 0
@@ -557,7 +580,7 @@ def _whitespace_matches(
                 elif replacement.endswith("\n"):
                     replacement = replacement[:-1]  # the file has no final newline: add none
             matches.append((begin, end, replacement))
-        return matches
+        return matches, found[0][1].delta
     return None
 
 
@@ -765,9 +788,10 @@ def plan_edit(text: str, old: str, new: str, *, replace_all: bool = False, displ
         )
 
     first = numbered.first if numbered is not None and stripped else None
-    matches = _whitespace_matches(view, old_n, new_n, replace_all=replace_all, prefer_line=first)
-    if matches:
-        return _plan(text, view, "line-numbers+whitespace" if stripped else "whitespace", matches)
+    loose = _whitespace_matches(view, old_n, new_n, replace_all=replace_all, prefer_line=first)
+    if loose:
+        rule: Rule = "line-numbers+whitespace" if stripped else "whitespace"
+        return replace(_plan(text, view, rule, loose[0]), shift=loose[1])
 
     refuse_markers(old, argument="old_string")
     raise _no_match(view, _lines_of(old_n), display)

@@ -92,6 +92,12 @@ def _latest_group(records: Sequence[ViewRecord]) -> list[ViewRecord]:
     return group
 
 
+def latest_hash(records: Sequence[ViewRecord]) -> str | None:
+    """Content hash of the version the model saw last (its newest visible record), or None."""
+    group = _latest_group(records)
+    return group[0].content_hash if group else None
+
+
 def line_opcodes(old: Sequence[str], new: Sequence[str]) -> list[Opcode]:
     """``difflib.SequenceMatcher`` opcodes between two line lists (0-based, half-open)."""
     return [

@@ -374,6 +374,12 @@ def _parser(language: str) -> Any:
     return Parser(Language(getattr(module, grammar.function)()))
 
 
+def tree_sitter_parser(language: str) -> Any:
+    """The tree-sitter parser of ``language`` (as ``language_of`` names it), or None when there is
+    no grammar for it or its wheel is missing."""
+    return _parser(language) if language in _GRAMMARS else None
+
+
 def _qualified_name(node: Any) -> str | None:
     """The name a definition is listed and looked up by: a Go method as ``Type.Method`` (its
     receiver's type), a Rust ``impl`` as ``impl Type`` or ``impl Trait for Type``."""

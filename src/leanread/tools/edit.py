@@ -4,18 +4,21 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from ..diffing import format_hunk, hunks, window_lines
 from ..editing import EMPTY_OLD_STRING, EditPlan, plan_edit
-from ..errors import EditError, InvalidArgument, NotAFile
+from ..errors import EditError, InvalidArgument, MultipleMatches, NoMatch, NotAFile
 from ..knowledge import Knowledge, as_known, hunk_spans, hunks_known, know, patch_numbers, ranges_of
 from ..render import cut_line, span
 from ..result import ToolResult
+from ..syntax import parse_warning
 from ..textfile import TextFile, decode
 from ..tokens import count_tokens
 from ..workspace import Resolved, read_regular_file
 from ..writeback import encode_edit, file_lock
 from .common import ToolContext, knowledge_of, load_text, record_view, replace_if_unchanged, whole_lines
+from .races import Arrival, arrival, changed_lines, changes_since, current_span, refusal
 
 NAME = "edit"
 
@@ -35,6 +38,15 @@ EXCERPT_LINES = 6
 
 class EditRefused(EditError):
     """The model has not seen (this version of) the lines it wants to change."""
+
+
+class _Written(NamedTuple):
+    """What one edit wrote: its plan, the file as written, and the excerpt for the result."""
+
+    plan: EditPlan
+    new_file: TextFile
+    excerpt: list[str]
+    warning: str | None  # the file parses worse than before (``syntax.parse_warning``)
 
 
 @dataclass(frozen=True)
@@ -148,6 +160,10 @@ def _summary(plan: EditPlan, display: str) -> str:
     new_first, new_last = _span(plan.new_lines)
     times = "1 occurrence" if plan.count == 1 else f"{plan.count} occurrences"
     rule = "" if plan.rule == "exact" else f", matched by the {plan.rule} rule"
+    if plan.shift:
+        more = "more" if plan.shift > 0 else "less"
+        columns = "1 column" if abs(plan.shift) == 1 else f"{abs(plan.shift)} columns"
+        rule += f" (the file indents these lines {columns} {more} than old_string; new_string was shifted alike)"
     if new_last < new_first:  # whole lines removed
         gone = "was" if old_first == old_last else "were"
         return f"Edited {display}: replaced {times}{rule}; {span(old_first, old_last)} {gone} removed."
@@ -155,39 +171,73 @@ def _summary(plan: EditPlan, display: str) -> str:
     return f"Edited {display}: replaced {times}{rule}; {span(old_first, old_last)} {now} {span(new_first, new_last)}."
 
 
-def run(ctx: ToolContext, request: EditRequest, call_id: str) -> ToolResult:
-    """Execute one ``edit``: match, check the grant, write atomically, record what the model now knows.
+def _plan_then(ctx: ToolContext, request: EditRequest, came: Arrival) -> EditPlan | None:
+    """The edit planned on the version the model had when it sent it, or None when that version
+    is not kept or the edit does not apply to it either."""
+    then = ctx.ledger.get_version(came.seen_hash) if came.seen_hash is not None else None
+    if then is None:
+        return None
+    try:
+        # kept versions leave out the final newline: give it back, so a last line can match
+        return plan_edit(then + "\n", request.old_string, request.new_string, replace_all=request.replace_all)
+    except EditError:
+        return None
+
+
+def _plan(ctx: ToolContext, request: EditRequest, resolved: Resolved, text_file: TextFile, came: Arrival) -> EditPlan:
+    """Plan the edit on the current text and refuse it when it would change lines another call of
+    the session changed while this one waited (see ``races``).
 
     Raises:
-        LeanreadError: a bad path or argument, no or several matches, a marker in the text, an
-            unencodable character, or a refused grant (``EditRefused``); nothing is written then.
+        EditRefused: those lines changed since the model sent the edit.
+        EditError: as ``plan_edit``.
     """
-    if not request.old_string:  # before the lookup: a missing file gets the useful answer too
-        raise InvalidArgument(EMPTY_OLD_STRING)
-    resolved = ctx.workspace.resolve(request.path)
-    if resolved.is_dir:
-        raise NotAFile(f"{resolved.display} is a directory; edit a file inside it.")
-    with file_lock(resolved.real):  # another agent's edit of this file waits for this one
-        original = read_regular_file(resolved)
-        text_file = decode(original, resolved.display, ctx.limits.sniff_bytes)
-        old_text = _logical(text_file)
-        known = knowledge_of(ctx, resolved, text_file)
-        if known.changed_since is not None:  # old_string was written against a version that is gone
-            raise EditRefused(_changed_since(ctx, call_id, resolved, text_file, known))
+    old_text = _logical(text_file)
+    raced = changes_since(ctx, came, text_file.content_hash, whole_lines(text_file))
+    limit = ctx.limits.max_line_chars
+    try:
         plan = plan_edit(
             old_text, request.old_string, request.new_string, replace_all=request.replace_all, display=resolved.display
         )
-        _check_grant(resolved, known, plan, text_file.lines, ctx.limits.max_line_chars)
-        data = encode_edit(
-            original,
-            old_text,
-            plan.new_text,
-            encoding=text_file.encoding,
-            bom=text_file.bom,
-            newline=text_file.newline,
-            display=resolved.display,
-        )
-        replace_if_unchanged(resolved.real, resolved.display, original, data)
+    except (NoMatch, MultipleMatches):
+        earlier = _plan_then(ctx, request, came) if raced is not None else None
+        if raced is None or earlier is None:
+            raise
+        # It was written against the version the model had: say what became of those lines.
+        first, last = current_span(raced, *_span(earlier.old_lines))
+        raise EditRefused(refusal(resolved.display, text_file.lines, first, last, limit)) from None
+    if raced is not None:
+        changed = changed_lines(raced, (n for a, b in plan.old_lines for n in range(a, b + 1)))
+        if changed:
+            raise EditRefused(refusal(resolved.display, text_file.lines, changed[0], changed[-1], limit))
+    return plan
+
+
+def _write(ctx: ToolContext, request: EditRequest, call_id: str, resolved: Resolved, came: Arrival) -> _Written:
+    """Read, check, plan, write and record one edit; the caller holds the file's lock, so the
+    next edit of the file sees this one recorded as the model's own.
+
+    Raises:
+        LeanreadError: as ``run``; nothing is written then.
+    """
+    original = read_regular_file(resolved)
+    text_file = decode(original, resolved.display, ctx.limits.sniff_bytes)
+    known = knowledge_of(ctx, resolved, text_file)
+    if known.changed_since is not None:  # old_string was written against a version that is gone
+        raise EditRefused(_changed_since(ctx, call_id, resolved, text_file, known))
+    plan = _plan(ctx, request, resolved, text_file, came)
+    _check_grant(resolved, known, plan, text_file.lines, ctx.limits.max_line_chars)
+    data = encode_edit(
+        original,
+        _logical(text_file),
+        plan.new_text,
+        encoding=text_file.encoding,
+        bom=text_file.bom,
+        newline=text_file.newline,
+        display=resolved.display,
+    )
+    warning = parse_warning(resolved.display, _logical(text_file), plan.new_text, _span(plan.new_lines)[0])
+    replace_if_unchanged(resolved.real, resolved.display, original, data)
     after = ctx.workspace.resolve(resolved.real)
     new_file = load_text(ctx, after)
     new_lines = whole_lines(new_file) or []
@@ -201,6 +251,27 @@ def run(ctx: ToolContext, request: EditRequest, call_id: str) -> ToolResult:
     excerpt, shown = _excerpt(new_lines, plan.new_lines, ctx.limits.max_line_chars)
     seen = ranges_of([n for a, b in (*shown, *plan.new_lines) for n in range(a, b + 1)])
     record_view(ctx, call_id, after, new_file, seen, kind="edit", knowledge=carried)
+    return _Written(plan, new_file, excerpt, warning)
+
+
+def run(ctx: ToolContext, request: EditRequest, call_id: str) -> ToolResult:
+    """Execute one ``edit``: match, check the grant, write atomically, record what the model now knows.
+
+    Edits of one file run one at a time (``writeback.file_lock``, across sessions and processes);
+    each is checked against the version the model had when it sent it (``races``).
+
+    Raises:
+        LeanreadError: a bad path or argument, no or several matches, a marker in the text, an
+            unencodable character, or a refused grant (``EditRefused``); nothing is written then.
+    """
+    if not request.old_string:  # before the lookup: a missing file gets the useful answer too
+        raise InvalidArgument(EMPTY_OLD_STRING)
+    resolved = ctx.workspace.resolve(request.path)
+    if resolved.is_dir:
+        raise NotAFile(f"{resolved.display} is a directory; edit a file inside it.")
+    came = arrival(ctx, resolved.real)  # before waiting: what the model had when it sent this edit
+    with file_lock(resolved.real):  # another edit of this file waits for this one to be recorded
+        plan, new_file, excerpt, warning = _write(ctx, request, call_id, resolved, came)
     text = "\n".join(
         [
             f"<path>{resolved.display}</path>",
@@ -208,6 +279,7 @@ def run(ctx: ToolContext, request: EditRequest, call_id: str) -> ToolResult:
             "<content>",
             _summary(plan, resolved.display),
             *excerpt,
+            *([warning] if warning else []),
             "</content>",
         ]
     )
@@ -223,4 +295,6 @@ def run(ctx: ToolContext, request: EditRequest, call_id: str) -> ToolResult:
         "size": new_file.size,
         "tokens": count_tokens(text),
     }
+    if warning:
+        metadata["warning"] = warning
     return ToolResult(text, metadata=metadata)

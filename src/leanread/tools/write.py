@@ -15,6 +15,7 @@ from ..workspace import read_regular_file
 from ..writeback import encode_edit, file_lock
 from .common import ToolContext, knowledge_of, load_text, record_view, replace_if_unchanged, whole_lines
 from .edit import EditRefused
+from .races import Arrival, arrival, write_refusal
 
 NAME = "write"
 
@@ -57,9 +58,10 @@ def _target(ctx: ToolContext, path: str) -> str:
         return _new_path(ctx, path)[0]
 
 
-def _replacement(ctx: ToolContext, path: str, content: str) -> tuple[str, str, bytes | None, bytes]:
+def _replacement(ctx: ToolContext, path: str, content: str, came: Arrival) -> tuple[str, str, bytes | None, bytes]:
     """(realpath, display, the bytes there now or None, bytes to write) for ``content`` at
-    ``path``; markers are refused unless the file being replaced already holds them."""
+    ``path``; markers are refused unless the file being replaced already holds them, and so is a
+    file another call changed or created while this write waited (``came``: before it waited)."""
     try:
         resolved = ctx.workspace.resolve(path)
     except FileMissing:
@@ -71,6 +73,9 @@ def _replacement(ctx: ToolContext, path: str, content: str) -> tuple[str, str, b
     original = read_regular_file(resolved)
     text_file = decode(original, resolved.display, ctx.limits.sniff_bytes)
     known = knowledge_of(ctx, resolved, text_file)
+    mine = known.seen_hash is not None and known.changed_since is None  # the session has this version
+    if mine and (not came.existed or came.seen_hash not in (None, text_file.content_hash)):
+        raise EditRefused(write_refusal(resolved.display, came))
     total = len(text_file.lines)
     missing = known.missing(1, total)
     if total and (known.seen_hash is None or known.changed_since is not None or missing):
@@ -103,19 +108,21 @@ def run(ctx: ToolContext, request: WriteRequest, call_id: str) -> ToolResult:
             unencodable character, or a file the model has not seen whole (``EditRefused``);
             nothing is written then.
     """
-    with file_lock(_target(ctx, request.path)):
-        real, display, original, data = _replacement(ctx, request.path, request.content)
+    target = _target(ctx, request.path)
+    came = arrival(ctx, target)  # before waiting: what the model had when it sent this write
+    with file_lock(target):  # the next edit or write of the file waits until this one is recorded
+        real, display, original, data = _replacement(ctx, request.path, request.content, came)
         try:
             os.makedirs(os.path.dirname(real), exist_ok=True)
         except OSError as exc:
             raise PathError(f"Cannot create the folder of {display} ({exc.strerror}); nothing was written.") from None
         replace_if_unchanged(real, display, original, data)
-    created = original is None
-    after = ctx.workspace.resolve(real)
-    new_file = load_text(ctx, after)
-    lines = whole_lines(new_file) or []
-    ctx.ledger.put_version(new_file.content_hash, "\n".join(lines))
-    record_view(ctx, call_id, after, new_file, ranges_of(range(1, len(lines) + 1)), kind="write")
+        created = original is None
+        after = ctx.workspace.resolve(real)
+        new_file = load_text(ctx, after)
+        lines = whole_lines(new_file) or []
+        ctx.ledger.put_version(new_file.content_hash, "\n".join(lines))
+        record_view(ctx, call_id, after, new_file, ranges_of(range(1, len(lines) + 1)), kind="write")
     verb = "Created" if created else "Wrote"
     noun = "line" if len(lines) == 1 else "lines"
     text = f"{verb} {display}: {len(lines)} {noun}, {len(data):,} byte{'' if len(data) == 1 else 's'}."
