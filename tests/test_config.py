@@ -58,10 +58,10 @@ def test_pyproject_table(root: Path) -> None:
 
 
 def test_leanread_toml_top_level(root: Path) -> None:
-    (root / "leanread.toml").write_text('max_lines = 100\nextra_deny = ["*.p12"]\n')
+    (root / "leanread.toml").write_text('max_lines = 100\nextra_deny = ["*.secret"]\n')
     settings = load_settings(root)
     assert settings.limits == Limits(max_lines=100)
-    assert settings.policy == Policy(deny=(*DEFAULT_DENY, "*.p12"))
+    assert settings.policy == Policy(deny=(*DEFAULT_DENY, "*.secret"))
 
 
 def test_leanread_toml_wins_over_pyproject(root: Path) -> None:
@@ -72,8 +72,8 @@ def test_leanread_toml_wins_over_pyproject(root: Path) -> None:
 
 
 def test_extra_deny_adds_to_the_defaults_and_deny_replaces_them(root: Path) -> None:
-    (root / "leanread.toml").write_text('extra_deny = ["*.p12", ".env", "*.p12"]\n')
-    assert load_settings(root).policy.deny == (*DEFAULT_DENY, "*.p12")
+    (root / "leanread.toml").write_text('extra_deny = ["*.secret", ".env", "*.secret"]\n')
+    assert load_settings(root).policy.deny == (*DEFAULT_DENY, "*.secret")
     (root / "leanread.toml").write_text('deny = ["*.secret"]\nextra_deny = ["token.txt"]\n')
     assert load_settings(root).policy == Policy(deny=("*.secret", "token.txt"), allow=DEFAULT_ALLOW)
     (root / "leanread.toml").write_text("deny = []\nallow = []\n")
@@ -81,13 +81,13 @@ def test_extra_deny_adds_to_the_defaults_and_deny_replaces_them(root: Path) -> N
 
 
 def test_overrides_apply_last_and_none_is_ignored(root: Path) -> None:
-    (root / "leanread.toml").write_text('max_lines = 100\nmax_bytes = 9000\nextra_deny = ["*.p12"]\n')
+    (root / "leanread.toml").write_text('max_lines = 100\nmax_bytes = 9000\nextra_deny = ["*.secret"]\n')
     settings = load_settings(
         root,
-        {"max_lines": 50, "max_bytes": None, "max_line_chars": None, "extra_deny": ("*.jks",), "allow": None},
+        {"max_lines": 50, "max_bytes": None, "max_line_chars": None, "extra_deny": ("*.vault",), "allow": None},
     )
     assert settings.limits == Limits(max_lines=50, max_bytes=9000)
-    assert settings.policy == Policy(deny=(*DEFAULT_DENY, "*.p12", "*.jks"))
+    assert settings.policy == Policy(deny=(*DEFAULT_DENY, "*.secret", "*.vault"))
     assert load_settings(root, {"deny": ["only.this"]}).policy.deny == ("only.this",)
     assert load_settings(root, {}) == load_settings(root)
 
@@ -105,8 +105,8 @@ def test_settings_drive_the_workspace_and_the_descriptions(root: Path) -> None:
     with pytest.raises(Denied) as info:
         Workspace([root], settings.policy).resolve("db.secret")
     assert str(info.value) == (
-        "db.secret is on leanread's deny list (secrets: .env, .env.*, *.pem, *.key, id_rsa*, id_ed25519*, "
-        "*.secret); ask the user for the value you need instead."
+        "db.secret is on leanread's deny list (it matches *.secret, a name kept for secrets); "
+        "ask the user for the value you need instead."
     )
     assert "123" in description("read", settings.limits)
 
@@ -166,12 +166,19 @@ def test_patterns_must_be_lists_of_strings(root: Path, key: str, toml: str, show
     )
 
 
-def test_patterns_match_names_not_paths(root: Path) -> None:
-    (root / "leanread.toml").write_text('extra_deny = ["secrets/*"]\n')
+def test_patterns_are_names_separated_by_single_slashes(root: Path) -> None:
+    (root / "leanread.toml").write_text('extra_deny = ["secrets//*"]\n')
     assert config_error(root) == (
-        f"extra_deny in {root / 'leanread.toml'} has the pattern 'secrets/*', but patterns match file "
-        'names, not paths; use a name pattern such as "*.pem".'
+        f"extra_deny in {root / 'leanread.toml'} has the pattern 'secrets//*', which has an empty, . or .. "
+        "part; write names separated by single slashes, such as .kube/config."
     )
+    (root / "leanread.toml").write_text('instruction_files = ["docs/AGENTS.md"]\n')
+    assert config_error(root) == (
+        f"instruction_files in {root / 'leanread.toml'} has 'docs/AGENTS.md', but instruction files are "
+        'named, not located; use a file name such as "AGENTS.md".'
+    )
+    (root / "leanread.toml").write_text('extra_deny = ["secrets/*"]\n')
+    assert load_settings(root).policy.deny == (*DEFAULT_DENY, "secrets/*")
 
 
 def test_leanread_table_must_be_a_table(root: Path) -> None:

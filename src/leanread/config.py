@@ -7,7 +7,6 @@ The tool descriptions quote the limits from here, so they never drift. ``load_se
 
 from __future__ import annotations
 
-import fnmatch
 import os
 import tomllib
 import urllib.parse
@@ -17,6 +16,18 @@ from pathlib import Path
 from typing import Any
 
 from .errors import ConfigError
+from .policy import DEFAULT_ALLOW, DEFAULT_DENY, DEFAULT_INSTRUCTION_FILES, Policy, pattern_problem
+
+__all__ = [
+    "DEFAULT_ALLOW",
+    "DEFAULT_DENY",
+    "DEFAULT_INSTRUCTION_FILES",
+    "Focus",
+    "Limits",
+    "Policy",
+    "Settings",
+    "load_settings",
+]
 
 #: The whole-number limits, in the order error messages list them.
 INT_LIMITS = (
@@ -81,72 +92,6 @@ class Limits:
                 raise ValueError(f"Limits.{name} must be at least 1.")
         if self.read_mode not in READ_MODES:
             raise ValueError(f"Limits.read_mode must be one of {', '.join(READ_MODES)}.")
-
-
-#: File-name patterns refused by default: secrets an agent should ask the user about instead.
-DEFAULT_DENY: tuple[str, ...] = (".env", ".env.*", "*.pem", "*.key", "id_rsa*", "id_ed25519*")
-#: Exceptions to the deny list by default: templates that hold no secrets.
-DEFAULT_ALLOW: tuple[str, ...] = ("*.example", "*.sample")
-#: Instruction files attached to reads below them, as Codex (AGENTS.md) and Claude Code (CLAUDE.md) name them.
-DEFAULT_INSTRUCTION_FILES: tuple[str, ...] = ("AGENTS.md", "CLAUDE.md")
-
-
-def _check_patterns(owner: str, patterns: tuple[str, ...]) -> None:
-    for pattern in patterns:
-        if not isinstance(pattern, str) or not pattern:
-            raise ValueError(f"Policy.{owner} patterns must be non-empty strings (got {pattern!r}).")
-        if "/" in pattern or os.sep in pattern:
-            raise ValueError(
-                f"Policy.{owner} pattern {pattern!r} contains a path separator; patterns match file names."
-            )
-
-
-@dataclass(frozen=True)
-class Policy:
-    """Which files no tool may touch, decided from names alone.
-
-    Patterns are shell globs (``*``, ``?``, ``[...]``) matched case-insensitively against one
-    name: ``.ENV`` and ``Server.PEM`` are secrets too, since a case-insensitive file system
-    opens ``.env`` for ``.ENV``. A name that matches ``allow`` is served even when it matches
-    ``deny``: with the defaults ``.env.example`` is readable and ``.env.local`` is not.
-    ``Workspace`` applies ``denied`` to every component of a path below its root, so a file
-    inside a denied folder (``.env/secrets.txt``) is refused as well.
-
-    Attributes:
-        deny: file-name patterns refused (default ``DEFAULT_DENY``).
-        allow: exceptions that win over ``deny`` (default ``DEFAULT_ALLOW``).
-        instruction_files: names of instruction files attached to reads of files below them
-            (default ``AGENTS.md``, ``CLAUDE.md``).
-        root_instructions: also attach those in the workspace root (default False: harnesses
-            load the root's own).
-
-    Raises:
-        ValueError: a pattern is empty, not a string, or contains a path separator.
-    """
-
-    deny: tuple[str, ...] = DEFAULT_DENY
-    allow: tuple[str, ...] = DEFAULT_ALLOW
-    instruction_files: tuple[str, ...] = DEFAULT_INSTRUCTION_FILES
-    root_instructions: bool = False
-
-    def __post_init__(self) -> None:
-        # Accept any sequence from callers but store tuples, so the policy stays hashable.
-        for name in ("deny", "allow", "instruction_files"):
-            object.__setattr__(self, name, tuple(getattr(self, name)))
-            _check_patterns(name, getattr(self, name))
-
-    def denied(self, name: str) -> bool:
-        """True when the name ``name`` matches ``deny`` and no ``allow`` pattern, ignoring case.
-
-        Args:
-            name: a base name such as ``.env.local``; given a path, only its last component
-                counts (``config/.env`` is checked as ``.env``; ``Workspace.is_denied`` checks
-                the folders too).
-        """
-        base = os.path.basename(name.rstrip("/" + os.sep)).lower()
-        if not base or not any(fnmatch.fnmatchcase(base, pattern.lower()) for pattern in self.deny):
-            return False
-        return not any(fnmatch.fnmatchcase(base, pattern.lower()) for pattern in self.allow)
 
 
 @dataclass(frozen=True)
@@ -251,11 +196,14 @@ def _patterns_value(key: str, value: object, where: str) -> tuple[str, ...]:
             f"for example {key} = {_EXAMPLES[key]}."
         )
     for item in value:
-        if "/" in item or os.sep in item:
+        if key == "instruction_files" and ("/" in item or os.sep in item):
             raise ConfigError(
-                f"{key} in {where} has the pattern {item!r}, but patterns match file names, not "
-                'paths; use a name pattern such as "*.pem".'
+                f"{key} in {where} has {item!r}, but instruction files are named, not located; "
+                'use a file name such as "AGENTS.md".'
             )
+        problem = pattern_problem(item)
+        if problem is not None:
+            raise ConfigError(f"{key} in {where} has the pattern {item!r}, which {problem}.")
     return tuple(value)
 
 
