@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import os
 from pathlib import Path
 
 import pytest
@@ -15,7 +16,7 @@ from leanread.workspace import Workspace
 KEYS = (
     "max_lines, max_bytes, max_line_chars, sniff_bytes, index_bytes, outline_lines, outline_bytes, "
     "image_max_side, image_max_bytes, read_mode, "
-    "deny, allow, extra_deny, instruction_files, root_instructions, "
+    "deny, allow, extra_deny, instruction_files, root_instructions, allow_write_protected, "
     "focus_backend, focus_url, focus_model, focus_api_key_env, focus_timeout"
 )
 
@@ -49,11 +50,11 @@ def test_pyproject_table(root: Path) -> None:
         '[project]\nname = "x"\n\n'
         "[tool.leanread]\n"
         "max_lines = 500\nmax_bytes = 20000\nmax_line_chars = 300\nsniff_bytes = 1024\n"
-        'deny = ["*.secret"]\nallow = ["public.secret"]\n'
+        'extra_deny = ["*.secret"]\nallow = ["*.example"]\n'
     )
     assert load_settings(str(root)) == Settings(
         limits=Limits(max_lines=500, max_bytes=20000, max_line_chars=300, sniff_bytes=1024),
-        policy=Policy(deny=("*.secret",), allow=("public.secret",)),
+        policy=Policy(deny=(*DEFAULT_DENY, "*.secret"), allow=("*.example",)),
     )
 
 
@@ -71,13 +72,66 @@ def test_leanread_toml_wins_over_pyproject(root: Path) -> None:
     assert load_settings(root) == Settings(limits=Limits(max_bytes=4096))
 
 
-def test_extra_deny_adds_to_the_defaults_and_deny_replaces_them(root: Path) -> None:
+def test_extra_deny_adds_to_the_defaults(root: Path) -> None:
     (root / "leanread.toml").write_text('extra_deny = ["*.secret", ".env", "*.secret"]\n')
     assert load_settings(root).policy.deny == (*DEFAULT_DENY, "*.secret")
-    (root / "leanread.toml").write_text('deny = ["*.secret"]\nextra_deny = ["token.txt"]\n')
-    assert load_settings(root).policy == Policy(deny=("*.secret", "token.txt"), allow=DEFAULT_ALLOW)
-    (root / "leanread.toml").write_text("deny = []\nallow = []\n")
-    assert load_settings(root).policy == Policy(deny=(), allow=())
+
+
+def test_a_project_file_cannot_loosen_the_sandbox(root: Path, tmp_path: Path) -> None:
+    user_file = tmp_path / "user.toml"
+    (root / "leanread.toml").write_text(
+        'deny = ["*.secret"]\nallow = ["*.sample", "*.pem"]\nmax_bytes = 999999\nmax_lines = 10\n'
+        "allow_write_protected = true\n"
+    )
+    settings = load_settings(root)
+    assert settings.limits == Limits(max_lines=10)
+    assert settings.policy == Policy(deny=(*DEFAULT_DENY, "*.secret"), allow=("*.sample",))
+    where = root / "leanread.toml"
+    assert settings.warnings == (
+        f"{where} tries to loosen leanread's sandbox (max_bytes = 999999 (above 51200); dropping "
+        f"{len(DEFAULT_DENY)} patterns (.env, .env.*, .envrc, …) from the deny list; allowing *.pem past the "
+        "deny list; allow_write_protected = true), but a project's own file can only tighten it, so that part "
+        f"is ignored; put it in your own config file {Path(os.environ['XDG_CONFIG_HOME'], 'leanread', 'config.toml')} "
+        "instead.",
+    )
+    (root / "leanread.toml").write_text("deny = []\n")
+    assert load_settings(root).policy == Policy()
+    assert "(dropping" in load_settings(root).warnings[0]
+    assert not user_file.exists()
+
+
+def test_the_users_file_may_loosen_and_the_project_only_tightens_that(
+    root: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    config = tmp_path / "xdg" / "leanread"
+    config.mkdir(parents=True)
+    (config / "config.toml").write_text(
+        'deny = [".env"]\nallow = []\nmax_bytes = 100000\nallow_write_protected = true\n'
+    )
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "xdg"))
+    assert load_settings(root) == Settings(
+        limits=Limits(max_bytes=100000), policy=Policy(deny=(".env",), allow=(), allow_write_protected=True)
+    )
+    (root / "leanread.toml").write_text('max_bytes = 200000\nextra_deny = ["*.pem"]\n')
+    settings = load_settings(root)
+    assert (settings.limits, settings.policy.deny) == (Limits(max_bytes=100000), (".env", "*.pem"))
+    assert settings.warnings[0].startswith(
+        f"{root / 'leanread.toml'} tries to loosen leanread's sandbox (max_bytes = 200000 (above 100000)), "
+    )
+    # $LEANREAD_CONFIG names the file directly.
+    other = tmp_path / "other.toml"
+    other.write_text("max_lines = 7\n")
+    monkeypatch.setenv("LEANREAD_CONFIG", str(other))
+    assert load_settings(tmp_path / "nowhere") == Settings(limits=Limits(max_lines=7))
+
+
+def test_a_bad_user_file_is_named(root: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / "user.toml").write_text("max_lines = 0\n")
+    monkeypatch.setenv("LEANREAD_CONFIG", str(tmp_path / "user.toml"))
+    assert config_error(root) == (
+        f"max_lines in {tmp_path / 'user.toml'} must be a whole number of at least 1 (got 0); "
+        "for example max_lines = 2000."
+    )
 
 
 def test_overrides_apply_last_and_none_is_ignored(root: Path) -> None:

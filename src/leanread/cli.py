@@ -72,8 +72,9 @@ def _settings(
     read_mode: str | None = None,
     focus: tuple[str | None, str | None, str | None, str | None, float | None] = (None,) * 5,
 ) -> Settings:
-    """The first root's configuration file, with the command-line flags on top (``focus``: the
-    backend, URL, model, API key variable and timeout flags)."""
+    """The user's and the first root's configuration files, with the command-line flags on top
+    (``focus``: the backend, URL, model, API key variable and timeout flags); what the project's
+    file tried to loosen is named on stderr."""
     overrides = {
         "max_lines": max_lines,
         "max_bytes": max_bytes,
@@ -83,7 +84,10 @@ def _settings(
             zip(("focus_backend", "focus_url", "focus_model", "focus_api_key_env", "focus_timeout"), focus, strict=True)
         ),
     }
-    return load_settings(Workspace(root).primary, overrides, "the command-line options")
+    settings = load_settings(Workspace(root).primary, overrides, "the command-line options")
+    for warning in settings.warnings:
+        print(f"leanread: {warning}", file=sys.stderr)
+    return settings
 
 
 def _session(root: list[Path] | None, settings: Settings, session: str | None = None) -> Session:
