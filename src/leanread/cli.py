@@ -71,6 +71,7 @@ def _settings(
     max_line_chars: int | None,
     read_mode: str | None = None,
     focus: tuple[str | None, str | None, str | None, str | None, float | None] = (None,) * 5,
+    allow_write_protected: bool = False,
 ) -> Settings:
     """The user's and the first root's configuration files, with the command-line flags on top
     (``focus``: the backend, URL, model, API key variable and timeout flags); what the project's
@@ -80,6 +81,7 @@ def _settings(
         "max_bytes": max_bytes,
         "max_line_chars": max_line_chars,
         "read_mode": read_mode,
+        "allow_write_protected": True if allow_write_protected else None,
         **dict(
             zip(("focus_backend", "focus_url", "focus_model", "focus_api_key_env", "focus_timeout"), focus, strict=True)
         ),
@@ -263,6 +265,10 @@ def serve(
     focus_model: FocusModel = None,
     focus_api_key_env: FocusKeyEnv = None,
     focus_timeout: FocusTimeout = None,
+    allow_write_protected: Annotated[
+        bool,
+        typer.Option(help="Let edit and write change .git and leanread's own configuration (refused by default)."),
+    ] = False,
 ) -> None:
     """Serve the tools over MCP on stdin/stdout."""
     from .ledger import MemoryLedger
@@ -277,6 +283,7 @@ def serve(
         max_line_chars,
         read_mode,
         (focus_backend, focus_url, focus_model, focus_api_key_env, focus_timeout),
+        allow_write_protected,
     )
     serve_stdio(root, settings=settings, ledger=store, session_id=session)
 

@@ -9,6 +9,7 @@ from ..diffing import format_hunk, hunks, window_lines
 from ..editing import EditPlan, plan_edit
 from ..errors import EditError, NotAFile
 from ..knowledge import Knowledge, as_known, hunk_spans, hunks_known, know, patch_numbers, ranges_of
+from ..protected import refuse_config_change, refuse_protected_path
 from ..render import cut_line, span
 from ..result import ToolResult
 from ..textfile import TextFile, decode
@@ -160,11 +161,13 @@ def run(ctx: ToolContext, request: EditRequest, call_id: str) -> ToolResult:
 
     Raises:
         LeanreadError: a bad path or argument, no or several matches, a marker in the text, an
-            unencodable character, or a refused grant (``EditRefused``); nothing is written then.
+            unencodable character, a refused grant (``EditRefused``), or a file the tools do not
+            change (``ProtectedFile``: ``.git``, leanread's configuration); nothing is written then.
     """
     resolved = ctx.workspace.resolve(request.path)
     if resolved.is_dir:
         raise NotAFile(f"{resolved.display} is a directory; edit a file inside it.")
+    refuse_protected_path(ctx.workspace, resolved.real, resolved.display)
     with file_lock(resolved.real):  # another agent's edit of this file waits for this one
         original = read_regular_file(resolved)
         text_file = decode(original, resolved.display, ctx.limits.sniff_bytes)
@@ -176,6 +179,7 @@ def run(ctx: ToolContext, request: EditRequest, call_id: str) -> ToolResult:
             old_text, request.old_string, request.new_string, replace_all=request.replace_all, display=resolved.display
         )
         _check_grant(resolved, known, plan, text_file.lines, ctx.limits.max_line_chars)
+        refuse_config_change(ctx.workspace, resolved.real, resolved.display, old_text, plan.new_text)
         data = encode_edit(
             original,
             old_text,
