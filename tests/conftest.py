@@ -27,3 +27,10 @@ def root(tmp_path: Path) -> Path:
 def session(root: Path) -> Session:
     """A session with default limits and an in-memory ledger, rooted at ``root``."""
     return Session([root], ledger=MemoryLedger())
+
+
+@pytest.fixture(autouse=True)
+def _private_config_dir(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Keep the user's own leanread config file out of every test (an empty config folder)."""
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path_factory.mktemp("config")))
+    monkeypatch.delenv("LEANREAD_CONFIG", raising=False)

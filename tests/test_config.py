@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import os
 from pathlib import Path
 
 import pytest
@@ -15,7 +16,7 @@ from leanread.workspace import Workspace
 KEYS = (
     "max_lines, max_bytes, max_line_chars, sniff_bytes, index_bytes, outline_lines, outline_bytes, "
     "image_max_side, image_max_bytes, read_mode, "
-    "deny, allow, extra_deny, instruction_files, root_instructions, "
+    "deny, allow, extra_deny, instruction_files, root_instructions, allow_write_protected, "
     "focus_backend, focus_url, focus_model, focus_api_key_env, focus_timeout"
 )
 
@@ -49,19 +50,19 @@ def test_pyproject_table(root: Path) -> None:
         '[project]\nname = "x"\n\n'
         "[tool.leanread]\n"
         "max_lines = 500\nmax_bytes = 20000\nmax_line_chars = 300\nsniff_bytes = 1024\n"
-        'deny = ["*.secret"]\nallow = ["public.secret"]\n'
+        'extra_deny = ["*.secret"]\nallow = ["*.example"]\n'
     )
     assert load_settings(str(root)) == Settings(
         limits=Limits(max_lines=500, max_bytes=20000, max_line_chars=300, sniff_bytes=1024),
-        policy=Policy(deny=("*.secret",), allow=("public.secret",)),
+        policy=Policy(deny=(*DEFAULT_DENY, "*.secret"), allow=("*.example",)),
     )
 
 
 def test_leanread_toml_top_level(root: Path) -> None:
-    (root / "leanread.toml").write_text('max_lines = 100\nextra_deny = ["*.p12"]\n')
+    (root / "leanread.toml").write_text('max_lines = 100\nextra_deny = ["*.secret"]\n')
     settings = load_settings(root)
     assert settings.limits == Limits(max_lines=100)
-    assert settings.policy == Policy(deny=(*DEFAULT_DENY, "*.p12"))
+    assert settings.policy == Policy(deny=(*DEFAULT_DENY, "*.secret"))
 
 
 def test_leanread_toml_wins_over_pyproject(root: Path) -> None:
@@ -71,23 +72,76 @@ def test_leanread_toml_wins_over_pyproject(root: Path) -> None:
     assert load_settings(root) == Settings(limits=Limits(max_bytes=4096))
 
 
-def test_extra_deny_adds_to_the_defaults_and_deny_replaces_them(root: Path) -> None:
-    (root / "leanread.toml").write_text('extra_deny = ["*.p12", ".env", "*.p12"]\n')
-    assert load_settings(root).policy.deny == (*DEFAULT_DENY, "*.p12")
-    (root / "leanread.toml").write_text('deny = ["*.secret"]\nextra_deny = ["token.txt"]\n')
-    assert load_settings(root).policy == Policy(deny=("*.secret", "token.txt"), allow=DEFAULT_ALLOW)
-    (root / "leanread.toml").write_text("deny = []\nallow = []\n")
-    assert load_settings(root).policy == Policy(deny=(), allow=())
+def test_extra_deny_adds_to_the_defaults(root: Path) -> None:
+    (root / "leanread.toml").write_text('extra_deny = ["*.secret", ".env", "*.secret"]\n')
+    assert load_settings(root).policy.deny == (*DEFAULT_DENY, "*.secret")
+
+
+def test_a_project_file_cannot_loosen_the_sandbox(root: Path, tmp_path: Path) -> None:
+    user_file = tmp_path / "user.toml"
+    (root / "leanread.toml").write_text(
+        'deny = ["*.secret"]\nallow = ["*.sample", "*.pem"]\nmax_bytes = 999999\nmax_lines = 10\n'
+        "allow_write_protected = true\n"
+    )
+    settings = load_settings(root)
+    assert settings.limits == Limits(max_lines=10)
+    assert settings.policy == Policy(deny=(*DEFAULT_DENY, "*.secret"), allow=("*.sample",))
+    where = root / "leanread.toml"
+    assert settings.warnings == (
+        f"{where} tries to loosen leanread's sandbox (max_bytes = 999999 (above 51200); dropping "
+        f"{len(DEFAULT_DENY)} patterns (.env, .env.*, .envrc, …) from the deny list; allowing *.pem past the "
+        "deny list; allow_write_protected = true), but a project's own file can only tighten it, so that part "
+        f"is ignored; put it in your own config file {Path(os.environ['XDG_CONFIG_HOME'], 'leanread', 'config.toml')} "
+        "instead.",
+    )
+    (root / "leanread.toml").write_text("deny = []\n")
+    assert load_settings(root).policy == Policy()
+    assert "(dropping" in load_settings(root).warnings[0]
+    assert not user_file.exists()
+
+
+def test_the_users_file_may_loosen_and_the_project_only_tightens_that(
+    root: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    config = tmp_path / "xdg" / "leanread"
+    config.mkdir(parents=True)
+    (config / "config.toml").write_text(
+        'deny = [".env"]\nallow = []\nmax_bytes = 100000\nallow_write_protected = true\n'
+    )
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "xdg"))
+    assert load_settings(root) == Settings(
+        limits=Limits(max_bytes=100000), policy=Policy(deny=(".env",), allow=(), allow_write_protected=True)
+    )
+    (root / "leanread.toml").write_text('max_bytes = 200000\nextra_deny = ["*.pem"]\n')
+    settings = load_settings(root)
+    assert (settings.limits, settings.policy.deny) == (Limits(max_bytes=100000), (".env", "*.pem"))
+    assert settings.warnings[0].startswith(
+        f"{root / 'leanread.toml'} tries to loosen leanread's sandbox (max_bytes = 200000 (above 100000)), "
+    )
+    # $LEANREAD_CONFIG names the file directly.
+    other = tmp_path / "other.toml"
+    other.write_text("max_lines = 7\n")
+    monkeypatch.setenv("LEANREAD_CONFIG", str(other))
+    assert load_settings(tmp_path / "nowhere") == Settings(limits=Limits(max_lines=7))
+
+
+def test_a_bad_user_file_is_named(root: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / "user.toml").write_text("max_lines = 0\n")
+    monkeypatch.setenv("LEANREAD_CONFIG", str(tmp_path / "user.toml"))
+    assert config_error(root) == (
+        f"max_lines in {tmp_path / 'user.toml'} must be a whole number of at least 1 (got 0); "
+        "for example max_lines = 2000."
+    )
 
 
 def test_overrides_apply_last_and_none_is_ignored(root: Path) -> None:
-    (root / "leanread.toml").write_text('max_lines = 100\nmax_bytes = 9000\nextra_deny = ["*.p12"]\n')
+    (root / "leanread.toml").write_text('max_lines = 100\nmax_bytes = 9000\nextra_deny = ["*.secret"]\n')
     settings = load_settings(
         root,
-        {"max_lines": 50, "max_bytes": None, "max_line_chars": None, "extra_deny": ("*.jks",), "allow": None},
+        {"max_lines": 50, "max_bytes": None, "max_line_chars": None, "extra_deny": ("*.vault",), "allow": None},
     )
     assert settings.limits == Limits(max_lines=50, max_bytes=9000)
-    assert settings.policy == Policy(deny=(*DEFAULT_DENY, "*.p12", "*.jks"))
+    assert settings.policy == Policy(deny=(*DEFAULT_DENY, "*.secret", "*.vault"))
     assert load_settings(root, {"deny": ["only.this"]}).policy.deny == ("only.this",)
     assert load_settings(root, {}) == load_settings(root)
 
@@ -105,8 +159,8 @@ def test_settings_drive_the_workspace_and_the_descriptions(root: Path) -> None:
     with pytest.raises(Denied) as info:
         Workspace([root], settings.policy).resolve("db.secret")
     assert str(info.value) == (
-        "db.secret is on leanread's deny list (secrets: .env, .env.*, *.pem, *.key, id_rsa*, id_ed25519*, "
-        "*.secret); ask the user for the value you need instead."
+        "db.secret is on leanread's deny list (it matches *.secret, a name kept for secrets); "
+        "ask the user for the value you need instead."
     )
     assert "123" in description("read", settings.limits)
 
@@ -166,12 +220,19 @@ def test_patterns_must_be_lists_of_strings(root: Path, key: str, toml: str, show
     )
 
 
-def test_patterns_match_names_not_paths(root: Path) -> None:
-    (root / "leanread.toml").write_text('extra_deny = ["secrets/*"]\n')
+def test_patterns_are_names_separated_by_single_slashes(root: Path) -> None:
+    (root / "leanread.toml").write_text('extra_deny = ["secrets//*"]\n')
     assert config_error(root) == (
-        f"extra_deny in {root / 'leanread.toml'} has the pattern 'secrets/*', but patterns match file "
-        'names, not paths; use a name pattern such as "*.pem".'
+        f"extra_deny in {root / 'leanread.toml'} has the pattern 'secrets//*', which has an empty, . or .. "
+        "part; write names separated by single slashes, such as .kube/config."
     )
+    (root / "leanread.toml").write_text('instruction_files = ["docs/AGENTS.md"]\n')
+    assert config_error(root) == (
+        f"instruction_files in {root / 'leanread.toml'} has 'docs/AGENTS.md', but instruction files are "
+        'named, not located; use a file name such as "AGENTS.md".'
+    )
+    (root / "leanread.toml").write_text('extra_deny = ["secrets/*"]\n')
+    assert load_settings(root).policy.deny == (*DEFAULT_DENY, "secrets/*")
 
 
 def test_leanread_table_must_be_a_table(root: Path) -> None:

@@ -13,11 +13,12 @@ from leanread.config import DEFAULT_ALLOW, DEFAULT_DENY, Policy
 from leanread.errors import Denied, FileMissing, OutsideWorkspace, PathError
 from leanread.workspace import Workspace
 
-SECRETS = ".env, .env.*, *.pem, *.key, id_rsa*, id_ed25519*"
 
-
-def denied_text(subject: str, patterns: str = SECRETS) -> str:
-    return f"{subject} on leanread's deny list (secrets: {patterns}); ask the user for the value you need instead."
+def denied_text(subject: str, pattern: str = ".env") -> str:
+    return (
+        f"{subject} on leanread's deny list (it matches {pattern}, a name kept for secrets); "
+        "ask the user for the value you need instead."
+    )
 
 
 # --- Policy -----------------------------------------------------------------------------------
@@ -25,8 +26,27 @@ def denied_text(subject: str, patterns: str = SECRETS) -> str:
 
 def test_policy_defaults() -> None:
     policy = Policy()
-    assert policy.deny == DEFAULT_DENY == (".env", ".env.*", "*.pem", "*.key", "id_rsa*", "id_ed25519*")
-    assert policy.allow == DEFAULT_ALLOW == ("*.example", "*.sample")
+    assert (
+        policy.deny
+        == DEFAULT_DENY
+        == (
+            *(".env", ".env.*", ".envrc"),
+            *("*.pem", "*.key", "*.p12", "*.pfx", "*.pkcs12", "*.jks", "*.keystore", "*.ppk", "*.kdbx"),
+            *("id_rsa*", "id_dsa*", "id_ecdsa*", "id_ed25519*", ".gnupg"),
+            *(".netrc", "_netrc", ".git-credentials", ".npmrc", ".pypirc", ".pgpass", ".s3cfg", ".dockercfg"),
+            *(".htpasswd", ".vault-token", ".terraformrc", "terraform.rc", "*.tfstate", "*.tfstate.*"),
+            *("credentials.json", "client_secret*.json", "application_default_credentials.json"),
+            *(".aws", ".azure", ".config/gcloud", "gh/hosts.yml", ".docker/config.json", ".kube/config"),
+            *(
+                ".cargo/credentials",
+                ".cargo/credentials.toml",
+                ".gem/credentials",
+                ".terraform.d/credentials.tfrc.json",
+            ),
+            *(".kaggle/kaggle.json", "huggingface/token"),
+        )
+    )
+    assert policy.allow == DEFAULT_ALLOW == ("*.example", "*.sample", "*.template", "*.pub")
 
 
 @pytest.mark.parametrize(
@@ -39,9 +59,32 @@ def test_policy_defaults() -> None:
         "server.pem",
         "tls.key",
         "id_rsa",
-        "id_rsa.pub",
         "id_ed25519",
         "id_ed25519_work",
+        "id_ecdsa_sk",
+        "id_dsa",
+        ".envrc",
+        ".netrc",
+        "_netrc",
+        ".npmrc",
+        ".pypirc",
+        ".git-credentials",
+        ".pgpass",
+        ".vault-token",
+        ".terraformrc",
+        "terraform.tfstate",
+        "terraform.tfstate.backup",
+        "store.p12",
+        "cert.pfx",
+        "release.keystore",
+        "debug.jks",
+        "putty.ppk",
+        "credentials.json",
+        "client_secret_123.apps.googleusercontent.com.json",
+        "application_default_credentials.json",
+        ".aws",
+        ".azure",
+        ".gnupg",
         "config/.env",
         "/abs/dir/.env.local",
         ".env/",
@@ -50,7 +93,7 @@ def test_policy_defaults() -> None:
         "Server.PEM",
         "TLS.KEY",
         "Id_rsa",
-        "ID_ED25519.PUB",
+        ".NETRC",
     ],
 )
 def test_policy_denies(name: str) -> None:
@@ -64,7 +107,18 @@ def test_policy_denies(name: str) -> None:
         ".env.sample",
         "server.pem.example",
         "id_rsa.sample",
-        ".envrc",
+        ".env.template",
+        "id_rsa.pub",
+        "ID_ED25519.PUB",
+        "credentials",
+        "config",
+        "config.json",
+        "hosts.yml",
+        "token",
+        "kaggle.json",
+        "gcloud",
+        ".kube",
+        ".docker",
         "env",
         "dotenv",
         ".ENV.EXAMPLE",
@@ -102,11 +156,22 @@ def test_custom_policy_and_sequences_stored_as_tuples() -> None:
 @pytest.mark.parametrize(
     ("kwargs", "message"),
     [
-        ({"deny": ("",)}, "Policy.deny patterns must be non-empty strings (got '')."),
-        ({"allow": (3,)}, "Policy.allow patterns must be non-empty strings (got 3)."),
+        ({"deny": ("",)}, "Policy.deny pattern '' must be a non-empty string."),
+        ({"allow": (3,)}, "Policy.allow pattern 3 must be a non-empty string."),
         (
-            {"deny": ("secrets/*",)},
-            "Policy.deny pattern 'secrets/*' contains a path separator; patterns match file names.",
+            {"deny": ("secrets//*",)},
+            "Policy.deny pattern 'secrets//*' has an empty, . or .. part; write names separated by single "
+            "slashes, such as .kube/config.",
+        ),
+        (
+            {"deny": ("/etc/passwd",)},
+            "Policy.deny pattern '/etc/passwd' has an empty, . or .. part; write names separated by single "
+            "slashes, such as .kube/config.",
+        ),
+        (
+            {"allow": ("../x",)},
+            "Policy.allow pattern '../x' has an empty, . or .. part; write names separated by single "
+            "slashes, such as .kube/config.",
         ),
     ],
 )
@@ -127,13 +192,22 @@ def test_env_refused(root: Path) -> None:
     assert isinstance(info.value, PathError)
 
 
-@pytest.mark.parametrize("name", [".env.local", "server.pem", "deploy.key", "id_rsa", "id_ed25519.pub"])
-def test_secret_names_refused_in_subfolders(root: Path, name: str) -> None:
+@pytest.mark.parametrize(
+    ("name", "pattern"),
+    [
+        (".env.local", ".env.*"),
+        ("server.pem", "*.pem"),
+        ("deploy.key", "*.key"),
+        ("id_rsa", "id_rsa*"),
+        ("id_ed25519", "id_ed25519*"),
+    ],
+)
+def test_secret_names_refused_in_subfolders(root: Path, name: str, pattern: str) -> None:
     (root / "config").mkdir()
     (root / "config" / name).write_text("secret\n")
     with pytest.raises(Denied) as info:
         Workspace([root]).resolve(f"config/{name}")
-    assert str(info.value) == denied_text(f"config/{name} is")
+    assert str(info.value) == denied_text(f"config/{name} is", pattern)
 
 
 @pytest.mark.parametrize("name", [".env.example", ".env.sample"])
@@ -165,7 +239,7 @@ def test_symlink_into_a_subfolder_names_the_target_as_displayed(root: Path) -> N
     os.symlink("../secrets/prod.key", root / "docs" / "notes.md")
     with pytest.raises(Denied) as info:
         Workspace([root]).resolve("docs/notes.md")
-    assert str(info.value) == denied_text("docs/notes.md resolves to secrets/prod.key, which is")
+    assert str(info.value) == denied_text("docs/notes.md resolves to secrets/prod.key, which is", "*.key")
 
 
 def test_denied_name_through_a_symlinked_folder(root: Path) -> None:
@@ -187,7 +261,7 @@ def test_dangling_symlink_to_denied_name_is_denied_not_missing(root: Path) -> No
 def test_missing_denied_name_is_denied(root: Path) -> None:
     with pytest.raises(Denied) as info:
         Workspace([root]).resolve(".env.production")
-    assert str(info.value) == denied_text(".env.production is")
+    assert str(info.value) == denied_text(".env.production is", ".env.*")
 
 
 def test_denied_before_stat_or_open(root: Path) -> None:
@@ -217,12 +291,12 @@ def test_trailing_slash_and_dots_do_not_hide_the_name(root: Path) -> None:
             ws.resolve(path)
 
 
-@pytest.mark.parametrize("name", [".ENV", ".Env.local", "Server.PEM"])
-def test_secret_names_refused_in_any_case(root: Path, name: str) -> None:
+@pytest.mark.parametrize(("name", "pattern"), [(".ENV", ".env"), (".Env.local", ".env.*"), ("Server.PEM", "*.pem")])
+def test_secret_names_refused_in_any_case(root: Path, name: str, pattern: str) -> None:
     (root / name).write_text("secret\n")
     with pytest.raises(Denied) as info:
         Workspace([root]).resolve(name)
-    assert str(info.value) == denied_text(f"{name} is")
+    assert str(info.value) == denied_text(f"{name} is", pattern)
 
 
 def test_other_case_of_an_existing_secret_refused_before_the_disk(root: Path) -> None:
@@ -307,7 +381,7 @@ def test_denied_folder_in_a_second_root_is_named_absolute(root: Path, tmp_path: 
     folder = os.path.join(os.path.realpath(other), "certs.pem")
     with pytest.raises(Denied) as info:
         ws.resolve(given)
-    assert str(info.value) == denied_text(f"{given} is inside {folder}, which is")
+    assert str(info.value) == denied_text(f"{given} is inside {folder}, which is", "*.pem")
 
 
 def test_allow_wins_per_component(root: Path) -> None:

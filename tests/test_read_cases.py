@@ -173,7 +173,7 @@ def test_secrets_are_refused_and_examples_are_not(tmp_path: Path) -> None:
     denied = session.read(".env")
     assert denied.is_error
     assert denied.text == (
-        ".env is on leanread's deny list (secrets: .env, .env.*, *.pem, *.key, id_rsa*, id_ed25519*); "
+        ".env is on leanread's deny list (it matches .env, a name kept for secrets); "
         "ask the user for the value you need instead."
     )
     assert "hunter2" not in denied.text

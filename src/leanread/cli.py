@@ -77,19 +77,25 @@ def _settings(
     max_line_chars: int | None,
     read_mode: str | None = None,
     focus: tuple[str | None, str | None, str | None, str | None, float | None] = (None,) * 5,
+    allow_write_protected: bool = False,
 ) -> Settings:
-    """The first root's configuration file, with the command-line flags on top (``focus``: the
-    backend, URL, model, API key variable and timeout flags)."""
+    """The user's and the first root's configuration files, with the command-line flags on top
+    (``focus``: the backend, URL, model, API key variable and timeout flags); what the project's
+    file tried to loosen is named on stderr."""
     overrides = {
         "max_lines": max_lines,
         "max_bytes": max_bytes,
         "max_line_chars": max_line_chars,
         "read_mode": read_mode,
+        "allow_write_protected": True if allow_write_protected else None,
         **dict(
             zip(("focus_backend", "focus_url", "focus_model", "focus_api_key_env", "focus_timeout"), focus, strict=True)
         ),
     }
-    return load_settings(Workspace(root).primary, overrides, "the command-line options")
+    settings = load_settings(Workspace(root).primary, overrides, "the command-line options")
+    for warning in settings.warnings:
+        print(f"leanread: {warning}", file=sys.stderr)
+    return settings
 
 
 def _session(root: list[str] | None, settings: Settings, session: str | None = None) -> Session:
@@ -273,6 +279,10 @@ def serve(
     focus_model: FocusModel = None,
     focus_api_key_env: FocusKeyEnv = None,
     focus_timeout: FocusTimeout = None,
+    allow_write_protected: Annotated[
+        bool,
+        typer.Option(help="Let edit and write change .git and leanread's own configuration (refused by default)."),
+    ] = False,
 ) -> None:
     """Serve the tools over MCP on stdin/stdout."""
     from .ledger import MemoryLedger
@@ -287,6 +297,7 @@ def serve(
         max_line_chars,
         read_mode,
         (focus_backend, focus_url, focus_model, focus_api_key_env, focus_timeout),
+        allow_write_protected,
     )
     serve_stdio(root, settings=settings, ledger=store, session_id=session)
 

@@ -1,13 +1,14 @@
-"""Limits and policy: one place for both, read from the project's configuration.
+"""Limits and policy: one place for both, read from the user's and the project's configuration.
 
 The tool descriptions quote the limits from here, so they never drift. ``load_settings`` reads
-``[tool.leanread]`` of ``<root>/pyproject.toml`` or the top level of ``<root>/leanread.toml``
-(the latter wins when both exist) and applies overrides such as CLI flags on top.
+the user's own file (``user_config_path()``), then ``[tool.leanread]`` of
+``<root>/pyproject.toml`` or the top level of ``<root>/leanread.toml`` (the latter wins when both
+exist), which may only tighten what is in force (see ``tighten``), and applies overrides such as
+CLI flags on top.
 """
 
 from __future__ import annotations
 
-import fnmatch
 import os
 import tomllib
 import urllib.parse
@@ -17,6 +18,20 @@ from pathlib import Path
 from typing import Any
 
 from .errors import ConfigError
+from .policy import DEFAULT_ALLOW, DEFAULT_DENY, DEFAULT_INSTRUCTION_FILES, Policy, pattern_problem
+from .tighten import tighten
+
+__all__ = [
+    "DEFAULT_ALLOW",
+    "DEFAULT_DENY",
+    "DEFAULT_INSTRUCTION_FILES",
+    "Focus",
+    "Limits",
+    "Policy",
+    "Settings",
+    "load_settings",
+    "user_config_path",
+]
 
 #: The whole-number limits, in the order error messages list them.
 INT_LIMITS = (
@@ -83,72 +98,6 @@ class Limits:
             raise ValueError(f"Limits.read_mode must be one of {', '.join(READ_MODES)}.")
 
 
-#: File-name patterns refused by default: secrets an agent should ask the user about instead.
-DEFAULT_DENY: tuple[str, ...] = (".env", ".env.*", "*.pem", "*.key", "id_rsa*", "id_ed25519*")
-#: Exceptions to the deny list by default: templates that hold no secrets.
-DEFAULT_ALLOW: tuple[str, ...] = ("*.example", "*.sample")
-#: Instruction files attached to reads below them, as Codex (AGENTS.md) and Claude Code (CLAUDE.md) name them.
-DEFAULT_INSTRUCTION_FILES: tuple[str, ...] = ("AGENTS.md", "CLAUDE.md")
-
-
-def _check_patterns(owner: str, patterns: tuple[str, ...]) -> None:
-    for pattern in patterns:
-        if not isinstance(pattern, str) or not pattern:
-            raise ValueError(f"Policy.{owner} patterns must be non-empty strings (got {pattern!r}).")
-        if "/" in pattern or os.sep in pattern:
-            raise ValueError(
-                f"Policy.{owner} pattern {pattern!r} contains a path separator; patterns match file names."
-            )
-
-
-@dataclass(frozen=True)
-class Policy:
-    """Which files no tool may touch, decided from names alone.
-
-    Patterns are shell globs (``*``, ``?``, ``[...]``) matched case-insensitively against one
-    name: ``.ENV`` and ``Server.PEM`` are secrets too, since a case-insensitive file system
-    opens ``.env`` for ``.ENV``. A name that matches ``allow`` is served even when it matches
-    ``deny``: with the defaults ``.env.example`` is readable and ``.env.local`` is not.
-    ``Workspace`` applies ``denied`` to every component of a path below its root, so a file
-    inside a denied folder (``.env/secrets.txt``) is refused as well.
-
-    Attributes:
-        deny: file-name patterns refused (default ``DEFAULT_DENY``).
-        allow: exceptions that win over ``deny`` (default ``DEFAULT_ALLOW``).
-        instruction_files: names of instruction files attached to reads of files below them
-            (default ``AGENTS.md``, ``CLAUDE.md``).
-        root_instructions: also attach those in the workspace root (default False: harnesses
-            load the root's own).
-
-    Raises:
-        ValueError: a pattern is empty, not a string, or contains a path separator.
-    """
-
-    deny: tuple[str, ...] = DEFAULT_DENY
-    allow: tuple[str, ...] = DEFAULT_ALLOW
-    instruction_files: tuple[str, ...] = DEFAULT_INSTRUCTION_FILES
-    root_instructions: bool = False
-
-    def __post_init__(self) -> None:
-        # Accept any sequence from callers but store tuples, so the policy stays hashable.
-        for name in ("deny", "allow", "instruction_files"):
-            object.__setattr__(self, name, tuple(getattr(self, name)))
-            _check_patterns(name, getattr(self, name))
-
-    def denied(self, name: str) -> bool:
-        """True when the name ``name`` matches ``deny`` and no ``allow`` pattern, ignoring case.
-
-        Args:
-            name: a base name such as ``.env.local``; given a path, only its last component
-                counts (``config/.env`` is checked as ``.env``; ``Workspace.is_denied`` checks
-                the folders too).
-        """
-        base = os.path.basename(name.rstrip("/" + os.sep)).lower()
-        if not base or not any(fnmatch.fnmatchcase(base, pattern.lower()) for pattern in self.deny):
-            return False
-        return not any(fnmatch.fnmatchcase(base, pattern.lower()) for pattern in self.allow)
-
-
 @dataclass(frozen=True)
 class Focus:
     """Which backend prunes outputs for a ``focus`` question (see ``leanread.pruning``).
@@ -185,18 +134,24 @@ class Focus:
 
 @dataclass(frozen=True)
 class Settings:
-    """Everything configurable: the caps on results, the file policy and the focus backend."""
+    """Everything configurable: the caps on results, the file policy and the focus backend.
+
+    ``warnings`` holds one sentence per configuration file whose loosening parts were ignored
+    (see ``tighten``); the CLI prints them on stderr.
+    """
 
     limits: Limits = field(default_factory=Limits)
     policy: Policy = field(default_factory=Policy)
     focus: Focus = field(default_factory=Focus)
+    warnings: tuple[str, ...] = ()
 
 
 _INT_KEYS = INT_LIMITS
 _LIST_KEYS = ("deny", "allow", "extra_deny", "instruction_files")
 #: Every key ``load_settings`` accepts, in the order error messages list them.
 _FOCUS_KEYS = ("focus_backend", "focus_url", "focus_model", "focus_api_key_env", "focus_timeout")
-SETTING_KEYS: tuple[str, ...] = (*_INT_KEYS, "read_mode", *_LIST_KEYS, "root_instructions", *_FOCUS_KEYS)
+_BOOL_KEYS = ("root_instructions", "allow_write_protected")
+SETTING_KEYS: tuple[str, ...] = (*_INT_KEYS, "read_mode", *_LIST_KEYS, *_BOOL_KEYS, *_FOCUS_KEYS)
 
 
 def _read_toml(path: Path) -> dict[str, Any]:
@@ -251,11 +206,14 @@ def _patterns_value(key: str, value: object, where: str) -> tuple[str, ...]:
             f"for example {key} = {_EXAMPLES[key]}."
         )
     for item in value:
-        if "/" in item or os.sep in item:
+        if key == "instruction_files" and ("/" in item or os.sep in item):
             raise ConfigError(
-                f"{key} in {where} has the pattern {item!r}, but patterns match file names, not "
-                'paths; use a name pattern such as "*.pem".'
+                f"{key} in {where} has {item!r}, but instruction files are named, not located; "
+                'use a file name such as "AGENTS.md".'
             )
+        problem = pattern_problem(item)
+        if problem is not None:
+            raise ConfigError(f"{key} in {where} has the pattern {item!r}, which {problem}.")
     return tuple(value)
 
 
@@ -351,49 +309,78 @@ def _apply(
     for key in ("deny", "allow", "instruction_files"):
         if key in given:
             policy[key] = _patterns_value(key, given[key], where)
-    if "root_instructions" in given:
-        if not isinstance(given["root_instructions"], bool):
-            raise ConfigError(
-                f"root_instructions in {where} must be true or false (got {given['root_instructions']!r})."
-            )
-        policy["root_instructions"] = given["root_instructions"]
+    for key in _BOOL_KEYS:
+        if key in given:
+            if not isinstance(given[key], bool):
+                raise ConfigError(f"{key} in {where} must be true or false (got {given[key]!r}).")
+            policy[key] = given[key]
     if "extra_deny" in given:
         extra = _patterns_value("extra_deny", given["extra_deny"], where)
         policy["deny"] = tuple(dict.fromkeys(policy["deny"] + extra))
     _apply_focus(given, where, focus, from_project)
 
 
+def user_config_path() -> Path:
+    """The user's own configuration file: ``$LEANREAD_CONFIG`` when set, else
+    ``$XDG_CONFIG_HOME/leanread/config.toml`` (``~/.config/leanread/config.toml`` without
+    ``XDG_CONFIG_HOME``). It need not exist."""
+    named = os.environ.get("LEANREAD_CONFIG")
+    if named:
+        return Path(named).expanduser()
+    base = os.environ.get("XDG_CONFIG_HOME") or os.path.join(os.path.expanduser("~"), ".config")
+    return Path(base) / "leanread" / "config.toml"
+
+
 def load_settings(
     root: str | Path, overrides: Mapping[str, object] | None = None, overrides_from: str = "the overrides"
 ) -> Settings:
-    """The settings of the project at ``root``: defaults, then its file, then ``overrides``.
+    """The settings of the project at ``root``: defaults, the user's own file, the project's
+    file (which may only tighten them), then ``overrides``.
 
-    The file is ``<root>/leanread.toml`` (keys at the top level) if it exists, otherwise the
-    ``[tool.leanread]`` table of ``<root>/pyproject.toml``; with neither, the defaults hold.
+    The user's file is ``user_config_path()`` (keys at the top level), applied when it exists.
+    The project's file is ``<root>/leanread.toml`` (keys at the top level) if it exists,
+    otherwise the ``[tool.leanread]`` table of ``<root>/pyproject.toml``.
     Keys: the whole-number limits of :class:`Limits` (``max_lines``, ``max_bytes``, …,
-    ``image_max_bytes``; at least 1), ``read_mode``, ``deny`` and ``allow`` (lists of file-name patterns replacing
-    the defaults), ``extra_deny`` (patterns added to the deny list in force),
-    ``instruction_files`` (names), ``root_instructions`` (true/false) and the focus backend
-    (``focus_backend``, ``focus_url``, ``focus_model``, ``focus_api_key_env``,
-    ``focus_timeout``; see :class:`Focus`). ``overrides`` (named ``overrides_from`` in error
-    messages, e.g. "the command-line options") takes the same keys and is applied last; its None
-    values are ignored, so a CLI can pass every flag as given. A remote focus backend, its
-    ``focus_url`` and ``focus_api_key_env`` are taken from ``overrides`` only: the project being
-    read must not choose where its files and the user's API key are sent.
+    ``image_max_bytes``; at least 1), ``read_mode``, ``deny`` and ``allow`` (lists of file-name
+    patterns replacing the lists in force), ``extra_deny`` (patterns added to the deny list in
+    force), ``instruction_files`` (names), ``root_instructions`` and ``allow_write_protected``
+    (true/false) and the focus backend (``focus_backend``, ``focus_url``, ``focus_model``,
+    ``focus_api_key_env``, ``focus_timeout``; see :class:`Focus`). ``overrides`` (named
+    ``overrides_from`` in error messages, e.g. "the command-line options") takes the same keys
+    and is applied last; its None values are ignored, so a CLI can pass every flag as given.
+
+    A project's file may add deny patterns, drop allow patterns and lower limits, but what would
+    loosen (fewer deny patterns, new exceptions, higher limits, ``allow_write_protected``) is
+    ignored and named in ``Settings.warnings``; a remote focus backend, its ``focus_url`` and
+    ``focus_api_key_env`` from a project's file are an error: the project being read must not
+    choose where its files and the user's API key are sent.
 
     Raises:
-        ConfigError: the file cannot be read or parsed, or a key is unknown or of the wrong
+        ConfigError: a file cannot be read or parsed, or a key is unknown or of the wrong
             type; the message names the file, the key and what is expected.
     """
-    section, where = _file_section(Path(root))
     limits: dict[str, Any] = {}
     policy: dict[str, Any] = {"deny": DEFAULT_DENY, "allow": DEFAULT_ALLOW}
     focus: dict[str, Any] = {}
-    _apply(section, where, limits, policy, focus, from_project=True)
+    user_file = user_config_path()
+    if user_file.is_file():
+        _apply(_read_toml(user_file), str(user_file), limits, policy, focus)
+    section, where = _file_section(Path(root))
+    proposed_limits, proposed_policy = dict(limits), dict(policy)
+    _apply(section, where, proposed_limits, proposed_policy, focus, from_project=True)
+    defaults = {key: getattr(Limits, key) for key in INT_LIMITS}
+    ignored = tighten(limits, policy, proposed_limits, proposed_policy, defaults)
+    limits, policy = proposed_limits, proposed_policy
+    warnings: tuple[str, ...] = ()
+    if ignored:
+        warnings = (
+            f"{where} tries to loosen leanread's sandbox ({'; '.join(ignored)}), but a project's own file "
+            f"can only tighten it, so that part is ignored; put it in your own config file {user_file} instead.",
+        )
     if overrides:
         _apply(overrides, overrides_from, limits, policy, focus)
     _check_focus(focus)
-    return Settings(limits=Limits(**limits), policy=Policy(**policy), focus=Focus(**focus))
+    return Settings(limits=Limits(**limits), policy=Policy(**policy), focus=Focus(**focus), warnings=warnings)
 
 
 _URL_EXAMPLES = {"llm": "http://localhost:8000/v1", "swe-pruner": "http://localhost:8000"}

@@ -101,3 +101,7 @@ class UnencodableText(EditError):
 
 class SearchUnavailable(LeanreadError):
     """ripgrep cannot be found or started."""
+
+
+class ProtectedFile(EditError):
+    """An ``edit`` or ``write`` would change ``.git`` or leanread's own configuration."""

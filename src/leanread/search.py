@@ -126,14 +126,16 @@ def _gitignore_line(pattern: str, negate: bool) -> str:
     escaped = "\\" + pattern if pattern[0] in "#!" else pattern
     if escaped.endswith(" "):
         escaped = escaped[:-1] + "\\ "
+    if "/" in pattern:
+        escaped = "**/" + escaped  # a slash would anchor it to the ignore file's folder
     return ("!" if negate else "") + escaped
 
 
 def ignore_file(policy: Policy) -> str:
     """A file in ``.gitignore`` syntax that leaves out the policy's deny list (allow patterns
     re-included), written once per policy for the life of the process; ripgrep reads it through
-    ``--ignore-file``. Its patterns hold no slash, so they match a name at any depth, folders
-    included."""
+    ``--ignore-file``. A pattern without a slash matches a name at any depth, folders included;
+    one with slashes (``.kube/config``) is written ``**/.kube/config`` to match at any depth too."""
     key = (policy.deny, policy.allow)
     with _IGNORE_LOCK:
         existing = _IGNORE_FILES.get(key)

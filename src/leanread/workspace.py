@@ -138,23 +138,27 @@ class Workspace:
             return "." if rel == "." else Path(rel).as_posix()
         return real
 
-    def _first_denied(self, absolute: str) -> str | None:
+    def _first_denied(self, absolute: str) -> tuple[str, str] | None:
         """The prefix of the normalised absolute path ``absolute`` that ends in its first denied
-        name, or None.
+        name, with the deny pattern that refuses it, or None.
 
         Inside a root, every name below the root counts (the root's own never does); outside
         every root, only the last name does.
         """
         root = self.root_of(absolute)
         if root is None:
-            return absolute if self.policy.denied(os.path.basename(absolute)) else None
+            pattern = self.policy.denying_pattern([os.path.basename(absolute)])
+            return None if pattern is None else (absolute, pattern)
         prefix = root
+        names: list[str] = []
         for name in os.path.relpath(absolute, root).split(os.sep):
             if name in ("", "."):
                 continue
             prefix = os.path.join(prefix, name)
-            if self.policy.denied(name):
-                return prefix
+            names.append(name)
+            pattern = self.policy.denying_pattern(names)
+            if pattern is not None:
+                return prefix, pattern
         return None
 
     def is_denied(self, path: str | os.PathLike[str]) -> bool:
@@ -175,9 +179,11 @@ class Workspace:
         real = os.path.realpath(joined)
         return real != joined and real not in self.roots and self._first_denied(real) is not None
 
-    def _deny_message(self, subject: str) -> str:
-        patterns = ", ".join(self.policy.deny)
-        return f"{subject} on leanread's deny list (secrets: {patterns}); ask the user for the value you need instead."
+    def _deny_message(self, subject: str, pattern: str) -> str:
+        return (
+            f"{subject} on leanread's deny list (it matches {pattern}, a name kept for secrets); "
+            "ask the user for the value you need instead."
+        )
 
     def _refuse_given_name(self, path: str, joined: str) -> None:
         """Refuse a denied name on the path as the caller wrote it, before the filesystem is touched."""
@@ -185,20 +191,24 @@ class Workspace:
         if normal in self.roots:
             return
         hit = self._first_denied(normal)
-        if hit == normal:
-            raise Denied(self._deny_message(f"{path} is"))
-        if hit is not None:
-            raise Denied(self._deny_message(f"{path} is inside {self.display(hit)}, which is"))
+        if hit is None:
+            return
+        where, pattern = hit
+        if where == normal:
+            raise Denied(self._deny_message(f"{path} is", pattern))
+        raise Denied(self._deny_message(f"{path} is inside {self.display(where)}, which is", pattern))
 
     def _refuse_real_name(self, path: str, real: str) -> None:
         """Refuse a path whose realpath (through links) ends in, or lies inside, a denied name."""
         if real in self.roots:
             return
         hit = self._first_denied(real)
-        if hit == real:
-            raise Denied(self._deny_message(f"{path} resolves to {self.display(real)}, which is"))
-        if hit is not None:
-            raise Denied(self._deny_message(f"{path} is inside {self.display(hit)}, which is"))
+        if hit is None:
+            return
+        where, pattern = hit
+        if where == real:
+            raise Denied(self._deny_message(f"{path} resolves to {self.display(real)}, which is", pattern))
+        raise Denied(self._deny_message(f"{path} is inside {self.display(where)}, which is", pattern))
 
     def resolve(self, path: str) -> Resolved:
         """Check ``path`` against the roots and the deny list, and ``stat`` it.

@@ -2,10 +2,7 @@
 
 from __future__ import annotations
 
-import fnmatch
-import functools
 import os
-import re
 import stat
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
@@ -145,54 +142,50 @@ def new_instructions(ctx: ToolContext, resolved: Resolved) -> list[Instruction]:
     return load(ctx.workspace, fresh, INSTRUCTION_BYTES)
 
 
-@functools.lru_cache(maxsize=16)
-def _name_pattern(patterns: tuple[str, ...]) -> re.Pattern[str] | None:
-    """One compiled pattern matching a lower-cased name against any of ``patterns`` (as
-    ``Policy.denied`` does with ``fnmatchcase``), or None for no patterns."""
-    if not patterns:
-        return None
-    return re.compile("|".join(f"(?:{fnmatch.translate(p.lower())})" for p in patterns))
-
-
 class DenyFilter:
     """``Workspace.is_denied`` for many paths at once (every file a search reports): each folder
-    is checked once, each file name with one compiled pattern of the policy's deny and allow lists.
+    is checked once (its names below the root kept), each file against the policy's compiled
+    deny and allow patterns.
 
     Args:
-        ctx: the tool's context; its workspace decides for folders, its policy for names.
+        ctx: the tool's context; its workspace decides for folders outside the roots, its
+            policy for names.
     """
 
     def __init__(self, ctx: ToolContext) -> None:
         self._workspace = ctx.workspace
-        self._deny = _name_pattern(ctx.policy.deny)
-        self._allow = _name_pattern(ctx.policy.allow)
-        self._folders: dict[str, bool] = {}
+        self._policy = ctx.policy
+        #: folder -> (denied, its names below its root)
+        self._folders: dict[str, tuple[bool, tuple[str, ...]]] = {}
 
     def name_denied(self, name: str) -> bool:
         """``Policy.denied`` for one file name."""
-        base = name.lower()
-        if self._deny is None or not self._deny.match(base):
-            return False
-        return self._allow is None or not self._allow.match(base)
+        return self._policy.denying_pattern([name]) is not None
+
+    def _folder(self, folder: str) -> tuple[bool, tuple[str, ...]]:
+        known = self._folders.get(folder)
+        if known is None:
+            parent, name = os.path.split(folder)
+            if folder in self._workspace.roots:
+                known = (False, ())  # a root's own name never counts
+            elif parent == folder or self._workspace.root_of(parent) is None:
+                known = (self._workspace.is_denied(folder), (name,))
+            else:
+                denied, names = self._folder(parent)
+                names = (*names, name)
+                known = (denied or self._policy.denying_pattern(names) is not None, names)
+            self._folders[folder] = known
+        return known
 
     def folder_denied(self, folder: str) -> bool:
         """``Workspace.is_denied`` for a folder, worked out from its parent's answer."""
-        denied = self._folders.get(folder)
-        if denied is None:
-            parent, name = os.path.split(folder)
-            if folder in self._workspace.roots:
-                denied = False  # a root's own name never counts
-            elif parent == folder or self._workspace.root_of(parent) is None:
-                denied = self._workspace.is_denied(folder)
-            else:
-                denied = self.folder_denied(parent) or self.name_denied(name)
-            self._folders[folder] = denied
-        return denied
+        return self._folder(folder)[0]
 
     def __call__(self, path: str) -> bool:
         """True when the absolute ``path`` (inside the workspace) must not be shown."""
         folder, name = os.path.split(path)
-        return self.folder_denied(folder) or self.name_denied(name)
+        denied, names = self._folder(folder)
+        return denied or self._policy.denying_pattern((*names, name)) is not None
 
 
 def current_bytes(real: str) -> bytes | None:

@@ -10,6 +10,7 @@ from ..diffing import format_hunk, hunks, window_lines
 from ..editing import EMPTY_OLD_STRING, EditPlan, plan_edit
 from ..errors import EditError, InvalidArgument, MultipleMatches, NoMatch, NotAFile
 from ..knowledge import Knowledge, as_known, hunk_spans, hunks_known, know, patch_numbers, ranges_of
+from ..protected import refuse_config_change, refuse_protected_path
 from ..render import cut_line, span
 from ..result import ToolResult
 from ..syntax import parse_warning
@@ -227,6 +228,7 @@ def _write(ctx: ToolContext, request: EditRequest, call_id: str, resolved: Resol
         raise EditRefused(_changed_since(ctx, call_id, resolved, text_file, known))
     plan = _plan(ctx, request, resolved, text_file, came)
     _check_grant(resolved, known, plan, text_file.lines, ctx.limits.max_line_chars)
+    refuse_config_change(ctx.workspace, resolved.real, resolved.display, _logical(text_file), plan.new_text)
     data = encode_edit(
         original,
         _logical(text_file),
@@ -262,13 +264,15 @@ def run(ctx: ToolContext, request: EditRequest, call_id: str) -> ToolResult:
 
     Raises:
         LeanreadError: a bad path or argument, no or several matches, a marker in the text, an
-            unencodable character, or a refused grant (``EditRefused``); nothing is written then.
+            unencodable character, a refused grant (``EditRefused``), or a file the tools do not
+            change (``ProtectedFile``: ``.git``, leanread's configuration); nothing is written then.
     """
     if not request.old_string:  # before the lookup: a missing file gets the useful answer too
         raise InvalidArgument(EMPTY_OLD_STRING)
     resolved = ctx.workspace.resolve(request.path)
     if resolved.is_dir:
         raise NotAFile(f"{resolved.display} is a directory; edit a file inside it.")
+    refuse_protected_path(ctx.workspace, resolved.real, resolved.display)
     came = arrival(ctx, resolved.real)  # before waiting: what the model had when it sent this edit
     with file_lock(resolved.real):  # another edit of this file waits for this one to be recorded
         plan, new_file, excerpt, warning = _write(ctx, request, call_id, resolved, came)

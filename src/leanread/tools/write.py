@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from ..editing import refuse_markers
 from ..errors import Denied, FileMissing, NotAFile, OutsideWorkspace, PathError
 from ..knowledge import ranges_of
+from ..protected import refuse_config_change, refuse_protected_path
 from ..result import ToolResult
 from ..textfile import decode
 from ..tokens import count_tokens
@@ -67,9 +68,12 @@ def _replacement(ctx: ToolContext, path: str, content: str, came: Arrival) -> tu
     except FileMissing:
         refuse_markers(content, argument="content")
         real, display = _new_path(ctx, path)
+        refuse_protected_path(ctx.workspace, real, display)
+        refuse_config_change(ctx.workspace, real, display, None, content)
         return real, display, None, content.encode("utf-8", "surrogateescape")
     if resolved.is_dir:
         raise NotAFile(f"{resolved.display} is a directory; write a file inside it.")
+    refuse_protected_path(ctx.workspace, resolved.real, resolved.display)
     original = read_regular_file(resolved)
     text_file = decode(original, resolved.display, ctx.limits.sniff_bytes)
     known = knowledge_of(ctx, resolved, text_file)
@@ -88,6 +92,7 @@ def _replacement(ctx: ToolContext, path: str, content: str, came: Arrival) -> tu
     old_lines = text_file.raw_lines if text_file.raw_lines is not None else text_file.lines
     old_text = "\n".join(old_lines) + ("\n" if text_file.final_newline and old_lines else "")
     refuse_markers(content, argument="content", allowed=old_text)
+    refuse_config_change(ctx.workspace, resolved.real, resolved.display, old_text, content.replace("\r\n", "\n"))
     data = encode_edit(
         original,
         old_text,
@@ -105,7 +110,8 @@ def run(ctx: ToolContext, request: WriteRequest, call_id: str) -> ToolResult:
 
     Raises:
         LeanreadError: a bad or denied path, content carrying leanread's display markers, an
-            unencodable character, or a file the model has not seen whole (``EditRefused``);
+            unencodable character, a file the model has not seen whole (``EditRefused``), or a
+            file the tools do not change (``ProtectedFile``: ``.git``, leanread's configuration);
             nothing is written then.
     """
     target = _target(ctx, request.path)
