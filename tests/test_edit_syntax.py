@@ -22,10 +22,16 @@ HOOKS = (
 # --- the whitespace rule re-indents new_string -------------------------------------------------------
 
 
-def test_old_string_indented_deeper_than_the_file_shifts_new_string_shallower() -> None:
+def test_old_string_indented_deeper_than_the_file_keeps_a_new_string_given_in_the_files_indentation() -> None:
     plan = plan_edit(HOOKS, "        hooks = hooks or dict()", "    hooks = hooks or {}")
-    assert (plan.rule, plan.shift) == ("whitespace", -4)
-    assert plan.new_text == HOOKS.replace("    hooks = hooks or dict()\n", "hooks = hooks or {}\n")
+    assert (plan.rule, plan.shift, plan.kept_indent) == ("whitespace", -4, True)
+    assert plan.new_text == HOOKS.replace("hooks = hooks or dict()", "hooks = hooks or {}")
+
+
+def test_old_and_new_both_indented_deeper_than_the_file_shift_new_string_shallower() -> None:
+    plan = plan_edit(HOOKS, "        hooks = hooks or dict()", "        hooks = hooks or {}")
+    assert (plan.rule, plan.shift, plan.kept_indent) == ("whitespace", -4, False)
+    assert plan.new_text == HOOKS.replace("hooks = hooks or dict()", "hooks = hooks or {}")
 
 
 def test_a_block_given_without_its_indentation_is_put_back_deeper() -> None:
@@ -160,18 +166,34 @@ def test_files_leanread_does_not_parse_get_no_warning() -> None:
 # --- through the edit tool -------------------------------------------------------------------------
 
 
-def test_the_hooks_edit_says_it_broke_the_file_and_how_it_indented(session: Session, root: Path) -> None:
+def test_the_hooks_edit_keeps_the_files_indentation(session: Session, root: Path) -> None:
     (root / "hooks.py").write_text(HOOKS)
     session.read("hooks.py")
     result = session.edit("hooks.py", "        hooks = hooks or dict()", "    hooks = hooks or {}")
+    assert result.text == (
+        "<path>hooks.py</path>\n<type>edit</type>\n<content>\n"
+        "Edited hooks.py: replaced 1 occurrence, matched by the whitespace rule (the file indents these lines "
+        "4 columns less than old_string; new_string already had the file's indentation, so it was kept as "
+        "given); line 24 is now line 24.\n"
+        "23:         pass\n24:     hooks = hooks or {}\n25:     return hooks\n</content>"
+    )
+    assert "warning" not in result.metadata
+    assert (root / "hooks.py").read_text() == HOOKS.replace("dict()", "{}")
+
+
+def test_an_edit_that_breaks_python_is_written_with_a_warning_and_the_next_step_is_not_blocked(
+    session: Session, root: Path
+) -> None:
+    (root / "hooks.py").write_text(HOOKS)
+    session.read("hooks.py")
+    result = session.edit("hooks.py", "    hooks = hooks or dict()", "hooks = hooks or {}")
     warning = (
         "Warning: hooks.py parsed before this edit and no longer does (Python: line 25: unexpected indent); "
         "fix it with another edit unless you meant to."
     )
     assert result.text == (
         "<path>hooks.py</path>\n<type>edit</type>\n<content>\n"
-        "Edited hooks.py: replaced 1 occurrence, matched by the whitespace rule (the file indents these lines "
-        "4 columns less than old_string; new_string was shifted alike); line 24 is now line 24.\n"
+        "Edited hooks.py: replaced 1 occurrence; line 24 is now line 24.\n"
         "23:         pass\n24: hooks = hooks or {}\n25:     return hooks\n"
         f"{warning}\n</content>"
     )
@@ -179,7 +201,6 @@ def test_the_hooks_edit_says_it_broke_the_file_and_how_it_indented(session: Sess
     assert (root / "hooks.py").read_bytes() == HOOKS.replace(
         "    hooks = hooks or dict()", "hooks = hooks or {}"
     ).encode()
-    # the next step of a multi-step edit is not blocked, and a good edit says nothing more
     fixed = session.edit("hooks.py", "hooks = hooks or {}", "    hooks = hooks or {}")
     assert fixed.text.endswith("24:     hooks = hooks or {}\n25:     return hooks\n</content>")
     assert "warning" not in fixed.metadata

@@ -80,9 +80,12 @@ class EditPlan:
         new_lines: the corresponding ranges of ``new_text``, pairwise with ``old_lines``; a range
             ``(n, n - 1)`` is empty: whole lines were removed and line ``n`` of the new text is
             the one that followed them.
-        shift: columns the whitespace rule moved new_string's indentation by, as the file's
-            indentation differs from old_string's (negative: shallower; tabs at the tab width
-            that made the match consistent); 0 for every other rule.
+        shift: columns the file's indentation differs from old_string's where the whitespace
+            rule matched (negative: shallower; tabs at the tab width that made the match
+            consistent); new_string was moved by as much unless ``kept_indent``; 0 for every
+            other rule.
+        kept_indent: new_string's first line already had the file's indentation of the matched
+            first line, so new_string was taken as given rather than shifted.
     """
 
     new_text: str
@@ -91,6 +94,7 @@ class EditPlan:
     old_lines: tuple[tuple[int, int], ...]
     new_lines: tuple[tuple[int, int], ...]
     shift: int = 0
+    kept_indent: bool = False
 
 
 # --- display-only markers ------------------------------------------------------------------------
@@ -525,11 +529,24 @@ def _replacement(file_window: Sequence[str], old_lines: Sequence[str], new: str,
     return "\n".join(out) + ("\n" if ending else "")
 
 
+def _keeps_file_indent(window: Sequence[str], old_lines: Sequence[str], new: str) -> bool:
+    """new_string's first non-blank line starts with the file's indentation of the window's first
+    non-blank line while old_string's did not: the model wrote new_string in the file's
+    indentation and only old_string's was off, so shifting new_string would misplace it."""
+    new_first = next((line for line in _split_ending(new)[0] if line.strip()), None)
+    pairs = [(f, o) for f, o in zip(window, old_lines, strict=True) if f.strip()]
+    if new_first is None or not pairs:
+        return False
+    file_first, old_first = pairs[0]
+    return _indent(new_first) == _indent(file_first) != _indent(old_first)
+
+
 def _whitespace_matches(
     text: str, old: str, new: str, *, replace_all: bool, prefer_line: int | None = None
-) -> tuple[list[_Match], int] | None:
+) -> tuple[list[_Match], int, bool] | None:
     """Whole-line matches of old_string, forgiving whitespace (see ``_window_shift``), with the
-    columns the first match moved new_string's indentation by; or None.
+    columns the file's indentation differs from old_string's at the first match, and whether
+    new_string was kept as given there (``_keeps_file_indent``); or None.
 
     Raises:
         MultipleMatches: several windows match and not ``replace_all``, unless exactly one starts
@@ -570,17 +587,21 @@ def _whitespace_matches(
                 raise _too_many(len(found), [start + 1 for start, _ in found])
             found = preferred
         matches: list[_Match] = []
+        kept: list[bool] = []
         for start, shift in found:
             last = start + height - 1
             begin, end = starts[start], starts[last] + len(file_lines[last])
-            replacement = _replacement(file_lines[start : last + 1], old_lines, new, shift, indent)
+            window = file_lines[start : last + 1]
+            kept.append(indent and shift.delta != 0 and _keeps_file_indent(window, old_lines, new))
+            as_given = replace(shift, delta=0, mapping={}) if kept[-1] else shift
+            replacement = _replacement(window, old_lines, new, as_given, indent)
             if old_ending:
                 if end < len(text):
                     end += 1  # the line ending after the window
                 elif replacement.endswith("\n"):
                     replacement = replacement[:-1]  # the file has no final newline: add none
             matches.append((begin, end, replacement))
-        return matches, found[0][1].delta
+        return matches, found[0][1].delta, kept[0]
     return None
 
 
@@ -791,7 +812,7 @@ def plan_edit(text: str, old: str, new: str, *, replace_all: bool = False, displ
     loose = _whitespace_matches(view, old_n, new_n, replace_all=replace_all, prefer_line=first)
     if loose:
         rule: Rule = "line-numbers+whitespace" if stripped else "whitespace"
-        return replace(_plan(text, view, rule, loose[0]), shift=loose[1])
+        return replace(_plan(text, view, rule, loose[0]), shift=loose[1], kept_indent=loose[2])
 
     refuse_markers(old, argument="old_string")
     raise _no_match(view, _lines_of(old_n), display)

@@ -164,7 +164,11 @@ def _summary(plan: EditPlan, display: str) -> str:
     if plan.shift:
         more = "more" if plan.shift > 0 else "less"
         columns = "1 column" if abs(plan.shift) == 1 else f"{abs(plan.shift)} columns"
-        rule += f" (the file indents these lines {columns} {more} than old_string; new_string was shifted alike)"
+        rule += f" (the file indents these lines {columns} {more} than old_string; " + (
+            "new_string already had the file's indentation, so it was kept as given)"
+            if plan.kept_indent
+            else "new_string was shifted alike)"
+        )
     if new_last < new_first:  # whole lines removed
         gone = "was" if old_first == old_last else "were"
         return f"Edited {display}: replaced {times}{rule}; {span(old_first, old_last)} {gone} removed."
