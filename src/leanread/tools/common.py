@@ -60,20 +60,20 @@ def audit_focus(
 
 def load_text(ctx: ToolContext, resolved: Resolved, first: int = 1, limit: int | None = None) -> TextFile:
     """The file decoded whole, or for a file over ``limits.index_bytes`` the window of ``limit``
-    lines from ``first`` read through the cached line index (``limit=None``: decode whole)."""
+    lines from ``first`` read through the cached line index (``limit=None``: decode whole).
+
+    The index is of the file as it is when it is opened (not as of ``resolved``'s ``stat``); a
+    file that grows meanwhile, as a log does, is served as of the bytes indexed
+    (``TextFile.growing``). A file replaced or rewritten during the pass is indexed once more.
+    """
     if limit is None or resolved.size <= ctx.limits.index_bytes:
         return decode(read_regular_file(resolved), resolved.display, ctx.limits.sniff_bytes)
     head = read_regular_file(resolved, ctx.limits.sniff_bytes)
     budget = ctx.limits.max_bytes + 4 * ctx.limits.max_line_chars
     try:
-        index = _INDEXES.get(
-            resolved.real, resolved.size, resolved.mtime_ns, ino=resolved.ino, ctime_ns=resolved.ctime_ns
-        )
-    except StaleIndex:  # changed between stat and index: index what is there now
-        resolved = ctx.workspace.resolve(resolved.real)
-        index = _INDEXES.get(
-            resolved.real, resolved.size, resolved.mtime_ns, ino=resolved.ino, ctime_ns=resolved.ctime_ns
-        )
+        index = _INDEXES.current(resolved.real, name=resolved.display)
+    except StaleIndex:  # replaced or rewritten during the pass: index what is there now
+        index = _INDEXES.current(resolved.real, name=resolved.display)
     return decode_indexed(index, resolved.real, resolved.display, head, first, limit, budget)
 
 

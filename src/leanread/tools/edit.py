@@ -11,7 +11,7 @@ from ..errors import EditError, NotAFile
 from ..knowledge import Knowledge, as_known, hunk_spans, hunks_known, know, patch_numbers, ranges_of
 from ..render import cut_line, span
 from ..result import ToolResult
-from ..textfile import TextFile, decode
+from ..textfile import TextFile, decode, unshow_nul
 from ..tokens import count_tokens
 from ..workspace import Resolved, read_regular_file
 from ..writeback import encode_edit, file_lock
@@ -172,9 +172,11 @@ def run(ctx: ToolContext, request: EditRequest, call_id: str) -> ToolResult:
         known = knowledge_of(ctx, resolved, text_file)
         if known.changed_since is not None:  # old_string was written against a version that is gone
             raise EditRefused(_changed_since(ctx, call_id, resolved, text_file, known))
-        plan = plan_edit(
-            old_text, request.old_string, request.new_string, replace_all=request.replace_all, display=resolved.display
-        )
+        old_string, new_string = request.old_string, request.new_string
+        if text_file.nul_bytes:  # read showed each NUL as NUL_SHOWN
+            old_string = unshow_nul(old_string, old_text, argument="old_string", display=resolved.display)
+            new_string = unshow_nul(new_string, old_text, argument="new_string", display=resolved.display)
+        plan = plan_edit(old_text, old_string, new_string, replace_all=request.replace_all, display=resolved.display)
         _check_grant(resolved, known, plan, text_file.lines, ctx.limits.max_line_chars)
         data = encode_edit(
             original,

@@ -9,7 +9,7 @@ from ..editing import refuse_markers
 from ..errors import Denied, FileMissing, NotAFile, OutsideWorkspace, PathError
 from ..knowledge import ranges_of
 from ..result import ToolResult
-from ..textfile import decode
+from ..textfile import decode, unshow_nul
 from ..tokens import count_tokens
 from ..workspace import read_regular_file
 from ..writeback import encode_edit, file_lock
@@ -83,6 +83,8 @@ def _replacement(ctx: ToolContext, path: str, content: str) -> tuple[str, str, b
     old_lines = text_file.raw_lines if text_file.raw_lines is not None else text_file.lines
     old_text = "\n".join(old_lines) + ("\n" if text_file.final_newline and old_lines else "")
     refuse_markers(content, argument="content", allowed=old_text)
+    if text_file.nul_bytes:  # read showed each NUL as NUL_SHOWN
+        content = unshow_nul(content, old_text, argument="content", display=resolved.display)
     data = encode_edit(
         original,
         old_text,
