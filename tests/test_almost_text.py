@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import tempfile
 from pathlib import Path
 
@@ -9,6 +10,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from leanread import MemoryLedger, Session
+from leanread.render import binary_skipped
+from leanread.search import RgOptions, count_files
 from leanread.textfile import almost_text, binary_kind, decode
 
 KEY_TS = b"const F = 'x';\nconst key = `${F}\x00${name}`;\nexport function lookup() { return SIGNATURE_TOKEN; }\n"
@@ -141,3 +144,57 @@ def test_editing_any_line_keeps_every_other_byte(lines: list[str], pick: int) ->
         raw = data.split(b"\n")
         raw[index] += b"Z"
         assert path.read_bytes() == b"\n".join(raw)
+
+
+PNG = b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR SIGNATURE_TOKEN \x00\x00\x00\x00"
+
+
+def _grep_text(body: list[str]) -> str:
+    return "\n".join(["<path>.</path>", "<type>grep</type>", "<content>", *body, "</content>"])
+
+
+def test_grep_finds_a_match_after_a_stray_nul_and_names_a_skipped_binary(root: Path, session: Session) -> None:
+    (root / "key.ts").write_bytes(KEY_TS)
+    (root / "logo.png").write_bytes(PNG)
+    result = session.grep("SIGNATURE_TOKEN")
+    assert result.text == _grep_text(
+        [
+            "key.ts",
+            "  m1 3: export function lookup() { return SIGNATURE_TOKEN; }",
+            "",
+            "(1 binary file skipped: logo.png.)",
+            "(1 match in 1 file.)",
+        ]
+    )
+    alone = session.grep("SIGNATURE_TOKEN", path="key.ts")
+    assert "  m2 3: export function lookup() { return SIGNATURE_TOKEN; }" in alone.text.split("\n")
+    assert "(1 match in 1 file.)" in alone.text
+
+
+def test_grep_shows_the_nul_line_as_read_does_and_grants_its_edit(root: Path, session: Session) -> None:
+    (root / "key.ts").write_bytes(KEY_TS)
+    result = session.grep("const key")
+    assert "  m1 2: const key = `${F}\u2400${name}`;" in result.text.split("\n"), result.text
+    edit = session.edit("key.ts", "`${F}\u2400${name}`", "`${F}\u2400${id}`")
+    assert not edit.is_error, edit.text
+    assert (root / "key.ts").read_bytes() == KEY_TS.replace(b"${name}`", b"${id}`")
+
+
+def test_files_only_and_the_counted_search_judge_binaries_alike(root: Path, session: Session) -> None:
+    (root / "key.ts").write_bytes(KEY_TS)
+    for name in ("a.png", "b.png"):
+        (root / name).write_bytes(PNG)
+    result = session.grep("SIGNATURE_TOKEN", files_only=True)
+    assert result.text == _grep_text(
+        ["key.ts (1 match)", "", "(2 binary files skipped: a.png, b.png.)", "(1 match in 1 file.)"]
+    )
+    binary: list[str] = []
+    counts = count_files("SIGNATURE_TOKEN", [str(root)], RgOptions(), cwd=str(root), binary=binary)
+    assert [(os.path.basename(f.path), f.count) for f in counts] == [("key.ts", 1)]
+    assert sorted(os.path.basename(p) for p in binary) == ["a.png", "b.png"]
+
+
+def test_a_note_names_five_binaries_and_counts_the_rest() -> None:
+    names = [f"{c}.bin" for c in "abcdefg"]
+    assert binary_skipped(names) == "(7 binary files skipped: a.bin, b.bin, c.bin, d.bin, e.bin and 2 more.)"
+    assert binary_skipped([]) is None

@@ -197,6 +197,21 @@ def _footer(window: Window, limits: Limits, final_newline: bool, kind: str) -> l
     return notes
 
 
+#: Binary files a search note names at most; the rest are counted.
+BINARY_NAMES = 5
+
+
+def binary_skipped(names: Sequence[str]) -> str | None:
+    """The one-line note for binary files with a match that a search left out, or None for none:
+    ``(1 binary file skipped: logo.png.)``, naming up to ``BINARY_NAMES`` and counting the rest."""
+    if not names:
+        return None
+    listed = ", ".join(names[:BINARY_NAMES])
+    more = f" and {len(names) - BINARY_NAMES:,} more" if len(names) > BINARY_NAMES else ""
+    noun = "binary file" if len(names) == 1 else "binary files"
+    return f"({len(names):,} {noun} skipped: {listed}{more}.)"
+
+
 def envelope(display: str, kind: str, body: Sequence[str]) -> str:
     """Wrap ``body`` lines in the ``<path>``/``<type>``/``<content>`` envelope."""
     return "\n".join([f"<path>{display}</path>", f"<type>{kind}</type>", "<content>", *body, "</content>"])

@@ -33,10 +33,10 @@ from .. import pruning
 from ..errors import InvalidArgument, LeanreadError, NotText, PathError
 from ..knowledge import ranges_of
 from ..pruning import guards
-from ..render import CUT_MARKER, byte_size, envelope
+from ..render import CUT_MARKER, binary_skipped, byte_size, envelope
 from ..result import ToolResult
 from ..search import FileHits, Hit, RgOptions, count_files, parse_hits, search_json
-from ..textfile import IndexedLines, TextFile, binary_kind, content_hash, shown
+from ..textfile import IndexedLines, TextFile, content_hash, shown
 from ..tokens import count_tokens
 from ..workspace import Resolved, read_regular_file
 from .common import DenyFilter, ToolContext, audit_focus, knowledge_of, load_text, record_view
@@ -204,14 +204,14 @@ class _SparseLines(IndexedLines):
 
 def _plain_utf8(ctx: ToolContext, resolved: Resolved, hits: Sequence[Hit], before: int, after: int) -> TextFile | None:
     """The fast way to the lines a grep result shows, for the usual file: UTF-8 without a
-    byte-order mark, no CR anywhere, no NUL in its head, not yet seen by the model. ``decode``
+    byte-order mark, no CR or NUL anywhere, not yet seen by the model. ``decode``
     makes such a file's lines ``text.split("\\n")``; here only the lines around the hits are cut out
     of the bytes, from the line offsets ripgrep gives. None for any other file (the caller
     decodes it whole)."""
     if resolved.size > ctx.limits.index_bytes or ctx.ledger.views_of(ctx.session_id, resolved.real):
         return None
     data = read_regular_file(resolved)
-    if data.startswith(_BOMS) or b"\r" in data or binary_kind(data[: ctx.limits.sniff_bytes]) is not None:
+    if data.startswith(_BOMS) or b"\r" in data or b"\x00" in data:
         return None
     try:
         data.decode("utf-8")
@@ -441,17 +441,22 @@ class _Prefetch:
 
 def _search(
     pattern: str, target: Resolved, options: RgOptions, ctx: ToolContext, prefetch: _Prefetch
-) -> tuple[list[FileHits], dict[str, FileHits]]:
-    """Every file with a match, sorted by path, deny-listed files dropped; and the hits of each
-    by path (without their lines, ``block`` None, when the search passed its budget and only counted)."""
+) -> tuple[list[FileHits], dict[str, FileHits], str | None]:
+    """Every file with a match, sorted by path, deny-listed files dropped; the hits of each by
+    path (without their lines, ``block`` None, when the search passed its budget and only
+    counted); and the note naming binary files with a match that were left out."""
     cwd = target.real if target.is_dir else os.path.dirname(target.real)
-    found = search_json(pattern, [target.real], options, cwd=cwd, on_file=prefetch)
+    binary: list[str] = []
+    sniff = ctx.limits.sniff_bytes
+    found = search_json(pattern, [target.real], options, cwd=cwd, on_file=prefetch, binary=binary, sniff_bytes=sniff)
     if found is None:
         prefetch.ready.clear()
-        found = count_files(pattern, [target.real], options, cwd=cwd)
+        binary.clear()
+        found = count_files(pattern, [target.real], options, cwd=cwd, binary=binary, sniff_bytes=sniff)
     denied = DenyFilter(ctx)
     files = sorted((f for f in found if not denied(f.path)), key=lambda f: f.path)
-    return files, {f.path: f for f in files}
+    skipped = sorted(shown(ctx.workspace.display(os.path.join(cwd, p))) for p in binary if not denied(p))
+    return files, {f.path: f for f in files}, binary_skipped(skipped)
 
 
 def _glob_under(glob: str, folder: str) -> str:
@@ -482,10 +487,10 @@ def run(ctx: ToolContext, request: GrepRequest, call_id: str) -> ToolResult:
         policy=ctx.policy,
     )
     prefetch = _Prefetch(ctx, before, after, 0 if request.files_only else first - 1 + cap)
-    files, by_path = _search(request.pattern, target, options, ctx, prefetch)
+    files, by_path, skipped = _search(request.pattern, target, options, ctx, prefetch)
     total = sum(f.count for f in files)
     if request.files_only:
-        return _files_only(ctx, call_id, target.display, files, total, first, cap)
+        return _files_only(ctx, call_id, target.display, files, total, first, cap, skipped)
     if total and first > total:
         raise InvalidArgument(
             f"offset={first} is past the last match: there are {_plural(total, 'match')}; "
@@ -550,7 +555,7 @@ def run(ctx: ToolContext, request: GrepRequest, call_id: str) -> ToolResult:
         knowledge = knowledge_of(ctx, s.resolved, s.text_file, keep_version=False)
         record_view(ctx, call_id, s.resolved, s.text_file, ranges_of(s.whole), kind="grep", knowledge=knowledge)
     lines = [*body, ""] if body else []
-    text = envelope(shown(target.display), "grep", [*lines, *notes, summary])
+    text = envelope(shown(target.display), "grep", [*lines, *notes, *([skipped] if skipped else []), summary])
     if focus is not None and focused is not None:
         focus["tokens_after"] = count_tokens(text)
     if focus is not None:
@@ -574,7 +579,14 @@ def run(ctx: ToolContext, request: GrepRequest, call_id: str) -> ToolResult:
 
 
 def _files_only(
-    ctx: ToolContext, call_id: str, where: str, files: Sequence[Any], total: int, first: int, cap: int
+    ctx: ToolContext,
+    call_id: str,
+    where: str,
+    files: Sequence[Any],
+    total: int,
+    first: int,
+    cap: int,
+    skipped: str | None = None,
 ) -> ToolResult:
     """The files that match, ``path (N matches)`` one per line, paged over files."""
     if total and first > len(files):
@@ -595,7 +607,7 @@ def _files_only(
         )
     else:
         summary = f"({_plural(total, 'match')} in {_plural(len(files), 'file')}.)"
-    text = envelope(shown(where), "grep", [*rows, *([""] if rows else []), summary])
+    text = envelope(shown(where), "grep", [*rows, *([""] if rows else []), *([skipped] if skipped else []), summary])
     metadata: dict[str, Any] = {
         "call_id": call_id,
         "path": where,
