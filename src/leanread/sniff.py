@@ -64,14 +64,14 @@ def unshow_nul(text: str, file_text: str, *, argument: str, display: str) -> str
 
 #: Bytes that do not occur in text: C0 controls other than TAB, LF, VT, FF, CR and ESC, and DEL.
 _ODD_BYTES = bytes([*range(0x00, 0x09), *range(0x0E, 0x1B), *range(0x1C, 0x20), 0x7F])
-#: An almost-text head holds at most one odd byte in this many (and at least one is let through).
+#: An almost-text head holds at most one odd byte in this many (and at least two are let through).
 ODD_SHARE = 32
 
 
 def almost_text(head: bytes) -> bool:
     """Whether a head with NUL bytes is still text: at most one byte in ``ODD_SHARE`` (3 %) of it
-    is NUL or another control byte (``_ODD_BYTES``), at least one such byte always let through
-    (``a\\x00b`` is text), and no four NULs in a row (padding and integers of binary formats).
+    is NUL or another control byte (``_ODD_BYTES``), at least two such bytes always let through
+    (``a\\x00b\\x00c`` is text), and no four NULs in a row (padding and integers of binary formats).
 
     git (``buffer_is_binary``) and ripgrep call a file binary at its first NUL byte. leanread
     sniffs the same way (git's first 8000 bytes; ``Limits.sniff_bytes``), but lets a few such
@@ -79,7 +79,7 @@ def almost_text(head: bytes) -> bool:
     readable, while executables, object files, bytecode and compressed data hold far more.
     """
     odd = len(head) - len(head.translate(None, _ODD_BYTES))
-    return odd <= max(1, len(head) // ODD_SHARE) and b"\x00\x00\x00\x00" not in head
+    return odd <= max(2, len(head) // ODD_SHARE) and b"\x00\x00\x00\x00" not in head
 
 
 def binary_kind(head: bytes) -> str | None:
@@ -100,14 +100,15 @@ def utf16_without_bom(head: bytes) -> str | None:
     """``utf-16-le`` or ``utf-16-be`` for UTF-16 text without a byte-order mark, else None.
 
     Such text of Latin script has a NUL in every other byte (the high byte of each character):
-    taken when at least half of the bytes of one parity are NUL, hardly any of the other are,
-    and the head (cut to whole characters) decodes to text without odd controls.
+    taken for a head of 8 bytes or more when at least 90 % of the bytes of one parity are NUL,
+    at most 5 % of the other are, and the head (cut to whole characters) decodes to text
+    without odd controls.
     """
-    if len(head) < 4:
+    if len(head) < 8:
         return None
     even, odd = head[0::2], head[1::2]
     for codec, zeros, other in (("utf-16-le", odd, even), ("utf-16-be", even, odd)):
-        if 2 * zeros.count(0) >= len(zeros) and 20 * other.count(0) <= len(other):
+        if 10 * zeros.count(0) >= 9 * len(zeros) and 20 * other.count(0) <= len(other):
             try:  # a head may end inside a surrogate pair
                 text = head[: len(head) - len(head) % 2].decode(codec, "surrogatepass")
             except UnicodeDecodeError:

@@ -15,7 +15,7 @@ from ..textfile import TextFile, decode, unshow_nul
 from ..tokens import count_tokens
 from ..workspace import Resolved, read_regular_file
 from ..writeback import encode_edit, file_lock
-from .common import ToolContext, knowledge_of, load_text, record_view, replace_if_unchanged, whole_lines
+from .common import ToolContext, decoded_for_write, knowledge_of, record_view, remember_written, replace_if_unchanged
 
 NAME = "edit"
 
@@ -155,12 +155,27 @@ def _summary(plan: EditPlan, display: str) -> str:
     return f"Edited {display}: replaced {times}{rule}; {span(old_first, old_last)} {now} {span(new_first, new_last)}."
 
 
+def _carried(ctx: ToolContext, real: str, new_file: TextFile, plan: EditPlan) -> Knowledge | None:
+    """What the model knew of the file, moved onto the version it just wrote; None when the ledger
+    cannot tell (the edit is done: ``remember_written`` then notes the ledger's failure)."""
+    try:
+        views = ctx.ledger.views_of(ctx.session_id, real)
+        moved = know(views, new_file.content_hash, list(new_file.lines), ctx.ledger.get_version)
+    except Exception:  # the write is done: the result must say so whatever the ledger does
+        return None
+    # The model made this change itself and the summary gives the shift: it moves what it holds.
+    spans = [(a, b + 1, d - b) for (a, b), (_, d) in zip(plan.old_lines, plan.new_lines, strict=True)]
+    return patch_numbers(moved, spans)
+
+
 def run(ctx: ToolContext, request: EditRequest, call_id: str) -> ToolResult:
     """Execute one ``edit``: match, check the grant, write atomically, record what the model now knows.
 
     Raises:
         LeanreadError: a bad path or argument, no or several matches, a marker in the text, an
-            unencodable character, or a refused grant (``EditRefused``); nothing is written then.
+            unencodable character, a result that would not be text, or a refused grant
+            (``EditRefused``); nothing is written then. Once the file is written nothing raises:
+            a step after it that fails is a note in the result.
     """
     resolved = ctx.workspace.resolve(request.path)
     if resolved.is_dir:
@@ -187,20 +202,14 @@ def run(ctx: ToolContext, request: EditRequest, call_id: str) -> ToolResult:
             newline=text_file.newline,
             display=resolved.display,
         )
+        new_file = decoded_for_write(ctx, data, resolved.display)
         replace_if_unchanged(resolved.real, resolved.display, original, data)
-    after = ctx.workspace.resolve(resolved.real)
-    new_file = load_text(ctx, after)
-    new_lines = whole_lines(new_file) or []
-    ctx.ledger.put_version(new_file.content_hash, "\n".join(new_lines))
-    moved = know(
-        ctx.ledger.views_of(ctx.session_id, after.real), new_file.content_hash, new_lines, ctx.ledger.get_version
-    )
-    # The model made this change itself and the summary gives the shift: it moves what it holds.
-    spans = [(a, b + 1, d - b) for (a, b), (_, d) in zip(plan.old_lines, plan.new_lines, strict=True)]
-    carried = patch_numbers(moved, spans)
-    excerpt, shown = _excerpt(new_lines, plan.new_lines, ctx.limits.max_line_chars)
-    seen = ranges_of([n for a, b in (*shown, *plan.new_lines) for n in range(a, b + 1)])
-    record_view(ctx, call_id, after, new_file, seen, kind="edit", knowledge=carried)
+        # written: from here on nothing raises, the result says what was done
+        new_lines = list(new_file.lines)
+        carried = _carried(ctx, resolved.real, new_file, plan)
+        excerpt, shown = _excerpt(new_lines, plan.new_lines, ctx.limits.max_line_chars)
+        seen = ranges_of([n for a, b in (*shown, *plan.new_lines) for n in range(a, b + 1)])
+        note = remember_written(ctx, call_id, resolved.real, new_file, seen, kind="edit", knowledge=carried)
     text = "\n".join(
         [
             f"<path>{resolved.display}</path>",
@@ -208,6 +217,7 @@ def run(ctx: ToolContext, request: EditRequest, call_id: str) -> ToolResult:
             "<content>",
             _summary(plan, resolved.display),
             *excerpt,
+            *([note] if note else []),
             "</content>",
         ]
     )

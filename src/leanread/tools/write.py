@@ -13,7 +13,7 @@ from ..textfile import decode, unshow_nul
 from ..tokens import count_tokens
 from ..workspace import read_regular_file
 from ..writeback import encode_edit, file_lock
-from .common import ToolContext, knowledge_of, load_text, record_view, replace_if_unchanged, whole_lines
+from .common import ToolContext, decoded_for_write, knowledge_of, remember_written, replace_if_unchanged
 from .edit import EditRefused
 
 NAME = "write"
@@ -97,30 +97,40 @@ def _replacement(ctx: ToolContext, path: str, content: str) -> tuple[str, str, b
     return resolved.real, resolved.display, original, data
 
 
+def _summary(display: str, created: bool, lines: int, size: int, nuls: int) -> str:
+    """``Created a.txt: 2 lines, 12 bytes.``, naming NUL bytes and how read shows them."""
+    verb = "Created" if created else "Wrote"
+    noun = "line" if lines == 1 else "lines"
+    text = f"{verb} {display}: {lines} {noun}, {size:,} byte{'' if size == 1 else 's'}"
+    if nuls:
+        text += f"; it holds {nuls:,} NUL byte{'' if nuls == 1 else 's'}, which read shows as \u2400"
+    return text + "."
+
+
 def run(ctx: ToolContext, request: WriteRequest, call_id: str) -> ToolResult:
     """Execute one ``write``; the new version counts as seen whole.
 
     Raises:
         LeanreadError: a bad or denied path, content carrying leanread's display markers, an
-            unencodable character, or a file the model has not seen whole (``EditRefused``);
-            nothing is written then.
+            unencodable character, content that would not be text (binary), or a file the model
+            has not seen whole (``EditRefused``); nothing is written then. Once the file is
+            written nothing raises: a step after it that fails is a note in the result.
     """
     with file_lock(_target(ctx, request.path)):
         real, display, original, data = _replacement(ctx, request.path, request.content)
+        new_file = decoded_for_write(ctx, data, display)
         try:
             os.makedirs(os.path.dirname(real), exist_ok=True)
         except OSError as exc:
             raise PathError(f"Cannot create the folder of {display} ({exc.strerror}); nothing was written.") from None
         replace_if_unchanged(real, display, original, data)
+        # written: from here on nothing raises, the result says what was done
+        total = len(new_file.lines)
+        note = remember_written(ctx, call_id, real, new_file, ranges_of(range(1, total + 1)), kind="write")
     created = original is None
-    after = ctx.workspace.resolve(real)
-    new_file = load_text(ctx, after)
-    lines = whole_lines(new_file) or []
-    ctx.ledger.put_version(new_file.content_hash, "\n".join(lines))
-    record_view(ctx, call_id, after, new_file, ranges_of(range(1, len(lines) + 1)), kind="write")
-    verb = "Created" if created else "Wrote"
-    noun = "line" if len(lines) == 1 else "lines"
-    text = f"{verb} {display}: {len(lines)} {noun}, {len(data):,} byte{'' if len(data) == 1 else 's'}."
+    text = _summary(display, created, total, len(data), new_file.nul_bytes)
+    if note:
+        text = f"{text}\n{note}"
     metadata = {
         "call_id": call_id,
         "path": display,
