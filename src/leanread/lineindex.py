@@ -484,18 +484,18 @@ class LineIndexCache:
         return None
 
     @staticmethod
-    def _stat(real_path: str) -> tuple[int, int, int, int]:
+    def _stat(real_path: str, name: str) -> tuple[int, int, int, int]:
         try:
             return _version(os.stat(real_path))
         except FileNotFoundError:
-            raise FileMissing(f"{real_path} no longer exists; check the path and read it again.") from None
+            raise FileMissing(f"{name} no longer exists; check the path and read it again.") from None
         except OSError as exc:
-            raise PathError(f"Cannot stat {real_path}: {exc.strerror}.") from None
+            raise PathError(f"Cannot stat {name}: {exc.strerror}.") from None
 
-    def _require_version(self, real_path: str, version: tuple[int, int, int, int]) -> None:
-        now = self._stat(real_path)
+    def _require_version(self, real_path: str, version: tuple[int, int, int, int], name: str) -> None:
+        now = self._stat(real_path, name)
         if now != version:
-            raise StaleIndex(_stale_message(real_path, "it was stat-ed", version, now))
+            raise StaleIndex(_stale_message(name, "it was stat-ed", version, now))
 
     def get(
         self,
@@ -505,6 +505,7 @@ class LineIndexCache:
         *,
         ino: int | None = None,
         ctime_ns: int | None = None,
+        name: str | None = None,
     ) -> LineIndex:
         """The index of ``real_path`` as of the caller's ``stat``.
 
@@ -518,6 +519,7 @@ class LineIndexCache:
             ino: inode number from the same ``stat``. None: taken from a ``stat`` made now, after
                 checking that it still shows ``size`` and ``mtime_ns`` (one more system call).
             ctime_ns: inode change time in nanoseconds from the same ``stat``; None as for ``ino``.
+            name: the file's name in messages (default ``real_path``).
 
         Raises:
             FileMissing: the file is gone.
@@ -525,10 +527,11 @@ class LineIndexCache:
             StaleIndex: the file on disk is no longer that version (``stat`` again); checked
                 before the pass, so a stale ``stat`` costs no rebuild.
         """
+        shown = name or real_path
         if ino is None or ctime_ns is None:
-            now = self._stat(real_path)
+            now = self._stat(real_path, shown)
             if now[:2] != (size, mtime_ns):
-                raise StaleIndex(_stale_message(real_path, "it was stat-ed", (size, mtime_ns, now[2], now[3]), now))
+                raise StaleIndex(_stale_message(shown, "it was stat-ed", (size, mtime_ns, now[2], now[3]), now))
             ino = now[2] if ino is None else ino
             ctime_ns = now[3] if ctime_ns is None else ctime_ns
         version = (size, mtime_ns, ino, ctime_ns)
@@ -543,11 +546,11 @@ class LineIndexCache:
                     hit = self._lookup(real_path, version)
                 if hit is not None:
                     return hit
-                self._require_version(real_path, version)  # no full pass for a stale stat
-                index = LineIndex.build(real_path, stride=self.stride)
+                self._require_version(real_path, version, shown)  # no full pass for a stale stat
+                index = LineIndex.build(real_path, stride=self.stride, name=shown)
                 self._store(real_path, index)  # kept even when newer than asked: the next stat hits it
                 if index.version != version:
-                    raise StaleIndex(_stale_message(real_path, "it was stat-ed", version, index.version))
+                    raise StaleIndex(_stale_message(shown, "it was stat-ed", version, index.version))
                 return index
         finally:
             with self._lock:

@@ -169,7 +169,7 @@ def _loader(
             part = load_text(ctx, resolved, n, b - n + 1)
             if first_file is None:
                 first_file = part
-            elif part.content_hash != first_file.content_hash:
+            elif part.content_hash != first_file.content_hash and not part.growing:  # growing: appended to
                 raise PathError(f"{resolved.display} changed while it was read.")
             got = 0
             while n <= b and n <= len(part.lines):
