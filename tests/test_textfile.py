@@ -91,7 +91,7 @@ def test_decode_only_the_leading_bom_is_stripped() -> None:
         (b"7z\xbc\xaf\x27\x1c\x00\x04", "a 7-Zip archive"),
         (b"\x7fELF\x02\x01\x01", "an ELF executable"),
         (b"SQLite format 3\x00\x10\x00", "an SQLite database"),
-        (b"abc\x00def", "binary data"),
+        (b"\x00asm\x01\x00\x00\x00", "binary data"),
     ],
 )
 def test_binary_kind(head: bytes, kind: str) -> None:
@@ -111,15 +111,17 @@ def test_decode_refuses_png_with_size_and_kind() -> None:
 
 
 def test_decode_nul_within_sniff_window_is_binary() -> None:
-    data = b"a" * 100 + b"\x00" + b"b" * 20
+    data = b"a" * 100 + b"\x00\x01\x02\x03\x04" + b"b" * 16
     with pytest.raises(NotText) as info:
         decode(data, "x.bin", sniff_bytes=8192)
     assert str(info.value) == "x.bin is binary data (121 bytes), not text; read shows text files only."
 
 
 def test_decode_nul_beyond_sniff_window_is_not_sniffed() -> None:
-    data = b"a" * 100 + b"\x00\n"
-    assert decode(data, "x.txt", sniff_bytes=50).lines == ("a" * 100 + "\x00",)
+    data = b"a" * 100 + b"\x00\x01\x02\x03\n"
+    text_file = decode(data, "x.txt", sniff_bytes=50)
+    assert text_file.lines == ("a" * 100 + "\u2400\x01\x02\x03",)
+    assert text_file.raw_lines == ("a" * 100 + "\x00\x01\x02\x03",)
 
 
 def test_decode_bom_then_invalid_utf8_gives_the_file_offset() -> None:

@@ -89,7 +89,7 @@ class _BackgroundHash:
         self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="leanread-hash")
         self._pending: deque[Future[None]] = deque()
 
-    def update(self, chunk: bytes) -> None:
+    def update(self, chunk: bytes | memoryview) -> None:
         if len(self._pending) >= 2:
             self._pending.popleft().result()
         self._pending.append(self._pool.submit(self._digest.update, chunk))
@@ -107,7 +107,7 @@ class _BackgroundHash:
 
 
 @contextmanager
-def _open(source: Source) -> Iterator[tuple[int, os.stat_result]]:
+def _open(source: Source, name: str | None = None) -> Iterator[tuple[int, os.stat_result]]:
     """Yield ``(fd, fstat)`` of a regular file; a path is opened non-blocking and closed after.
 
     Raises:
@@ -120,23 +120,23 @@ def _open(source: Source) -> Iterator[tuple[int, os.stat_result]]:
         try:
             fd = os.open(source, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
         except OSError as exc:
-            raise PathError(f"Cannot open {_name(source)}: {exc.strerror}.") from None
+            raise PathError(f"Cannot open {name or _name(source)}: {exc.strerror}.") from None
         owned = True
     try:
         st = os.fstat(fd)
         if not stat.S_ISREG(st.st_mode):
-            raise NotAFile(f"{_name(source)} is not a regular file; leanread does not index it.")
+            raise NotAFile(f"{name or _name(source)} is not a regular file; leanread does not index it.")
         yield fd, st
     finally:
         if owned:
             os.close(fd)
 
 
-def _pread(fd: int, length: int, offset: int, source: Source) -> bytes:
+def _pread(fd: int, length: int, offset: int, name: str) -> bytes:
     try:
         return os.pread(fd, length, offset)
     except OSError as exc:
-        raise PathError(f"Cannot read {_name(source)}: {exc.strerror}.") from None
+        raise PathError(f"Cannot read {name}: {exc.strerror}.") from None
 
 
 class LineIndex:
@@ -159,6 +159,9 @@ class LineIndex:
         stride: requested distance in bytes between checkpoints.
         content_hash: SHA-256 hex digest of the bytes, computed in the same pass (on a second
             thread: hashlib releases the GIL on big buffers, so hashing overlaps the counting).
+        growing: the file grew (same inode, more bytes) while it was indexed: the index holds
+            its first ``size`` bytes, cut after the last complete line when there is one, and
+            ``read_lines`` serves them while the file only grows.
     """
 
     __slots__ = (
@@ -169,6 +172,7 @@ class LineIndex:
         "crlf_count",
         "ctime_ns",
         "final_newline",
+        "growing",
         "ino",
         "lf_count",
         "mtime_ns",
@@ -193,7 +197,9 @@ class LineIndex:
         content_hash: str = "",
         ino: int = 0,
         ctime_ns: int = 0,
+        growing: bool = False,
     ) -> None:
+        self.growing = growing
         self.content_hash = content_hash
         self.size = size
         self.mtime_ns = mtime_ns
@@ -225,38 +231,47 @@ class LineIndex:
         return len(self._offsets)
 
     @classmethod
-    def build(cls, source: Source, stride: int = DEFAULT_STRIDE) -> LineIndex:
+    def build(cls, source: Source, stride: int = DEFAULT_STRIDE, *, name: str | None = None) -> LineIndex:
         """Index a file in one streaming pass of ``CHUNK_BYTES`` reads.
+
+        The pass covers the bytes the file has when it starts. A file that grows meanwhile (same
+        inode, more bytes: a log being written) gives an index of that snapshot, ``growing`` set,
+        cut after its last complete line (unless it holds none, or the part after it passes
+        ``CHUNK_BYTES``).
 
         Args:
             source: a path (opened non-blocking, closed after) or an open file descriptor
                 (left open; read with ``pread``, its position is untouched).
             stride: distance in bytes between checkpoints, 1 or more. Smaller means a shorter
                 scan before a window and a bigger index.
+            name: the file's name in messages (default: the path, or "file descriptor N").
 
         Raises:
             InvalidArgument: ``stride`` < 1.
             NotAFile: not a regular file.
             PathError: cannot be opened or read.
-            StaleIndex: the file changed (size, mtime or ctime) while it was being indexed.
+            StaleIndex: the file shrank, was replaced or rewritten while it was being indexed.
         """
         if stride < 1:
             raise InvalidArgument(f"stride must be 1 byte or more (got {stride}).")
-        with _open(source) as (fd, st), _BackgroundHash() as hasher:
+        shown = name or _name(source)
+        with _open(source, shown) as (fd, st), _BackgroundHash() as hasher:
             size = st.st_size
             lines = array("q", [1])
             offsets = array("q", [0])
             lf = cr = crlf = 0
             prev_cr = False
             last_byte = b""
+            tail: list[bytes] = []  # the bytes after the last LF so far, not hashed yet
+            tail_bytes = 0
+            mid_line = False  # the hashed bytes end inside a line (a long one, hashed early)
             next_mark = stride  # the next checkpoint is the first line start >= next_mark
             pos = 0
             while pos < size:
-                chunk = _pread(fd, min(CHUNK_BYTES, size - pos), pos, source)
+                chunk = _pread(fd, min(CHUNK_BYTES, size - pos), pos, shown)
                 if not chunk:
-                    raise StaleIndex(f"{_name(source)} shrank while it was being indexed; read it again.")
+                    raise StaleIndex(f"{shown} shrank while it was being indexed; read it again.")
                 n = len(chunk)
-                hasher.update(chunk)
                 counted = 0
                 while True:
                     rel = next_mark - 1 - pos
@@ -281,8 +296,31 @@ class LineIndex:
                 prev_cr = chunk[-1:] == b"\r"
                 last_byte = chunk[-1:]
                 pos += n
-            if _version(os.fstat(fd)) != _version(st):
-                raise StaleIndex(f"{_name(source)} changed while it was being indexed; read it again.")
+                cut = chunk.rfind(b"\n") + 1
+                if cut or tail_bytes + n > CHUNK_BYTES:
+                    mid_line = not cut  # a part past CHUNK_BYTES without a LF is hashed: no cut then
+                    cut = cut or n
+                    for part in tail:
+                        hasher.update(part)
+                    hasher.update(memoryview(chunk)[:cut])
+                    tail, tail_bytes = [], 0
+                if cut < n:
+                    tail.append(chunk[cut:])
+                    tail_bytes += n - cut
+            now = os.fstat(fd)
+            growing = _version(now) != _version(st)
+            if growing and (now.st_ino != st.st_ino or now.st_size <= size):
+                raise StaleIndex(f"{shown} changed while it was being indexed; read it again.")
+            if growing and tail and lf and not mid_line:  # serve complete lines only: the writer may be mid-line
+                size -= tail_bytes
+                cr -= sum(part.count(b"\r") for part in tail)
+                last_byte = b"\n"
+                while offsets[-1] >= size:
+                    offsets.pop()
+                    lines.pop()
+            else:
+                for part in tail:
+                    hasher.update(part)
             content_hash = hasher.hexdigest()
         final_newline = last_byte == b"\n"
         total = lf + (1 if size and not final_newline else 0)
@@ -300,9 +338,10 @@ class LineIndex:
             content_hash=content_hash,
             ino=st.st_ino,
             ctime_ns=st.st_ctime_ns,
+            growing=growing,
         )
 
-    def line_offset(self, source: Source, line: int) -> int:
+    def line_offset(self, source: Source, line: int, *, name: str | None = None) -> int:
         """Byte offset where 1-based ``line`` starts; ``size`` for ``total_lines + 1``.
 
         Raises:
@@ -313,11 +352,14 @@ class LineIndex:
             raise InvalidArgument(f"line must be in 1..{self.total_lines + 1} (got {line}).")
         if line == self.total_lines + 1:
             return self.size
-        with _open(source) as (fd, st):
-            self._check_fresh(source, st)
-            return self._seek_line(fd, line, source)
+        shown = name or _name(source)
+        with _open(source, shown) as (fd, st):
+            self._check_fresh(shown, st, grown_ok=self.growing)
+            return self._seek_line(fd, line, shown)
 
-    def read_lines(self, source: Source, first: int, count: int) -> list[bytes]:
+    def read_lines(
+        self, source: Source, first: int, count: int, *, name: str | None = None, grown_ok: bool = False
+    ) -> list[bytes]:
         """Up to ``count`` raw lines starting at 1-based line ``first``.
 
         Each line comes without its trailing ``b"\\n"``; a ``b"\\r"`` before it is kept. Fewer
@@ -329,12 +371,16 @@ class LineIndex:
             source: the same file as indexed: a path or an open file descriptor (left open).
             first: 1-based line number, 1 or more.
             count: lines wanted, 0 or more.
+            name: the file's name in messages (default: the path, or "file descriptor N").
+            grown_ok: serve the indexed bytes of a file that has only grown since (same inode,
+                more bytes), as a ``growing`` index always does.
 
         Raises:
             InvalidArgument: ``first`` < 1 or ``count`` < 0.
             NotAFile: not a regular file.
             PathError: cannot be opened or read.
-            StaleIndex: the file's size, mtime, inode or ctime differs from the indexed version.
+            StaleIndex: the file's size, mtime, inode or ctime differs from the indexed version
+                (beyond growing, where that is allowed).
         """
         if first < 1:
             raise InvalidArgument(f"first must be a 1-based line number (got {first}).")
@@ -343,33 +389,36 @@ class LineIndex:
         count = min(count, self.total_lines - first + 1)
         if count <= 0:
             return []
-        with _open(source) as (fd, st):
-            self._check_fresh(source, st)
-            pos = self._seek_line(fd, first, source)
+        shown = name or _name(source)
+        with _open(source, shown) as (fd, st):
+            self._check_fresh(shown, st, grown_ok=grown_ok or self.growing)
+            pos = self._seek_line(fd, first, shown)
             parts: list[bytes] = []
             seen = 0
             while seen < count and pos < self.size:
-                part = _pread(fd, min(_WINDOW_READ, self.size - pos), pos, source)
+                part = _pread(fd, min(_WINDOW_READ, self.size - pos), pos, shown)
                 if not part:
-                    raise StaleIndex(f"{_name(source)} shrank while it was being read; read it again.")
+                    raise StaleIndex(f"{shown} shrank while it was being read; read it again.")
                 parts.append(part)
                 seen += part.count(b"\n")
                 pos += len(part)
         return b"".join(parts).split(b"\n", count)[:count]
 
-    def _check_fresh(self, source: Source, st: os.stat_result) -> None:
-        if _version(st) != self.version:
-            raise StaleIndex(_stale_message(_name(source), "it was indexed", self.version, _version(st)))
+    def _check_fresh(self, name: str, st: os.stat_result, *, grown_ok: bool) -> None:
+        now = _version(st)
+        if now == self.version or (grown_ok and st.st_ino == self.ino and st.st_size >= self.size):
+            return
+        raise StaleIndex(_stale_message(name, "it was indexed", self.version, now))
 
-    def _seek_line(self, fd: int, line: int, source: Source) -> int:
+    def _seek_line(self, fd: int, line: int, name: str) -> int:
         """Byte offset of 1-based ``line`` (``1 <= line <= total_lines``)."""
         i = bisect.bisect_right(self._lines, line) - 1
         skip = line - self._lines[i]
         pos = self._offsets[i]
         while skip:
-            part = _pread(fd, min(_WINDOW_READ, self.size - pos), pos, source)
+            part = _pread(fd, min(_WINDOW_READ, self.size - pos), pos, name)
             if not part:
-                raise StaleIndex(f"{_name(source)} shrank while it was being read; read it again.")
+                raise StaleIndex(f"{name} shrank while it was being read; read it again.")
             found = part.count(b"\n")
             if found < skip:
                 skip -= found
@@ -435,18 +484,18 @@ class LineIndexCache:
         return None
 
     @staticmethod
-    def _stat(real_path: str) -> tuple[int, int, int, int]:
+    def _stat(real_path: str, name: str) -> tuple[int, int, int, int]:
         try:
             return _version(os.stat(real_path))
         except FileNotFoundError:
-            raise FileMissing(f"{real_path} no longer exists; check the path and read it again.") from None
+            raise FileMissing(f"{name} no longer exists; check the path and read it again.") from None
         except OSError as exc:
-            raise PathError(f"Cannot stat {real_path}: {exc.strerror}.") from None
+            raise PathError(f"Cannot stat {name}: {exc.strerror}.") from None
 
-    def _require_version(self, real_path: str, version: tuple[int, int, int, int]) -> None:
-        now = self._stat(real_path)
+    def _require_version(self, real_path: str, version: tuple[int, int, int, int], name: str) -> None:
+        now = self._stat(real_path, name)
         if now != version:
-            raise StaleIndex(_stale_message(real_path, "it was stat-ed", version, now))
+            raise StaleIndex(_stale_message(name, "it was stat-ed", version, now))
 
     def get(
         self,
@@ -456,6 +505,7 @@ class LineIndexCache:
         *,
         ino: int | None = None,
         ctime_ns: int | None = None,
+        name: str | None = None,
     ) -> LineIndex:
         """The index of ``real_path`` as of the caller's ``stat``.
 
@@ -469,6 +519,7 @@ class LineIndexCache:
             ino: inode number from the same ``stat``. None: taken from a ``stat`` made now, after
                 checking that it still shows ``size`` and ``mtime_ns`` (one more system call).
             ctime_ns: inode change time in nanoseconds from the same ``stat``; None as for ``ino``.
+            name: the file's name in messages (default ``real_path``).
 
         Raises:
             FileMissing: the file is gone.
@@ -476,10 +527,11 @@ class LineIndexCache:
             StaleIndex: the file on disk is no longer that version (``stat`` again); checked
                 before the pass, so a stale ``stat`` costs no rebuild.
         """
+        shown = name or real_path
         if ino is None or ctime_ns is None:
-            now = self._stat(real_path)
+            now = self._stat(real_path, shown)
             if now[:2] != (size, mtime_ns):
-                raise StaleIndex(_stale_message(real_path, "it was stat-ed", (size, mtime_ns, now[2], now[3]), now))
+                raise StaleIndex(_stale_message(shown, "it was stat-ed", (size, mtime_ns, now[2], now[3]), now))
             ino = now[2] if ino is None else ino
             ctime_ns = now[3] if ctime_ns is None else ctime_ns
         version = (size, mtime_ns, ino, ctime_ns)
@@ -494,21 +546,67 @@ class LineIndexCache:
                     hit = self._lookup(real_path, version)
                 if hit is not None:
                     return hit
-                self._require_version(real_path, version)  # no full pass for a stale stat
-                index = LineIndex.build(real_path, stride=self.stride)
-                with self._lock:
-                    # kept even when newer than asked: the caller's next stat will hit it
-                    self._entries[real_path] = index
-                    self._entries.move_to_end(real_path)
-                    while len(self._entries) > self.max_entries:
-                        self._entries.popitem(last=False)
+                self._require_version(real_path, version, shown)  # no full pass for a stale stat
+                index = LineIndex.build(real_path, stride=self.stride, name=shown)
+                self._store(real_path, index)  # kept even when newer than asked: the next stat hits it
                 if index.version != version:
-                    raise StaleIndex(_stale_message(real_path, "it was stat-ed", version, index.version))
+                    raise StaleIndex(_stale_message(shown, "it was stat-ed", version, index.version))
                 return index
         finally:
             with self._lock:
                 if self._building.get(real_path) is building and not building.locked():
                     del self._building[real_path]
+
+    def current(self, real_path: str, *, name: str | None = None) -> LineIndex:
+        """The index of the file at ``real_path`` as it is now: the cached one while the file is
+        that version, else one built now from the same open file (of the bytes it has when the
+        pass starts; ``growing`` when it grows meanwhile, as a log does).
+
+        Args:
+            real_path: absolute realpath (the cache key).
+            name: the file's name in messages (default ``real_path``).
+
+        Raises:
+            FileMissing: the file is gone.
+            NotAFile, PathError: as for ``LineIndex.build``.
+            StaleIndex: the file shrank, was replaced or rewritten during the pass.
+        """
+        shown = name or real_path
+        try:
+            fd = os.open(real_path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+        except FileNotFoundError:
+            raise FileMissing(f"{shown} no longer exists; check the path and read it again.") from None
+        except OSError as exc:
+            raise PathError(f"Cannot open {shown}: {exc.strerror}.") from None
+        try:
+            version = _version(os.fstat(fd))
+            with self._lock:
+                hit = self._lookup(real_path, version)
+                if hit is not None:
+                    return hit
+                building = self._building.setdefault(real_path, threading.Lock())
+            try:
+                with building:
+                    with self._lock:
+                        hit = self._lookup(real_path, version)
+                    if hit is not None:
+                        return hit
+                    index = LineIndex.build(fd, stride=self.stride, name=shown)
+                    self._store(real_path, index)
+                    return index
+            finally:
+                with self._lock:
+                    if self._building.get(real_path) is building and not building.locked():
+                        del self._building[real_path]
+        finally:
+            os.close(fd)
+
+    def _store(self, real_path: str, index: LineIndex) -> None:
+        with self._lock:
+            self._entries[real_path] = index
+            self._entries.move_to_end(real_path)
+            while len(self._entries) > self.max_entries:
+                self._entries.popitem(last=False)
 
     def clear(self) -> None:
         """Forget every index."""

@@ -140,9 +140,19 @@ def _cut_notice(window: Window, limits: Limits) -> str:
     )
 
 
-def file_facts(encoding: str, newline: str, invalid_bytes: int = 0, mixed: bool = False) -> str | None:
-    """A notice naming a non-UTF-8 encoding, non-LF or mixed line endings and bytes that are
-    not valid UTF-8 (shown as U+FFFD), or None for clean UTF-8 with LF."""
+def file_facts(
+    encoding: str,
+    newline: str,
+    invalid_bytes: int = 0,
+    mixed: bool = False,
+    *,
+    nul_bytes: int = 0,
+    growing: tuple[int, int] | None = None,
+) -> str | None:
+    """A notice naming a non-UTF-8 encoding, non-LF or mixed line endings, bytes that are not
+    valid UTF-8 (shown as U+FFFD), NUL bytes (shown as U+2400)
+    and a file that grew while it was indexed (``growing``: lines and bytes served), or None for
+    clean UTF-8 with LF."""
     endings = {"\r\n": "CRLF", "\r": "CR"}.get(newline)
     if mixed:
         endings = f"mixed CRLF and LF (mostly {endings or 'LF'})"
@@ -158,6 +168,13 @@ def file_facts(encoding: str, newline: str, invalid_bytes: int = 0, mixed: bool 
         noun = "byte that is" if invalid_bytes == 1 else "bytes that are"
         notes.append(
             f"(File is UTF-8 with {invalid_bytes:,} {noun} not valid UTF-8, shown as \ufffd; edits keep them.)"
+        )
+    if nul_bytes:
+        notes.append("(The file holds NUL bytes, shown as \u2400; edit and write take \u2400 for NUL in it.)")
+    if growing is not None:
+        lines, size = growing
+        notes.append(
+            f"(The file is growing: this shows its first {lines:,} lines as of {size:,} bytes; read again for more.)"
         )
     return "\n".join(notes) or None
 
@@ -183,6 +200,21 @@ def _footer(window: Window, limits: Limits, final_newline: bool, kind: str) -> l
             showing = f"Output capped at {byte_size(limits.max_bytes)}. {showing}"
         notes.append(f"({showing})")
     return notes
+
+
+#: Binary files a search note names at most; the rest are counted.
+BINARY_NAMES = 5
+
+
+def binary_skipped(names: Sequence[str]) -> str | None:
+    """The one-line note for binary files with a match that a search left out, or None for none:
+    ``(1 binary file skipped: logo.png.)``, naming up to ``BINARY_NAMES`` and counting the rest."""
+    if not names:
+        return None
+    listed = ", ".join(names[:BINARY_NAMES])
+    more = f" and {len(names) - BINARY_NAMES:,} more" if len(names) > BINARY_NAMES else ""
+    noun = "binary file" if len(names) == 1 else "binary files"
+    return f"({len(names):,} {noun} skipped: {listed}{more}.)"
 
 
 def render_window(

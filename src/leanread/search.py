@@ -14,8 +14,16 @@ Output shapes (ripgrep 14):
 
 - ``search_json``: the ``--json`` messages, one per line; per file a ``begin``, its ``match``
   messages in line order, an ``end`` with ``stats.matched_lines`` and ``binary_offset`` (not null
-  when the file turned out binary part-way: such files are dropped here).
+  when the file holds a NUL byte).
 - ``count_files``: ``--count --null``, ``path NUL matching-lines`` per file.
+
+Binary files: ripgrep calls a file binary at its first NUL byte and, in a folder, stops searching
+it there, so a text file with one stray NUL before its match would vanish from the results. So
+``search_json`` passes ``--binary`` (a file with a NUL is searched on until its first match) and
+judges each file ripgrep found binary as ``read`` does (``sniff.binary_kind`` on its first
+bytes): an almost-text file is searched again with ``--text`` (exact lines, line numbers right),
+a binary one is left out and named in the caller's ``binary`` list. ``count_files`` counts with
+``--text`` and judges every counted file the same way.
 """
 
 from __future__ import annotations
@@ -40,6 +48,7 @@ from typing import Any
 
 from .config import Policy
 from .errors import InvalidArgument, InvalidRegex, LeanreadError, SearchUnavailable
+from .sniff import binary_kind
 
 __all__ = [
     "DEFAULT_TIMEOUT",
@@ -60,6 +69,8 @@ DEFAULT_TIMEOUT = 30.0
 #: Bytes of ``--json`` output kept from one run; past it ``search_json`` gives up (returns None)
 #: and the caller counts with ``count_files`` instead (a pattern that matches most lines).
 JSON_BUDGET = 4 * 1024 * 1024
+#: Leading bytes that decide whether a file with a NUL byte is text, by default (``Limits.sniff_bytes``).
+SNIFF_BYTES = 8192
 #: Folders ``list_files`` leaves out besides ``.git`` (``ls``); virtualenvs are found by the tool.
 LS_SKIPPED = ("node_modules", "__pycache__")
 
@@ -326,6 +337,7 @@ class _Blocks:
         self.data = bytearray()
         self.pos = 0
         self.files: list[FileHits] = []
+        self.binary: list[str] = []  # files ripgrep found a NUL byte in (their hits are not kept)
         self.on_file = on_file
 
     def feed(self, chunk: bytes) -> None:
@@ -340,6 +352,7 @@ class _Blocks:
             closing = json.loads(data[end:eol])["data"]
             self.pos = eol
             if closing.get("binary_offset") is not None:
+                self.binary.append(_path_of(closing["path"]))
                 continue
             first = data.find(b"\n", begin) + 1
             hits = FileHits(_path_of(closing["path"]), int(closing["stats"]["matched_lines"]), bytes(data[first:end]))
@@ -356,13 +369,17 @@ def search_json(
     cwd: str,
     budget: int | None = JSON_BUDGET,
     on_file: Callable[[FileHits], None] | None = None,
+    binary: list[str] | None = None,
+    sniff_bytes: int = SNIFF_BYTES,
 ) -> list[FileHits] | None:
     """Search ``paths`` for ``pattern`` with ``rg --json``; one ``FileHits`` per file with a
-    match, in ripgrep's order, files that turned out binary dropped.
+    match, in ripgrep's order (files with a NUL byte that are almost text after the others).
 
     Args:
         on_file: called with each file's hits as soon as ripgrep has finished the file, while it
             searches on (so a caller can prepare its result meanwhile).
+        binary: gets the path of each file with a match that is left out as binary.
+        sniff_bytes: leading bytes that decide whether a file with a NUL byte is text.
 
     Returns:
         None when the output passed ``budget`` bytes: count with ``count_files`` instead.
@@ -372,27 +389,66 @@ def search_json(
         SearchUnavailable: ripgrep is missing or failed.
         LeanreadError: the run took longer than ``options.timeout``.
     """
-    args = [*_base(options), "--json", "--regexp", pattern, "--", *paths]
+    args = [*_base(options), "--binary", "--json", "--regexp", pattern, "--", *paths]
     blocks = _Blocks(on_file)
     if _run(args, options, cwd, budget, blocks.feed) is None:
         return None
+    texts, binaries = _judge(blocks.binary, cwd, sniff_bytes)
+    if binary is not None:
+        binary.extend(binaries)
+    if texts:
+        again = _Blocks(on_file)
+        args = [*_base(options), "--text", "--json", "--regexp", pattern, "--", *texts]
+        if _run(args, options, cwd, budget, again.feed) is None:
+            return None
+        blocks.files.extend(again.files)
     return blocks.files
 
 
-def count_files(pattern: str, paths: Sequence[str], options: RgOptions, *, cwd: str) -> list[FileHits]:
-    """Matching lines per file (``rg --count``), without their text; binary files are left out.
+def _judge(paths: Sequence[str], cwd: str, sniff_bytes: int) -> tuple[list[str], list[str]]:
+    """``paths`` split into (almost text, binary) by their first ``sniff_bytes``, as ``read``
+    decides; a file that cannot be opened counts as binary."""
+    texts: list[str] = []
+    binaries: list[str] = []
+    for path in paths:
+        try:
+            fd = os.open(os.path.join(cwd, path), os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+        except OSError:
+            binaries.append(path)
+            continue
+        with os.fdopen(fd, "rb") as handle:
+            head = handle.read(sniff_bytes)
+        (texts if binary_kind(head) is None else binaries).append(path)
+    return texts, binaries
+
+
+def count_files(
+    pattern: str,
+    paths: Sequence[str],
+    options: RgOptions,
+    *,
+    cwd: str,
+    binary: list[str] | None = None,
+    sniff_bytes: int = SNIFF_BYTES,
+) -> list[FileHits]:
+    """Matching lines per file (``rg --count --text``), without their text; binary files (judged
+    as ``read`` judges them) are left out and put in ``binary``.
 
     Raises:
         as ``search_json``.
     """
-    args = [*_base(options), "--count", "--null", "--regexp", pattern, "--", *paths]
+    args = [*_base(options), "--text", "--count", "--null", "--regexp", pattern, "--", *paths]
     data = _run(args, options, cwd, None) or b""
     files: list[FileHits] = []
     for line in data.splitlines():
         name, sep, count = line.rpartition(b"\0")
         if sep:
             files.append(FileHits(os.fsdecode(name), int(count)))
-    return files
+    _, binaries = _judge([f.path for f in files], cwd, sniff_bytes)
+    if binary is not None:
+        binary.extend(binaries)
+    left_out = set(binaries)
+    return [f for f in files if f.path not in left_out]
 
 
 def list_files(path: str, options: RgOptions, *, cwd: str) -> list[str]:

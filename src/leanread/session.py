@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import uuid
@@ -321,7 +322,8 @@ class Session:
                 metadata={"call_id": call_id},
             )
         finally:
-            self.ledger.record(self.id, ViewRecord(call_id, "", "", (), 0, 0, kind=CALL, visible=False))
+            with contextlib.suppress(Exception):  # a failing store must not turn a done edit or write into an error
+                self.ledger.record(self.id, ViewRecord(call_id, "", "", (), 0, 0, kind=CALL, visible=False))
 
     @property
     def last_path(self) -> str | None:

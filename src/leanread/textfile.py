@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import codecs
 import hashlib
-import re
+import os
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import overload
@@ -13,22 +13,21 @@ import charset_normalizer
 
 from .errors import NotText
 from .lineindex import LineIndex
+from .sniff import ESCAPED, NUL_SHOWN, almost_text, binary_kind, shown, unshow_nul, utf16_without_bom
 
-# Leading bytes of common non-text files, so a refusal can name what the file is.
-_SIGNATURES: tuple[tuple[bytes, str], ...] = (
-    (b"\x89PNG\r\n\x1a\n", "a PNG image"),
-    (b"\xff\xd8\xff", "a JPEG image"),
-    (b"GIF87a", "a GIF image"),
-    (b"GIF89a", "a GIF image"),
-    (b"%PDF-", "a PDF document"),
-    (b"PK\x03\x04", "a ZIP archive (or a DOCX/XLSX/JAR/wheel)"),
-    (b"\x1f\x8b", "a gzip archive"),
-    (b"BZh", "a bzip2 archive"),
-    (b"\xfd7zXZ\x00", "an xz archive"),
-    (b"7z\xbc\xaf\x27\x1c", "a 7-Zip archive"),
-    (b"\x7fELF", "an ELF executable"),
-    (b"SQLite format 3\x00", "an SQLite database"),
-)
+__all__ = [
+    "NUL_SHOWN",
+    "IndexedLines",
+    "TextFile",
+    "almost_text",
+    "binary_kind",
+    "content_hash",
+    "decode",
+    "decode_indexed",
+    "shown",
+    "unshow_nul",
+    "utf16_without_bom",
+]
 
 
 @dataclass(frozen=True)
@@ -49,7 +48,11 @@ class TextFile:
             commoner; edits keep each untouched line's own ending).
         invalid_bytes: bytes of a UTF-8 file that are not valid UTF-8; ``lines`` shows each as
             U+FFFD, ``raw_lines`` keeps them (as ``surrogateescape`` code points) for write-back.
-        raw_lines: the lines with invalid bytes kept, when there are any; else None.
+        raw_lines: the lines as stored, when ``lines`` shows some characters otherwise (invalid
+            bytes, NUL); else None.
+        nul_bytes: NUL characters in the text; ``lines`` shows each as ``NUL_SHOWN`` (U+2400).
+        growing: a big file that grew while it was indexed: ``lines`` and ``size`` are its first
+            ``size`` bytes, up to the last complete line.
     """
 
     lines: Sequence[str]
@@ -62,14 +65,8 @@ class TextFile:
     invalid_bytes: int = 0
     raw_lines: Sequence[str] | None = None
     mixed_newlines: bool = False
-
-
-_ESCAPED = re.compile("[\udc80-\udcff]")
-
-
-def shown(text: str) -> str:
-    """``text`` with bytes kept by ``surrogateescape`` shown as U+FFFD, the replacement character."""
-    return _ESCAPED.sub("\ufffd", text)
+    nul_bytes: int = 0
+    growing: bool = False
 
 
 def _mostly_utf8(data: bytes) -> tuple[str, int] | None:
@@ -78,7 +75,7 @@ def _mostly_utf8(data: bytes) -> tuple[str, int] | None:
     three times as many as bad bytes (legacy multi-byte text such as GBK forms valid UTF-8
     sequences only by chance, well below that); else None."""
     text = data.decode("utf-8", "surrogateescape")
-    invalid = len(_ESCAPED.findall(text))
+    invalid = len(ESCAPED.findall(text))
     multibyte = sum(1 for char in text if ord(char) > 0x7F) - invalid
     return (text, invalid) if multibyte >= max(3, 3 * invalid) else None
 
@@ -86,19 +83,6 @@ def _mostly_utf8(data: bytes) -> tuple[str, int] | None:
 def content_hash(data: bytes) -> str:
     """SHA-256 hex digest of ``data``: the identity of a file version in the ledger."""
     return hashlib.sha256(data).hexdigest()
-
-
-def binary_kind(head: bytes) -> str | None:
-    """Name the kind of a non-text file from its first bytes, or None when it may be text.
-
-    A NUL byte in ``head`` marks binary; UTF-8 text never contains one.
-    """
-    for signature, kind in _SIGNATURES:
-        if head.startswith(signature):
-            return kind
-    if b"\x00" in head:
-        return "binary data"
-    return None
 
 
 def split_lines(text: str) -> tuple[list[str], str, bool]:
@@ -214,29 +198,41 @@ def _detect_legacy(data: bytes) -> str | None:
         return guess if guess and not unicode_guess else None
 
 
-def _with_invalid_bytes(data: bytes, text: str, invalid: int, *, bom: bool) -> TextFile:
+def _text_file(data: bytes, text: str, codec: str, *, bom: bool, invalid: int = 0) -> TextFile:
+    """The ``TextFile`` of ``data`` decoded to ``text`` (invalid bytes kept as ``surrogateescape``
+    code points, ``invalid`` of them): characters shown otherwise (invalid bytes, NUL) are kept
+    in ``raw_lines``."""
     raw, newline, final_newline = split_lines(text)
+    nuls = text.count("\x00")
+    lines = tuple(shown(line) for line in raw) if invalid or nuls else tuple(raw)
     return TextFile(
-        lines=tuple(shown(line) for line in raw),
-        encoding="utf-8",
+        lines=lines,
+        encoding=codec,
         bom=bom,
         newline=newline,
         final_newline=final_newline,
         content_hash=content_hash(data),
         size=len(data),
         invalid_bytes=invalid,
-        raw_lines=tuple(raw),
+        raw_lines=tuple(raw) if invalid or nuls else None,
         mixed_newlines=mixed_newlines(text),
+        nul_bytes=nuls,
     )
+
+
+def _not_text(display: str, kind: str, size: int) -> NotText:
+    return NotText(f"{display} is {kind} ({size:,} bytes), not text; read shows text files only.")
 
 
 def decode(data: bytes, display: str, sniff_bytes: int = 8192) -> TextFile:
     """Decode a file's bytes into a ``TextFile``.
 
     Order: a UTF-32/UTF-8/UTF-16 byte-order mark decides; else leading bytes that look binary
-    (a known signature, a NUL) refuse; else strict UTF-8; else UTF-8 with a few invalid bytes
-    (shown as U+FFFD, kept for write-back) when valid multi-byte characters outnumber them;
-    else the legacy encoding charset-normalizer detects (GBK, Shift-JIS, windows-1252, …).
+    (a known signature, NUL bytes unless almost text, see ``binary_kind``) refuse; else UTF-16
+    without a byte-order mark (``utf16_without_bom``); else strict UTF-8; else UTF-8 with a few
+    invalid bytes (shown as U+FFFD, kept for write-back) when valid multi-byte characters
+    outnumber them; else the legacy encoding charset-normalizer detects (GBK, Shift-JIS,
+    windows-1252, …). NUL characters are shown as ``NUL_SHOWN`` and kept for write-back.
 
     Args:
         data: the whole file.
@@ -254,40 +250,38 @@ def decode(data: bytes, display: str, sniff_bytes: int = 8192) -> TextFile:
         except UnicodeDecodeError as exc:
             mostly = _mostly_utf8(data[skip:]) if codec == "utf-8" else None
             if mostly is not None:
-                return _with_invalid_bytes(data, *mostly, bom=True)
+                return _text_file(data, mostly[0], "utf-8", bom=True, invalid=mostly[1])
             raise NotText(
                 f"{display} starts with a {codec} byte-order mark but is not valid {codec} "
                 f"(bad byte at offset {exc.start + skip:,} of {len(data):,}); leanread cannot show it."
             ) from None
-    else:
-        kind = binary_kind(data[:sniff_bytes])
-        if kind is not None:
-            raise NotText(f"{display} is {kind} ({len(data):,} bytes), not text; read shows text files only.")
-        codec = "utf-8"
+        return _text_file(data, text, codec, bom=True)
+    head = data[:sniff_bytes]
+    kind = binary_kind(head)
+    if kind is not None:
+        raise _not_text(display, kind, len(data))
+    wide = utf16_without_bom(head) if b"\x00" in head else None
+    if wide is not None:
         try:
-            text = data.decode(codec)
+            return _text_file(data, data.decode(wide), wide, bom=False)
         except UnicodeDecodeError:
-            mostly = _mostly_utf8(data)
-            if mostly is not None:
-                return _with_invalid_bytes(data, *mostly, bom=False)
-            legacy = _detect_legacy(data)
-            if legacy is None:
-                raise NotText(
-                    f"{display} is neither UTF-8 nor a text encoding leanread can detect "
-                    f"({len(data):,} bytes); leanread cannot show it."
-                ) from None
-            codec, text = legacy, data.decode(legacy)  # edits splice lines where the codec does not round-trip
-    lines, newline, final_newline = split_lines(text)
-    return TextFile(
-        lines=tuple(lines),
-        encoding=codec,
-        bom=bom is not None,
-        newline=newline,
-        final_newline=final_newline,
-        content_hash=content_hash(data),
-        size=len(data),
-        mixed_newlines=mixed_newlines(text),
-    )
+            if not almost_text(head):
+                raise _not_text(display, "binary data", len(data)) from None
+    try:
+        return _text_file(data, data.decode("utf-8"), "utf-8", bom=False)
+    except UnicodeDecodeError:
+        pass
+    mostly = _mostly_utf8(data)
+    if mostly is not None:
+        return _text_file(data, mostly[0], "utf-8", bom=False, invalid=mostly[1])
+    legacy = _detect_legacy(data)
+    if legacy is None:
+        raise NotText(
+            f"{display} is neither UTF-8 nor a text encoding leanread can detect "
+            f"({len(data):,} bytes); leanread cannot show it."
+        ) from None
+    # edits splice lines where the codec does not round-trip
+    return _text_file(data, data.decode(legacy), legacy, bom=False)
 
 
 class IndexedLines(Sequence[str]):
@@ -328,7 +322,12 @@ def _head_encoding(head: bytes, display: str, size: int) -> tuple[str, int]:
         return codec, skip
     kind = binary_kind(head)
     if kind is not None:
-        raise NotText(f"{display} is {kind} ({size:,} bytes), not text; read shows text files only.")
+        raise _not_text(display, kind, size)
+    wide = utf16_without_bom(head) if b"\x00" in head else None
+    if wide is not None and not almost_text(head):
+        raise NotText(
+            f"{display} is a {wide} file of {size:,} bytes, too big to serve by line; convert it to UTF-8 to read it."
+        )
     try:
         codecs.getincrementaldecoder("utf-8")().decode(head, final=False)
         return "utf-8", 0
@@ -360,23 +359,28 @@ def decode_indexed(
     crlf = index.lf_count > 0 and index.crlf_count == index.lf_count
     total = 0 if index.size == bom else index.total_lines  # a lone BOM is an empty file
     held: list[str] = []
-    used = invalid = 0
+    used = invalid = nuls = 0
     number = max(first, 1)
     while len(held) < count and number <= total and used <= byte_budget:
-        batch = index.read_lines(real, number, min(256, count - len(held)))
+        batch = index.read_lines(real, number, min(256, count - len(held)), name=display, grown_ok=True)
         for raw in batch:
             if number == 1:
                 raw = raw[bom:]
             if crlf and raw.endswith(b"\r"):
                 raw = raw[:-1]
             try:
-                held.append(raw.decode(codec))
+                line = raw.decode(codec)
             except UnicodeDecodeError:
-                escaped = raw.decode(codec, "surrogateescape") if codec == "utf-8" else raw.decode(codec, "replace")
-                invalid += len(_ESCAPED.findall(escaped)) or 1
-                held.append(shown(escaped))
+                line = raw.decode(codec, "surrogateescape") if codec == "utf-8" else raw.decode(codec, "replace")
+                invalid += len(ESCAPED.findall(line)) or 1
+            nuls += line.count("\x00")
+            held.append(shown(line))
             used += len(raw) + 1
             number += 1
+    try:  # served as of the bytes indexed when the file has grown since
+        growing = index.growing or os.stat(real).st_size > index.size
+    except OSError:
+        growing = index.growing
     return TextFile(
         lines=IndexedLines(total, max(first, 1), held),
         encoding=codec,
@@ -386,4 +390,6 @@ def decode_indexed(
         content_hash=index.content_hash,
         size=index.size,
         invalid_bytes=invalid,
+        nul_bytes=nuls,
+        growing=growing,
     )

@@ -9,13 +9,13 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..config import Limits, Policy
-from ..errors import EditError
+from ..errors import EditError, LeanreadError, NotText
 from ..instructions import Instruction, governing, load
 from ..knowledge import Knowledge, KnownLine, carry_records, know
 from ..ledger import LedgerStore, LineRange, ViewRecord
 from ..lineindex import LineIndexCache, StaleIndex
 from ..pruning import AuditHook, FocusAudit, LocalPruner, Pruner, backend_name
-from ..textfile import IndexedLines, TextFile, decode, decode_indexed
+from ..textfile import IndexedLines, TextFile, binary_kind, decode, decode_indexed
 from ..workspace import Resolved, Workspace, read_regular_file
 from ..writeback import atomic_write
 
@@ -57,20 +57,20 @@ def audit_focus(
 
 def load_text(ctx: ToolContext, resolved: Resolved, first: int = 1, limit: int | None = None) -> TextFile:
     """The file decoded whole, or for a file over ``limits.index_bytes`` the window of ``limit``
-    lines from ``first`` read through the cached line index (``limit=None``: decode whole)."""
+    lines from ``first`` read through the cached line index (``limit=None``: decode whole).
+
+    The index is of the file as it is when it is opened (not as of ``resolved``'s ``stat``); a
+    file that grows meanwhile, as a log does, is served as of the bytes indexed
+    (``TextFile.growing``). A file replaced or rewritten during the pass is indexed once more.
+    """
     if limit is None or resolved.size <= ctx.limits.index_bytes:
         return decode(read_regular_file(resolved), resolved.display, ctx.limits.sniff_bytes)
     head = read_regular_file(resolved, ctx.limits.sniff_bytes)
     budget = ctx.limits.max_bytes + 4 * ctx.limits.max_line_chars
     try:
-        index = _INDEXES.get(
-            resolved.real, resolved.size, resolved.mtime_ns, ino=resolved.ino, ctime_ns=resolved.ctime_ns
-        )
-    except StaleIndex:  # changed between stat and index: index what is there now
-        resolved = ctx.workspace.resolve(resolved.real)
-        index = _INDEXES.get(
-            resolved.real, resolved.size, resolved.mtime_ns, ino=resolved.ino, ctime_ns=resolved.ctime_ns
-        )
+        index = _INDEXES.current(resolved.real, name=resolved.display)
+    except StaleIndex:  # replaced or rewritten during the pass: index what is there now
+        index = _INDEXES.current(resolved.real, name=resolved.display)
     return decode_indexed(index, resolved.real, resolved.display, head, first, limit, budget)
 
 
@@ -186,6 +186,49 @@ class DenyFilter:
         folder, name = os.path.split(path)
         denied, names = self._folder(folder)
         return denied or self._policy.denying_pattern((*names, name)) is not None
+
+
+def decoded_for_write(ctx: ToolContext, data: bytes, display: str) -> TextFile:
+    """``data``, about to be written to ``display``, decoded as ``read`` will decode it, so that
+    nothing is written that leanread could not show (and no step after the write can fail on it).
+
+    Raises:
+        EditError: ``data`` would be binary, or in no encoding leanread detects; nothing was written.
+    """
+    try:
+        return decode(data, display, ctx.limits.sniff_bytes)
+    except NotText:
+        kind = binary_kind(data[: ctx.limits.sniff_bytes])
+        what = f"be {kind}" if kind is not None else "be in no text encoding leanread can detect"
+        raise EditError(
+            f"The new content of {display} would {what}, not text, so nothing was written; write text (a few NUL "
+            "bytes are fine: read shows each as \u2400), or ask the user to create binary files."
+        ) from None
+
+
+def remember_written(
+    ctx: ToolContext,
+    call_id: str,
+    real: str,
+    new_file: TextFile,
+    ranges: tuple[LineRange, ...],
+    *,
+    kind: str,
+    knowledge: Knowledge | None = None,
+) -> str | None:
+    """Record that the model has ``ranges`` of the version it just wrote (``new_file``, decoded
+    from the bytes written); called after the write, so it never raises: what went wrong comes
+    back as a note for the result (None when all went well)."""
+    try:
+        after = ctx.workspace.resolve(real)
+    except LeanreadError:
+        return "(It was changed or removed right after the write; read it before you change it again.)"
+    try:
+        ctx.ledger.put_version(new_file.content_hash, "\n".join(new_file.lines))
+        record_view(ctx, call_id, after, new_file, ranges, kind=kind, knowledge=knowledge)
+    except Exception as exc:  # the write is done: the result must say so whatever the ledger does
+        return f"(The session could not record it ({type(exc).__name__}); read it before you change it again.)"
+    return None
 
 
 def current_bytes(real: str) -> bytes | None:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import NamedTuple
 
 from ..diffing import format_hunk, hunks, window_lines
@@ -14,11 +14,19 @@ from ..protected import refuse_config_change, refuse_protected_path
 from ..render import cut_line, span
 from ..result import ToolResult
 from ..syntax import parse_warning
-from ..textfile import TextFile, decode
+from ..textfile import TextFile, decode, unshow_nul
 from ..tokens import count_tokens
 from ..workspace import Resolved, read_regular_file
 from ..writeback import encode_edit, file_lock
-from .common import ToolContext, knowledge_of, load_text, record_view, replace_if_unchanged, whole_lines
+from .common import (
+    ToolContext,
+    decoded_for_write,
+    knowledge_of,
+    record_view,
+    remember_written,
+    replace_if_unchanged,
+    whole_lines,
+)
 from .races import Arrival, arrival, changed_lines, changes_since, current_span, refusal
 
 NAME = "edit"
@@ -42,12 +50,13 @@ class EditRefused(EditError):
 
 
 class _Written(NamedTuple):
-    """What one edit wrote: its plan, the file as written, and the excerpt for the result."""
+    """What one edit wrote: its plan, the file as written, the excerpt for the result, and notes."""
 
     plan: EditPlan
     new_file: TextFile
     excerpt: list[str]
     warning: str | None  # the file parses worse than before (``syntax.parse_warning``)
+    note: str | None  # a step after the write failed (``remember_written``)
 
 
 @dataclass(frozen=True)
@@ -218,18 +227,48 @@ def _plan(ctx: ToolContext, request: EditRequest, resolved: Resolved, text_file:
     return plan
 
 
+def _nul_taken_back(request: EditRequest, text_file: TextFile, display: str) -> EditRequest:
+    """``request`` with the ␀ that read showed for each NUL byte turned back into NUL, in a file
+    that holds NULs; itself otherwise.
+
+    Raises:
+        EditError: the file holds real ␀ characters too, so a ␀ in old_string is ambiguous.
+    """
+    if not text_file.nul_bytes:
+        return request
+    old_text = _logical(text_file)
+    old_string = unshow_nul(request.old_string, old_text, argument="old_string", display=display)
+    new_string = unshow_nul(request.new_string, old_text, argument="new_string", display=display)
+    return replace(request, old_string=old_string, new_string=new_string)
+
+
+def _carried(ctx: ToolContext, real: str, new_file: TextFile, plan: EditPlan) -> Knowledge | None:
+    """What the model knew of the file, moved onto the version it just wrote; None when the ledger
+    cannot tell (the edit is done: ``remember_written`` then notes the ledger's failure)."""
+    try:
+        views = ctx.ledger.views_of(ctx.session_id, real)
+        moved = know(views, new_file.content_hash, list(new_file.lines), ctx.ledger.get_version)
+    except Exception:  # the write is done: the result must say so whatever the ledger does
+        return None
+    # The model made this change itself and the summary gives the shift: it moves what it holds.
+    spans = [(a, b + 1, d - b) for (a, b), (_, d) in zip(plan.old_lines, plan.new_lines, strict=True)]
+    return patch_numbers(moved, spans)
+
+
 def _write(ctx: ToolContext, request: EditRequest, call_id: str, resolved: Resolved, came: Arrival) -> _Written:
     """Read, check, plan, write and record one edit; the caller holds the file's lock, so the
     next edit of the file sees this one recorded as the model's own.
 
     Raises:
-        LeanreadError: as ``run``; nothing is written then.
+        LeanreadError: as ``run``; nothing is written then. Once the file is written nothing
+            raises: a step after it that fails is a note in the result.
     """
     original = read_regular_file(resolved)
     text_file = decode(original, resolved.display, ctx.limits.sniff_bytes)
     known = knowledge_of(ctx, resolved, text_file)
     if known.changed_since is not None:  # old_string was written against a version that is gone
         raise EditRefused(_changed_since(ctx, call_id, resolved, text_file, known))
+    request = _nul_taken_back(request, text_file, resolved.display)
     plan = _plan(ctx, request, resolved, text_file, came)
     _check_grant(resolved, known, plan, text_file.lines, ctx.limits.max_line_chars)
     refuse_config_change(ctx.workspace, resolved.real, resolved.display, _logical(text_file), plan.new_text)
@@ -242,22 +281,15 @@ def _write(ctx: ToolContext, request: EditRequest, call_id: str, resolved: Resol
         newline=text_file.newline,
         display=resolved.display,
     )
+    new_file = decoded_for_write(ctx, data, resolved.display)
     warning = parse_warning(resolved.display, _logical(text_file), plan.new_text, _span(plan.new_lines)[0])
     replace_if_unchanged(resolved.real, resolved.display, original, data)
-    after = ctx.workspace.resolve(resolved.real)
-    new_file = load_text(ctx, after)
-    new_lines = whole_lines(new_file) or []
-    ctx.ledger.put_version(new_file.content_hash, "\n".join(new_lines))
-    moved = know(
-        ctx.ledger.views_of(ctx.session_id, after.real), new_file.content_hash, new_lines, ctx.ledger.get_version
-    )
-    # The model made this change itself and the summary gives the shift: it moves what it holds.
-    spans = [(a, b + 1, d - b) for (a, b), (_, d) in zip(plan.old_lines, plan.new_lines, strict=True)]
-    carried = patch_numbers(moved, spans)
-    excerpt, shown = _excerpt(new_lines, plan.new_lines, ctx.limits.max_line_chars)
+    # written: from here on nothing raises, the result says what was done
+    carried = _carried(ctx, resolved.real, new_file, plan)
+    excerpt, shown = _excerpt(list(new_file.lines), plan.new_lines, ctx.limits.max_line_chars)
     seen = ranges_of([n for a, b in (*shown, *plan.new_lines) for n in range(a, b + 1)])
-    record_view(ctx, call_id, after, new_file, seen, kind="edit", knowledge=carried)
-    return _Written(plan, new_file, excerpt, warning)
+    note = remember_written(ctx, call_id, resolved.real, new_file, seen, kind="edit", knowledge=carried)
+    return _Written(plan, new_file, excerpt, warning, note)
 
 
 def run(ctx: ToolContext, request: EditRequest, call_id: str) -> ToolResult:
@@ -279,7 +311,7 @@ def run(ctx: ToolContext, request: EditRequest, call_id: str) -> ToolResult:
     refuse_protected_path(ctx.workspace, resolved.real, resolved.display)
     came = arrival(ctx, resolved.real)  # before waiting: what the model had when it sent this edit
     with file_lock(resolved.real):  # another edit of this file waits for this one to be recorded
-        plan, new_file, excerpt, warning = _write(ctx, request, call_id, resolved, came)
+        plan, new_file, excerpt, warning, note = _write(ctx, request, call_id, resolved, came)
     text = "\n".join(
         [
             f"<path>{resolved.display}</path>",
@@ -288,6 +320,7 @@ def run(ctx: ToolContext, request: EditRequest, call_id: str) -> ToolResult:
             _summary(plan, resolved.display),
             *excerpt,
             *([warning] if warning else []),
+            *([note] if note else []),
             "</content>",
         ]
     )

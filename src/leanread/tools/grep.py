@@ -33,11 +33,11 @@ from .. import pruning
 from ..errors import InvalidArgument, LeanreadError, NotText, PathError
 from ..knowledge import ranges_of
 from ..pruning import guards
-from ..render import CUT_MARKER, byte_size, envelope
+from ..render import CUT_MARKER, binary_skipped, byte_size, envelope
 from ..result import ToolResult
 from ..search import FileHits, Hit, RgOptions, count_files, parse_hits, search_json
 from ..search_fallback import Searched, search_or_literal
-from ..textfile import IndexedLines, TextFile, binary_kind, content_hash, shown
+from ..textfile import IndexedLines, TextFile, content_hash, shown
 from ..tokens import count_tokens
 from ..workspace import Resolved, read_regular_file
 from .common import DenyFilter, ToolContext, audit_focus, knowledge_of, load_text, record_view
@@ -170,7 +170,7 @@ def _loader(
             part = load_text(ctx, resolved, n, b - n + 1)
             if first_file is None:
                 first_file = part
-            elif part.content_hash != first_file.content_hash:
+            elif part.content_hash != first_file.content_hash and not part.growing:  # growing: appended to
                 raise PathError(f"{resolved.display} changed while it was read.")
             got = 0
             while n <= b and n <= len(part.lines):
@@ -205,14 +205,14 @@ class _SparseLines(IndexedLines):
 
 def _plain_utf8(ctx: ToolContext, resolved: Resolved, hits: Sequence[Hit], before: int, after: int) -> TextFile | None:
     """The fast way to the lines a grep result shows, for the usual file: UTF-8 without a
-    byte-order mark, no CR anywhere, no NUL in its head, not yet seen by the model. ``decode``
+    byte-order mark, no CR or NUL anywhere, not yet seen by the model. ``decode``
     makes such a file's lines ``text.split("\\n")``; here only the lines around the hits are cut out
     of the bytes, from the line offsets ripgrep gives. None for any other file (the caller
     decodes it whole)."""
     if resolved.size > ctx.limits.index_bytes or ctx.ledger.views_of(ctx.session_id, resolved.real):
         return None
     data = read_regular_file(resolved)
-    if data.startswith(_BOMS) or b"\r" in data or binary_kind(data[: ctx.limits.sniff_bytes]) is not None:
+    if data.startswith(_BOMS) or b"\r" in data or b"\x00" in data:
         return None
     try:
         data.decode("utf-8")
@@ -442,23 +442,29 @@ class _Prefetch:
 
 def _search(
     pattern: str, target: Resolved, options: RgOptions, ctx: ToolContext, prefetch: _Prefetch
-) -> tuple[list[FileHits], dict[str, FileHits], Searched[list[FileHits]]]:
+) -> tuple[list[FileHits], dict[str, FileHits], Searched[list[FileHits]], str | None]:
     """Every file with a match, sorted by path, deny-listed files dropped; the hits of each by
     path (without their lines, ``block`` None, when the search passed its budget and only
-    counted); and how it was searched (as literal text after ``search_or_literal``'s fallback)."""
+    counted); how it was searched (as literal text after ``search_or_literal``'s fallback); and
+    the note naming binary files with a match that were left out."""
     cwd = target.real if target.is_dir else os.path.dirname(target.real)
+    binary: list[str] = []
+    sniff = ctx.limits.sniff_bytes
 
     def once(how: RgOptions) -> list[FileHits]:
-        found = search_json(pattern, [target.real], how, cwd=cwd, on_file=prefetch)
+        binary.clear()
+        found = search_json(pattern, [target.real], how, cwd=cwd, on_file=prefetch, binary=binary, sniff_bytes=sniff)
         if found is None:
             prefetch.ready.clear()
-            found = count_files(pattern, [target.real], how, cwd=cwd)
+            binary.clear()
+            found = count_files(pattern, [target.real], how, cwd=cwd, binary=binary, sniff_bytes=sniff)
         return found
 
     searched = search_or_literal(pattern, options, once, len)
     denied = DenyFilter(ctx)
     files = sorted((f for f in searched.found if not denied(f.path)), key=lambda f: f.path)
-    return files, {f.path: f for f in files}, searched
+    skipped = sorted(shown(ctx.workspace.display(os.path.join(cwd, p))) for p in binary if not denied(p))
+    return files, {f.path: f for f in files}, searched, binary_skipped(skipped)
 
 
 def _glob_under(glob: str, folder: str) -> str:
@@ -489,11 +495,12 @@ def run(ctx: ToolContext, request: GrepRequest, call_id: str) -> ToolResult:
         policy=ctx.policy,
     )
     prefetch = _Prefetch(ctx, before, after, 0 if request.files_only else first - 1 + cap)
-    files, by_path, searched = _search(request.pattern, target, options, ctx, prefetch)
+    files, by_path, searched, skipped = _search(request.pattern, target, options, ctx, prefetch)
     options, literal = searched.options, [searched.note] if searched.note else []
+    skipped_note = [skipped] if skipped else []
     total = sum(f.count for f in files)
     if request.files_only:
-        return _files_only(ctx, call_id, target.display, files, total, first, cap, literal)
+        return _files_only(ctx, call_id, target.display, files, total, first, cap, [*literal, *skipped_note])
     if total and first > total:
         raise InvalidArgument(
             f"offset={first} is past the last match: there are {_plural(total, 'match')}; "
@@ -558,7 +565,7 @@ def run(ctx: ToolContext, request: GrepRequest, call_id: str) -> ToolResult:
         knowledge = knowledge_of(ctx, s.resolved, s.text_file, keep_version=False)
         record_view(ctx, call_id, s.resolved, s.text_file, ranges_of(s.whole), kind="grep", knowledge=knowledge)
     lines = [*body, ""] if body else []
-    text = envelope(shown(target.display), "grep", [*lines, *literal, *notes, summary])
+    text = envelope(shown(target.display), "grep", [*lines, *literal, *notes, *skipped_note, summary])
     if focus is not None and focused is not None:
         focus["tokens_after"] = count_tokens(text)
     if focus is not None:

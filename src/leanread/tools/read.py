@@ -191,7 +191,15 @@ def _read_line_slice(
 
 
 def _facts(text_file: TextFile) -> str | None:
-    return file_facts(text_file.encoding, text_file.newline, text_file.invalid_bytes, text_file.mixed_newlines)
+    growing = (len(text_file.lines), text_file.size) if text_file.growing else None
+    return file_facts(
+        text_file.encoding,
+        text_file.newline,
+        text_file.invalid_bytes,
+        text_file.mixed_newlines,
+        nul_bytes=text_file.nul_bytes,
+        growing=growing,
+    )
 
 
 def _render_lines(

@@ -10,11 +10,11 @@ from ..errors import Denied, FileMissing, NotAFile, OutsideWorkspace, PathError
 from ..knowledge import ranges_of
 from ..protected import refuse_config_change, refuse_protected_path
 from ..result import ToolResult
-from ..textfile import decode
+from ..textfile import decode, unshow_nul
 from ..tokens import count_tokens
 from ..workspace import read_regular_file
 from ..writeback import encode_edit, file_lock
-from .common import ToolContext, knowledge_of, load_text, record_view, replace_if_unchanged, whole_lines
+from .common import ToolContext, decoded_for_write, knowledge_of, remember_written, replace_if_unchanged
 from .edit import EditRefused
 from .races import Arrival, arrival, write_refusal
 
@@ -92,6 +92,8 @@ def _replacement(ctx: ToolContext, path: str, content: str, came: Arrival) -> tu
     old_lines = text_file.raw_lines if text_file.raw_lines is not None else text_file.lines
     old_text = "\n".join(old_lines) + ("\n" if text_file.final_newline and old_lines else "")
     refuse_markers(content, argument="content", allowed=old_text)
+    if text_file.nul_bytes:  # read showed each NUL as NUL_SHOWN
+        content = unshow_nul(content, old_text, argument="content", display=resolved.display)
     refuse_config_change(ctx.workspace, resolved.real, resolved.display, old_text, content.replace("\r\n", "\n"))
     data = encode_edit(
         original,
@@ -105,33 +107,43 @@ def _replacement(ctx: ToolContext, path: str, content: str, came: Arrival) -> tu
     return resolved.real, resolved.display, original, data
 
 
+def _summary(display: str, created: bool, lines: int, size: int, nuls: int) -> str:
+    """``Created a.txt: 2 lines, 12 bytes.``, naming NUL bytes and how read shows them."""
+    verb = "Created" if created else "Wrote"
+    noun = "line" if lines == 1 else "lines"
+    text = f"{verb} {display}: {lines} {noun}, {size:,} byte{'' if size == 1 else 's'}"
+    if nuls:
+        text += f"; it holds {nuls:,} NUL byte{'' if nuls == 1 else 's'}, which read shows as \u2400"
+    return text + "."
+
+
 def run(ctx: ToolContext, request: WriteRequest, call_id: str) -> ToolResult:
     """Execute one ``write``; the new version counts as seen whole.
 
     Raises:
         LeanreadError: a bad or denied path, content carrying leanread's display markers, an
-            unencodable character, a file the model has not seen whole (``EditRefused``), or a
-            file the tools do not change (``ProtectedFile``: ``.git``, leanread's configuration);
-            nothing is written then.
+            unencodable character, content that would not be text (binary), a file the model
+            has not seen whole (``EditRefused``), or a file the tools do not change
+            (``ProtectedFile``: ``.git``, leanread's configuration); nothing is written then. Once
+            the file is written nothing raises: a step after it that fails is a note in the result.
     """
     target = _target(ctx, request.path)
     came = arrival(ctx, target)  # before waiting: what the model had when it sent this write
     with file_lock(target):  # the next edit or write of the file waits until this one is recorded
         real, display, original, data = _replacement(ctx, request.path, request.content, came)
+        new_file = decoded_for_write(ctx, data, display)
         try:
             os.makedirs(os.path.dirname(real), exist_ok=True)
         except OSError as exc:
             raise PathError(f"Cannot create the folder of {display} ({exc.strerror}); nothing was written.") from None
         replace_if_unchanged(real, display, original, data)
-        created = original is None
-        after = ctx.workspace.resolve(real)
-        new_file = load_text(ctx, after)
-        lines = whole_lines(new_file) or []
-        ctx.ledger.put_version(new_file.content_hash, "\n".join(lines))
-        record_view(ctx, call_id, after, new_file, ranges_of(range(1, len(lines) + 1)), kind="write")
-    verb = "Created" if created else "Wrote"
-    noun = "line" if len(lines) == 1 else "lines"
-    text = f"{verb} {display}: {len(lines)} {noun}, {len(data):,} byte{'' if len(data) == 1 else 's'}."
+        # written: from here on nothing raises, the result says what was done
+        total = len(new_file.lines)
+        note = remember_written(ctx, call_id, real, new_file, ranges_of(range(1, total + 1)), kind="write")
+    created = original is None
+    text = _summary(display, created, total, len(data), new_file.nul_bytes)
+    if note:
+        text = f"{text}\n{note}"
     metadata = {
         "call_id": call_id,
         "path": display,
