@@ -219,6 +219,9 @@ def _plan(ctx: ToolContext, request: EditRequest, resolved: Resolved, text_file:
             raise
         # It was written against the version the model had: say what became of those lines.
         first, last = current_span(raced, *_span(earlier.old_lines))
+        changed = changed_lines(raced, range(first, last + 1))  # the lines of the span that changed
+        if changed:
+            first, last = changed[0], changed[-1]
         raise EditRefused(refusal(resolved.display, text_file.lines, first, last, limit)) from None
     if raced is not None:
         changed = changed_lines(raced, (n for a, b in plan.old_lines for n in range(a, b + 1)))
