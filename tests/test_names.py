@@ -92,5 +92,6 @@ def test_errors_and_suggestions_show_the_escaped_name(session: Session, root: Pa
     assert session.read("caf\\xe8.txt").text == "File not found: caf\\xe8.txt. Did you mean caf\\xe9.txt?"
     raw = os.fsdecode(b"caf\xe8.txt")  # a library caller passing the OS name itself
     assert session.read(raw).text == "File not found: caf\\xe8.txt. Did you mean caf\\xe9.txt?"
-    assert session.ls("caf\\xe9.txt").text == "caf\\xe9.txt is a file, not a folder; read it, or ls the folder it is in."
+    not_a_folder = "caf\\xe9.txt is a file, not a folder; read it, or ls the folder it is in."
+    assert session.ls("caf\\xe9.txt").text == not_a_folder
     assert session.read(".").text.splitlines()[3:6] == ["caf\\xe9.txt", "ok.txt", "two\\x0alines.txt"]
