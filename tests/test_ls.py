@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -157,3 +159,69 @@ def test_ls_cli(repo: Path) -> None:
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout == _tree(["pkg/ (3 files)", "main.py"], f"(2 folders, 4 files; {COLLAPSED}", "src") + "\n"
+
+
+@pytest.fixture
+def linked(root: Path) -> Path:
+    """A monorepo with links: a file link, a folder link, a dangling one, one out of the
+    workspace, a loop, a link to a secret, and names no row may be split or coloured by."""
+    (root / "AGENTS.md").write_text("rules\n")
+    (root / "CLAUDE.md").symlink_to("AGENTS.md")
+    (root / "libs" / "shared").mkdir(parents=True)
+    (root / "libs" / "shared" / "util.ts").write_text("x\n")
+    (root / "packages" / "app").mkdir(parents=True)
+    (root / "packages" / "app" / "main.ts").write_text("x\n")
+    (root / "packages" / "app" / "shared").symlink_to("../../libs/shared")
+    (root / "gone").symlink_to("old.txt")
+    (root / "outside").symlink_to(root.parent)
+    (root / "loop").symlink_to("loop")
+    (root / ".env").write_text("SECRET=1\n")
+    (root / "config.txt").symlink_to(".env")
+    os.makedirs(root / "bin")
+    (root / "bin" / "tool\nname\t\x1b[31m.sh").write_text("x\n")
+    (root / os.fsdecode(b"caf\xe9.txt")).write_bytes(b"x\n")
+    return root
+
+
+def test_links_are_listed_with_their_targets_and_names_never_split_a_row(session: Session, linked: Path) -> None:
+    result = session.ls(depth=3)
+    assert result.text == _tree(
+        [
+            "bin/",
+            "  tool\\x0aname\\x09\\x1b[31m.sh",
+            "libs/",
+            "  shared/",
+            "    util.ts",
+            "packages/",
+            "  app/",
+            "    main.ts",
+            "    shared -> libs/shared/",
+            "AGENTS.md",
+            "CLAUDE.md -> AGENTS.md",
+            "caf\\xe9.txt",
+            "gone -> old.txt (missing)",
+            "loop -> (a link loop)",
+            "outside -> (outside the workspace)",
+        ],
+        "(5 folders, 5 files, 5 links.)",
+    )
+    assert (result.metadata["files"], result.metadata["links"]) == (5, 5)
+    assert session.read("caf\\xe9.txt").text.startswith("<path>caf\\xe9.txt</path>")
+    assert session.read("bin/tool\\x0aname\\x09\\x1b[31m.sh").is_error is False
+
+
+def test_a_folder_of_links_only_is_listed_and_a_link_to_a_folder_is_not_followed(
+    session: Session, linked: Path
+) -> None:
+    (linked / "only").mkdir()
+    (linked / "only" / "a").symlink_to("../AGENTS.md")
+    assert session.ls("only").text == _tree(["a -> AGENTS.md"], "(0 folders, 0 files, 1 link.)", "only")
+    assert session.ls("packages/app/shared").text == _tree(["util.ts"], "(0 folders, 1 file.)", "libs/shared")
+
+
+def test_a_huge_depth_costs_what_the_tree_costs(session: Session, repo: Path) -> None:
+    started = time.monotonic()
+    result = session.ls(depth=10**18, max_entries=10**18)
+    assert time.monotonic() - started < 5  # it was 55 s at depth 10**9: one loop turn per level asked
+    assert result.metadata["depth"] == 10**18 and result.metadata["collapsed"] == 0
+    assert session.ls(depth=10**18).text == session.ls(depth=50).text

@@ -112,7 +112,9 @@ async def test_handshake_clients_get_separate_ledgers(repo: Path) -> None:
 
 
 async def test_stdio_subprocess_serves_reads(repo: Path) -> None:
-    params = StdioServerParameters(command=sys.executable, args=["-m", "leanread", "serve", "--root", str(repo)])
+    # the whole environment: the SDK passes no PYTHONPATH by default, so the server would not be this checkout's
+    args = ["-m", "leanread", "serve", "--root", str(repo)]
+    params = StdioServerParameters(command=sys.executable, args=args, env=dict(os.environ))
     async with Client(params) as client:
         tools = [tool.name for tool in (await client.list_tools()).tools]
         result = await client.call_tool("read", {"path": "src/defs.py", "offset": 9})

@@ -10,17 +10,22 @@ Arguments are checked against each tool's published input schema before the SDK 
 (``LeanreadServer.call_tool``): unknown names, missing ones and values of the wrong JSON type
 (``"abc"``, ``2.5`` or ``true`` for a whole number, ``null`` for a string) come back as one
 sentence in an ``is_error`` result, never as a pydantic dump, and nothing is coerced.
+
+Whatever a call carries, it is answered and the server keeps serving: a request the SDK cannot
+parse because a string holds a lone surrogate is mended and refused in one sentence (``wire``),
+and every string going out is valid UTF-8 (``names.clean``), so no result can break the writer.
 """
 
 import json
 import math
 import os
 from collections.abc import Callable, Mapping, Sequence
-from typing import Annotated, Any
+from typing import Annotated, Any, cast
 
 import anyio
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError, UnexpectedToolError
+from mcp.server.stdio import stdio_server
 from mcp_types import CallToolResult, ImageContent, InputRequiredResult, TextContent, ToolAnnotations
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 from pydantic import Field, ValidationError
@@ -29,6 +34,7 @@ from . import __version__
 from .config import Settings, load_settings
 from .ledger import LedgerStore
 from .ledger_sqlite import shared_ledger
+from .names import clean, clean_text
 from .pruning import AuditHook, make_pruner
 from .result import ToolResult
 from .session import Session
@@ -39,6 +45,7 @@ from .tools import grep as grep_tool
 from .tools import ls as ls_tool
 from .tools import read as read_tool
 from .tools import write as write_tool
+from .wire import INVALID_KEY, MendedReads
 from .workspace import Workspace
 
 INSTRUCTIONS = (
@@ -274,9 +281,10 @@ class LeanreadServer(MCPServer[Any]):
         """Check ``arguments`` against the tool's input schema, then call it as ``MCPServer`` does.
 
         Returns:
-            The tool's result, or an ``is_error`` result of one sentence for an unknown tool or
-            arguments that do not fit its schema (also when pydantic rejects what the schema check
-            let through, such as a value out of a declared range).
+            The tool's result with every lone surrogate in its text escaped, or an ``is_error``
+            result of one sentence for an unknown tool, arguments that held a lone surrogate (see
+            ``wire``) or arguments that do not fit its schema (also when pydantic rejects what the
+            schema check let through, such as a value out of a declared range).
 
         Raises:
             ToolError: the tool failed other than on its arguments (as ``MCPServer.call_tool``).
@@ -286,15 +294,34 @@ class LeanreadServer(MCPServer[Any]):
         tool = tools.get(name)
         if tool is None:
             return _error(f"Unknown tool {name!r}; the tools are {', '.join(tools)}.")
+        if isinstance(problem := arguments.get(INVALID_KEY), str):
+            step = "send the name as shown by ls or grep" if problem.startswith("path ") else "send it as text"
+            return _error(f"Invalid arguments for {name}: {problem}, which is not text; {step}.")
         checked = check_arguments(tool.input_schema, arguments)
         if isinstance(checked, str):
             return _error(f"Invalid arguments for {name}: {checked}.")
         try:
-            return await super().call_tool(name, checked, context)
+            result = await super().call_tool(name, checked, context)
         except ToolError as exc:
             if isinstance(exc, UnexpectedToolError) or not isinstance(exc.__cause__, ValidationError):
+                if clean_text(str(exc)) != str(exc):
+                    raise ToolError(clean_text(str(exc))) from exc
                 raise
             return _error(f"Invalid arguments for {name}: {_validation_problem(exc.__cause__)}.")
+        if isinstance(result, CallToolResult):  # whatever a tool said, it must go out as UTF-8
+            for block in result.content:
+                if isinstance(block, TextContent):
+                    block.text = clean_text(block.text)
+            if result.structured_content is not None:
+                result.structured_content = cast(dict[str, Any], clean(result.structured_content))
+        return result
+
+    async def run_stdio_async(self) -> None:
+        """Serve on stdin/stdout as ``MCPServer`` does, answering a request the SDK cannot parse
+        because a string holds a lone surrogate (see ``wire``)."""
+        async with stdio_server() as (read_stream, write_stream):
+            lowlevel = self._lowlevel_server  # the SDK (2.3.0) offers no public way to wrap a transport
+            await lowlevel.run(MendedReads(read_stream), write_stream, lowlevel.create_initialization_options())
 
 
 READ_ONLY = ToolAnnotations(read_only_hint=True, destructive_hint=False, idempotent_hint=True)
@@ -305,9 +332,9 @@ BOOKKEEPING = ToolAnnotations(read_only_hint=False, destructive_hint=False, idem
 def _to_mcp(result: ToolResult) -> CallToolResult:
     images = [ImageContent(type="image", data=image.data, mime_type=image.mime_type) for image in result.images]
     return CallToolResult(
-        content=[TextContent(type="text", text=result.text), *images],
+        content=[TextContent(type="text", text=clean_text(result.text)), *images],
         is_error=result.is_error,
-        _meta={"leanread": result.metadata},
+        _meta={"leanread": clean(result.metadata)},
     )
 
 

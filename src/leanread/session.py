@@ -12,6 +12,7 @@ from .config import Limits, Policy, load_settings
 from .errors import InvalidArgument, LeanreadError
 from .ledger import CALL, LedgerStore, ViewRecord
 from .ledger_sqlite import shared_ledger
+from .names import parse_path
 from .pruning import AuditHook, Pruner, make_pruner
 from .result import ToolResult
 from .tools import context as context_tool
@@ -45,6 +46,10 @@ class Session:
             question: the output before pruning and the output shown, so an auditing or indexing
             plugin never sees only the pruned view. What it raises goes into the result's
             ``focus.audit_error`` metadata; the result is not affected.
+
+    Paths are shown, and taken, in one form (``names.show_path``): a name's bytes that are not
+    UTF-8 and its control characters are escaped (``caf\\xe9.txt``, ``a\\x0ab``), so every path a
+    result shows can be passed back as it is.
 
     Raises:
         PathError: a root is not an existing directory.
@@ -154,7 +159,8 @@ class Session:
             target = path or self.last_path
             if target is None:
                 raise InvalidArgument("path is required: no file has been read in this session yet.")
-            request = read_tool.ReadRequest(target, offset, limit, format, fresh, char_offset, mode, symbol, focus)
+            given = parse_path(target)
+            request = read_tool.ReadRequest(given, offset, limit, format, fresh, char_offset, mode, symbol, focus)
             return read_tool.run(ctx, request, cid)
 
         result = self._run(read, call_id)
@@ -256,8 +262,9 @@ class Session:
             ``matches`` (``id``, ``path``, ``line``, 1-based ``column``). Refusals (a bad
             pattern, glob or type, ripgrep missing) come back with ``is_error=True``.
         """
+        where = _parsed(path)
         request = grep_tool.GrepRequest(
-            pattern, path, glob, type, case_insensitive, context, before, after, max_results, offset, files_only, focus
+            pattern, where, glob, type, case_insensitive, context, before, after, max_results, offset, files_only, focus
         )
         return self._run(lambda ctx, cid: grep_tool.run(ctx, request, cid), call_id)
 
@@ -277,7 +284,7 @@ class Session:
             max_entries: entries shown at most (default ``ls.MAX_ENTRIES``).
             call_id: the harness's tool call id; default a new one.
         """
-        request = ls_tool.LsRequest(path, depth, max_entries)
+        request = ls_tool.LsRequest(_parsed(path), depth, max_entries)
         return self._run(lambda ctx, cid: ls_tool.run(ctx, request, cid), call_id)
 
     def edit(
@@ -296,13 +303,13 @@ class Session:
             A ``ToolResult``: a short summary and excerpt, or a refusal (``is_error=True``) that
             names the read that fixes it; nothing is written on a refusal.
         """
-        request = edit_tool.EditRequest(path, old_string, new_string, replace_all)
+        request = edit_tool.EditRequest(parse_path(path), old_string, new_string, replace_all)
         return self._run(lambda ctx, cid: edit_tool.run(ctx, request, cid), call_id)
 
     def write(self, path: str, content: str, *, call_id: str | None = None) -> ToolResult:
         """Run the ``write`` tool (see ``tools/write.txt``): create ``path``, or replace a file the
         model has seen whole in its current version, keeping its encoding and line endings."""
-        request = write_tool.WriteRequest(path, content)
+        request = write_tool.WriteRequest(parse_path(path), content)
         return self._run(lambda ctx, cid: write_tool.run(ctx, request, cid), call_id)
 
     def _run(self, tool: Callable[[ToolContext, str], ToolResult], call_id: str | None) -> ToolResult:
@@ -361,3 +368,8 @@ class Session:
             return context_tool.run(self._context(), action, call_ids, call_id)
         except LeanreadError as exc:
             return ToolResult(text=str(exc), is_error=True)
+
+
+def _parsed(path: str | None) -> str | None:
+    """A path argument in the form the tools show paths (``names.show_path``) as the OS name."""
+    return None if path is None else parse_path(path)

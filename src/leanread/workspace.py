@@ -23,6 +23,7 @@ from pathlib import Path
 
 from .config import Policy
 from .errors import Denied, FileMissing, NotAFile, OutsideWorkspace, PathError
+from .names import show_path
 
 
 @dataclass(frozen=True)
@@ -116,7 +117,7 @@ class Workspace:
     def _check_root(root: str | os.PathLike[str]) -> str:
         real = os.path.realpath(root)
         if not os.path.isdir(real):
-            raise PathError(f"Workspace root {os.fspath(root)} is not a directory; pass an existing folder.")
+            raise PathError(f"Workspace root {show_path(os.fspath(root))} is not a directory; pass an existing folder.")
         return real
 
     @property
@@ -132,11 +133,13 @@ class Workspace:
         return None
 
     def display(self, real: str) -> str:
-        """The model-facing form of a realpath inside the workspace (see ``Resolved.display``)."""
+        """The model-facing form of a realpath inside the workspace (see ``Resolved.display``),
+        escaped by ``names.show_path`` (``caf\\xe9.txt``): one line of valid UTF-8 that
+        ``names.parse_path`` turns back into ``real``'s name."""
         if self.root_of(real) == self.primary:
             rel = os.path.relpath(real, self.primary)
-            return "." if rel == "." else Path(rel).as_posix()
-        return real
+            return "." if rel == "." else show_path(Path(rel).as_posix())
+        return show_path(real)
 
     def _first_denied(self, absolute: str) -> tuple[str, str] | None:
         """The prefix of the normalised absolute path ``absolute`` that ends in its first denied
@@ -195,8 +198,8 @@ class Workspace:
             return
         where, pattern = hit
         if where == normal:
-            raise Denied(self._deny_message(f"{path} is", pattern))
-        raise Denied(self._deny_message(f"{path} is inside {self.display(where)}, which is", pattern))
+            raise Denied(self._deny_message(f"{show_path(path)} is", pattern))
+        raise Denied(self._deny_message(f"{show_path(path)} is inside {self.display(where)}, which is", pattern))
 
     def _refuse_real_name(self, path: str, real: str) -> None:
         """Refuse a path whose realpath (through links) ends in, or lies inside, a denied name."""
@@ -207,8 +210,8 @@ class Workspace:
             return
         where, pattern = hit
         if where == real:
-            raise Denied(self._deny_message(f"{path} resolves to {self.display(real)}, which is", pattern))
-        raise Denied(self._deny_message(f"{path} is inside {self.display(where)}, which is", pattern))
+            raise Denied(self._deny_message(f"{show_path(path)} resolves to {self.display(real)}, which is", pattern))
+        raise Denied(self._deny_message(f"{show_path(path)} is inside {self.display(where)}, which is", pattern))
 
     def resolve(self, path: str) -> Resolved:
         """Check ``path`` against the roots and the deny list, and ``stat`` it.
@@ -237,22 +240,23 @@ class Workspace:
             raise FileMissing(self._missing_message(path, joined)) from None
         except OSError as exc:
             if exc.errno == errno.ELOOP:
-                raise PathError(f"{path} is a symbolic-link loop; read the file it was meant to point to.") from None
+                loop = f"{show_path(path)} is a symbolic-link loop; read the file it was meant to point to."
+                raise PathError(loop) from None
             if exc.errno == errno.ENOTDIR:
                 real = os.path.realpath(joined)
                 self._require_inside(path, real)
                 self._refuse_real_name(path, real)
                 raise self._through_file(path) from None
-            raise PathError(f"Cannot resolve {path}: {exc.strerror}.") from None
+            raise PathError(f"Cannot resolve {show_path(path)}: {exc.strerror}.") from None
         self._require_inside(path, real)
         self._refuse_real_name(path, real)
         try:
             st = os.stat(real)
         except OSError as exc:
-            raise PathError(f"Cannot stat {path}: {exc.strerror}.") from None
+            raise PathError(f"Cannot stat {show_path(path)}: {exc.strerror}.") from None
         for test, kind in _SPECIAL_KINDS:
             if test(st.st_mode):
-                raise NotAFile(f"{path} is {kind}, not a regular file; leanread does not open it.")
+                raise NotAFile(f"{show_path(path)} is {kind}, not a regular file; leanread does not open it.")
         if _has_dot_parts(path):
             # realpath drops "/", "/." and "x/.." lexically; the system refuses them after a file.
             try:
@@ -273,8 +277,8 @@ class Workspace:
 
     def _require_inside(self, path: str, real: str) -> None:
         if self.root_of(real) is None:
-            roots = ", ".join(self.roots)
-            raise OutsideWorkspace(f"{path} resolves outside the workspace ({roots}); use a path inside it.")
+            roots = show_path(", ".join(self.roots))
+            raise OutsideWorkspace(f"{show_path(path)} resolves outside the workspace ({roots}); use a path inside it.")
 
     def _prefixes(self, path: str) -> Iterator[tuple[str, str, bool]]:
         """``(as written, joined to the first root, is the last name)`` for each leading part of
@@ -292,9 +296,10 @@ class Workspace:
             if os.path.isfile(joined) and self.root_of(os.path.realpath(joined)) is not None:
                 rest = _split(os.path.expanduser(path))[len(_split(written)) :]
                 if all(part in ("", ".") for part in rest):
-                    return PathError(f"{path} is a file, not a folder; drop the trailing slash.")
-                return PathError(f"{path} goes on past {written}, which is a file, not a folder; fix the path.")
-        return PathError(f"Cannot resolve {path}: a part of it is a file, not a folder; fix the path.")
+                    return PathError(f"{show_path(path)} is a file, not a folder; drop the trailing slash.")
+                past = f"{show_path(path)} goes on past {show_path(written)}"
+                return PathError(f"{past}, which is a file, not a folder; fix the path.")
+        return PathError(f"Cannot resolve {show_path(path)}: a part of it is a file, not a folder; fix the path.")
 
     def _missing_message(self, path: str, joined: str) -> str:
         dangling = self._dangling_message(path)
@@ -302,8 +307,8 @@ class Workspace:
             return dangling
         suggestions = self._suggest(joined)
         if suggestions:
-            return f"File not found: {path}. Did you mean {', '.join(suggestions)}?"
-        return f"File not found: {path}. Check the spelling, or list its folder to see what exists."
+            return f"File not found: {show_path(path)}. Did you mean {', '.join(suggestions)}?"
+        return f"File not found: {show_path(path)}. Check the spelling, or list its folder to see what exists."
 
     def _dangling_message(self, path: str) -> str | None:
         """The error for a missing path that is, or goes through, a symbolic link to nothing.
@@ -319,13 +324,13 @@ class Workspace:
             target = os.path.realpath(joined)
             if self.root_of(os.path.realpath(os.path.dirname(joined))) is None or self.root_of(target) is None:
                 return None
-            next_step = "fix the link or read its target's real path."
-            if is_last:
-                return f"{path} is a symbolic link to {self.display(target)}, which does not exist; {next_step}"
-            return (
-                f"{path} is inside {written}, a symbolic link to {self.display(target)}, which does not exist; "
-                f"{next_step}"
+            link = (
+                f"a symbolic link to {self.display(target)}, which does not exist; "
+                "fix the link or read its target's real path."
             )
+            if is_last:
+                return f"{show_path(path)} is {link}"
+            return f"{show_path(path)} is inside {show_path(written)}, {link}"
         return None
 
     def _suggest(self, joined: str) -> list[str]:

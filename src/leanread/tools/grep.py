@@ -32,6 +32,7 @@ from typing import Any
 from .. import pruning
 from ..errors import InvalidArgument, LeanreadError, NotText, PathError
 from ..knowledge import ranges_of
+from ..names import show_path
 from ..pruning import guards
 from ..render import CUT_MARKER, binary_skipped, byte_size, envelope
 from ..result import ToolResult
@@ -367,7 +368,7 @@ def _resolved(ctx: ToolContext, path: str) -> Resolved | None:
     inside = path.startswith(primary) and os.sep == "/"
     return Resolved(
         real=path,
-        display=path[len(primary) :] if inside else ctx.workspace.display(path),
+        display=show_path(path[len(primary) :]) if inside else ctx.workspace.display(path),
         size=st.st_size,
         mtime_ns=st.st_mtime_ns,
         is_dir=False,

@@ -10,30 +10,40 @@ Result (``<type>tree</type>``)::
       tools/
         common.py
       cli.py
+    CLAUDE.md -> AGENTS.md
     README.md
 
-    (4 folders, 11 files; a folder shown with a file count is collapsed: ls it, or pass a larger depth.)
+    (4 folders, 11 files, 1 link; a folder shown with a file count is collapsed: ls it, or pass a larger depth.)
     </content>
 
-Folders come first, then files, each sorted by name; two spaces of indent per level. The files are
-``rg --files`` below the folder: ``.gitignore`` rules, ``.git``, ``node_modules``, ``__pycache__``
-and the deny list left out by ripgrep, virtualenvs (a folder holding ``pyvenv.cfg``) here. So a
-folder with no file left is not shown. Up to ``depth`` levels are shown; deeper folders, and
-folders whose entries do not fit in the entry cap, are shown collapsed with their file count.
+Folders come first, then files and links, each sorted by name; two spaces of indent per level. The
+files are ``rg --files`` below the folder: ``.gitignore`` rules, ``.git``, ``node_modules``,
+``__pycache__`` and the deny list left out by ripgrep, virtualenvs (a folder holding ``pyvenv.cfg``)
+here. So a folder with no file left is not shown. Up to ``depth`` levels are shown; deeper folders,
+and folders whose entries do not fit in the entry cap, are shown collapsed with their file count.
+
+ripgrep does not report symbolic links, so each folder shown is scanned for them: a link is listed
+as ``name -> target`` (the target as the tools take it, ``/`` after a folder), ``-> … (missing)``
+when its target does not exist, ``-> (outside the workspace)`` without naming a target outside,
+and never followed; a link on the deny list, or through which a denied name is reached, is left
+out. Every name is escaped as every path is (``names.show_path``), so a newline in a name cannot
+split a row.
 """
 
 from __future__ import annotations
 
+import errno
 import os
+import stat
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import InvalidArgument, NotAFile
-from ..frame import Own, framed, one_line
+from ..frame import Own, framed
+from ..names import show_path
 from ..result import ToolResult
 from ..search import RgOptions, list_files
-from ..textfile import shown
 from ..tokens import count_tokens
 from .common import DenyFilter, ToolContext
 
@@ -70,15 +80,49 @@ class LsRequest:
 
 @dataclass
 class _Folder:
-    """A folder of the tree: its subfolders, its files, and how many files lie below it."""
+    """A folder of the tree: its subfolders, its files, how many files lie below it, and once
+    scanned (``_scan``) the rows of its symbolic links by name."""
 
     folders: dict[str, _Folder] = field(default_factory=dict)
     files: list[str] = field(default_factory=list)
     count: int = 0
     expanded: bool = False
+    links: dict[str, str] = field(default_factory=dict)
 
     def entries(self) -> int:
-        return len(self.folders) + len(self.files)
+        return len(self.folders) + len(self.files) + len(self.links)
+
+
+def _link_row(ctx: ToolContext, link: str, name: str) -> str | None:
+    """The row of the symbolic link ``link`` named ``name``, or None when it is denied; its
+    target is named only when it lies inside the workspace, and never opened."""
+    workspace = ctx.workspace
+    if workspace.is_denied(link):
+        return None
+    real = os.path.realpath(link)
+    arrow = f"{show_path(name)} ->"
+    if workspace.root_of(real) is None:
+        return f"{arrow} (outside the workspace)"
+    try:
+        st = os.stat(link)
+    except FileNotFoundError:
+        return f"{arrow} {workspace.display(real)} (missing)"
+    except OSError as exc:
+        return f"{arrow} (a link loop)" if exc.errno == errno.ELOOP else f"{arrow} {workspace.display(real)}"
+    return f"{arrow} {workspace.display(real)}" + ("/" if stat.S_ISDIR(st.st_mode) else "")
+
+
+def _scan(folder: _Folder, real: str, ctx: ToolContext) -> None:
+    """Fill ``folder.links`` with the symbolic links directly in ``real`` (ripgrep lists none)."""
+    try:
+        with os.scandir(real) as entries:
+            links = [entry.name for entry in entries if entry.is_symlink() and entry.name not in SKIPPED]
+    except OSError:
+        return
+    for name in links:
+        row = _link_row(ctx, os.path.join(real, name), name)
+        if row is not None:
+            folder.links[name] = row
 
 
 def _tree(paths: Sequence[str], top: str, ctx: ToolContext) -> _Folder:
@@ -101,21 +145,28 @@ def _tree(paths: Sequence[str], top: str, ctx: ToolContext) -> _Folder:
     return root
 
 
-def _expand(root: _Folder, depth: int, cap: int) -> tuple[int, bool]:
-    """Mark folders expanded level by level while their entries fit in ``cap``; returns the
-    entries shown and whether the top folder itself was cut."""
+def _expand(root: _Folder, top: str, depth: int, cap: int, ctx: ToolContext) -> tuple[int, bool]:
+    """Mark folders expanded level by level while their entries fit in ``cap``, scanning each
+    folder considered for its links; returns the entries shown and whether the top folder itself
+    was cut. The work follows the tree: a level with no folder left ends it, whatever ``depth``."""
     root.expanded = True
+    _scan(root, top, ctx)
     used = min(root.entries(), cap)
-    level = [root]
+    level = [(root, top)]
     for _ in range(depth - 1):
-        below: list[_Folder] = []
-        for folder in level:
+        if not level:
+            break
+        below: list[tuple[_Folder, str]] = []
+        for folder, real in level:
             for name in sorted(folder.folders):
-                child = folder.folders[name]
+                child, child_real = folder.folders[name], os.path.join(real, name)
+                if used + child.entries() > cap:
+                    continue
+                _scan(child, child_real, ctx)
                 if used + child.entries() <= cap:
                     child.expanded = True
                     used += child.entries()
-                    below.append(child)
+                    below.append((child, child_real))
         level = below
     return used, root.entries() > cap
 
@@ -127,23 +178,29 @@ def _files(count: int) -> str:
 def _rows(folder: _Folder, indent: str, rows: list[str], cap: int | None = None) -> int:
     """Append the rows of an expanded folder; returns how many folders were shown collapsed."""
     collapsed = 0
-    names = [(name, True) for name in sorted(folder.folders)] + [(name, False) for name in sorted(folder.files)]
+    leaves = sorted([(name, show_path(name)) for name in folder.files] + list(folder.links.items()))
+    names = [(name, True) for name in sorted(folder.folders)] + [(row, False) for _, row in leaves]
     for name, is_folder in names[:cap]:
         if not is_folder:
-            rows.append(indent + one_line(shown(name)))
+            rows.append(indent + name)
             continue
         child = folder.folders[name]
         if child.expanded:
-            rows.append(f"{indent}{one_line(shown(name))}/")
+            rows.append(f"{indent}{show_path(name)}/")
             collapsed += _rows(child, indent + "  ", rows)
         else:
-            rows.append(f"{indent}{one_line(shown(name))}/ ({_files(child.count)})")
+            rows.append(f"{indent}{show_path(name)}/ ({_files(child.count)})")
             collapsed += 1
     return collapsed
 
 
 def _folders(folder: _Folder) -> int:
     return sum(1 + _folders(child) for child in folder.folders.values())
+
+
+def _links(folder: _Folder) -> int:
+    """Links shown: those of the expanded folders."""
+    return len(folder.links) + sum(_links(child) for child in folder.folders.values() if child.expanded)
 
 
 def run(ctx: ToolContext, request: LsRequest, call_id: str) -> ToolResult:
@@ -164,13 +221,15 @@ def run(ctx: ToolContext, request: LsRequest, call_id: str) -> ToolResult:
         raise NotAFile(f"{target.display} is a file, not a folder; read it, or ls the folder it is in.")
     paths = list_files(target.real, RgOptions(policy=ctx.policy, skip=SKIPPED), cwd=target.real)
     root = _tree(paths, target.real, ctx)
-    used, cut = _expand(root, depth, cap)
+    used, cut = _expand(root, target.real, depth, cap, ctx)
     rows: list[str] = []
     collapsed = _rows(root, "", rows, cap if cut else None)
-    where = shown(target.display)
-    folders = _folders(root)
+    where = target.display
+    folders, links = _folders(root), _links(root)
     counts = f"{folders:,} folder{'' if folders == 1 else 's'}, {_files(root.count)}"
-    if not root.count:
+    if links:
+        counts += f", {links:,} link{'' if links == 1 else 's'}"
+    if not root.entries():
         note = (
             f"(No files in {where}; .gitignored paths, .git, node_modules, __pycache__, virtualenvs and secrets on "
             "the deny list are left out.)"
@@ -194,6 +253,7 @@ def run(ctx: ToolContext, request: LsRequest, call_id: str) -> ToolResult:
         "depth": depth,
         "folders": folders,
         "files": root.count,
+        "links": links,
         "entries_shown": used,
         "collapsed": collapsed,
         "truncated": "limit" if cut else None,

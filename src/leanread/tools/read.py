@@ -20,6 +20,7 @@ from ..frame import Own
 from ..instructions import Instruction, reminder
 from ..knowledge import Knowledge, KnownLine, as_known, hunks_known, ranges_of
 from ..ledger import LineRange
+from ..names import show_path
 from ..outline import HEAD_TAIL_LINES, Outline, Symbol, find_symbol, head_and_tail, language_of, outline, shown_lines
 from ..render import (
     Window,
@@ -36,7 +37,7 @@ from ..render import (
     unchanged_marker,
 )
 from ..result import ImageData, ToolResult
-from ..textfile import IndexedLines, TextFile, content_hash, shown
+from ..textfile import IndexedLines, TextFile, content_hash
 from ..tokens import count_tokens
 from ..workspace import Resolved, read_regular_file
 from .common import ToolContext, audit_focus, knowledge_of, load_text, new_instructions, record_view
@@ -137,12 +138,12 @@ def _metadata(call_id: str, display: str, kind: str, window: Window, tokens: int
 
 def _entry_name(entry: os.DirEntry[str]) -> str:
     """The listed name: folders end with ``/``; a link that cannot be followed (a loop, a
-    missing target) is listed as it is; bytes of the name that are not UTF-8 show as U+FFFD."""
+    missing target) is listed as it is; the name is escaped as every path is (``names.show_path``)."""
     try:
         is_dir = entry.is_dir()
     except OSError:
         is_dir = False
-    return shown(entry.name) + ("/" if is_dir else "")
+    return show_path(entry.name) + ("/" if is_dir else "")
 
 
 def _list_directory(ctx: ToolContext, request: ReadRequest, resolved: Resolved, call_id: str) -> ToolResult:
