@@ -6,18 +6,18 @@ import fnmatch
 import functools
 import os
 import re
-import stat
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..config import Limits, Policy
-from ..errors import EditError
+from ..errors import EditError, FileMissing, NotAFile, PathChanged
 from ..instructions import Instruction, governing, load
 from ..knowledge import Knowledge, KnownLine, carry_records, know
 from ..ledger import LedgerStore, LineRange, ViewRecord
 from ..lineindex import LineIndexCache, StaleIndex
 from ..pruning import AuditHook, FocusAudit, LocalPruner, Pruner, backend_name
+from ..safeopen import read_regular
 from ..textfile import IndexedLines, TextFile, decode, decode_indexed
 from ..workspace import Resolved, Workspace, read_regular_file
 from ..writeback import atomic_write
@@ -75,6 +75,25 @@ def load_text(ctx: ToolContext, resolved: Resolved, first: int = 1, limit: int |
             resolved.real, resolved.size, resolved.mtime_ns, ino=resolved.ino, ctime_ns=resolved.ctime_ns
         )
     return decode_indexed(index, resolved.real, resolved.display, head, first, limit, budget)
+
+
+def reload(ctx: ToolContext, real: str, attempts: int = 5) -> tuple[Resolved, TextFile]:
+    """The file at ``real`` resolved and decoded whole, as it is now: after a write, another
+    program (or agent) may replace it again between the ``stat`` and the open, so that is tried
+    again up to ``attempts`` times.
+
+    Raises:
+        LeanreadError: as ``Workspace.resolve`` and ``load_text`` raise; ``PathChanged`` only when
+            the file kept changing for every attempt.
+    """
+    for _ in range(attempts - 1):
+        resolved = ctx.workspace.resolve(real)
+        try:
+            return resolved, load_text(ctx, resolved)
+        except PathChanged:
+            continue
+    resolved = ctx.workspace.resolve(real)
+    return resolved, load_text(ctx, resolved)
 
 
 def whole_lines(text_file: TextFile) -> list[str] | None:
@@ -195,14 +214,19 @@ class DenyFilter:
         return self.folder_denied(folder) or self.name_denied(name)
 
 
-def current_bytes(real: str) -> bytes | None:
-    """The file's bytes now, or None if nothing is there (never blocks on a FIFO)."""
+def current_bytes(real: str, display: str | None = None) -> bytes | None:
+    """The file's bytes now, or None if nothing is there, or ``b""`` for something that is not a
+    regular file; never blocks on a FIFO and never follows a link (``safeopen.read_regular``).
+
+    Raises:
+        PathError: the path, or a folder on it, is a link now, or the file cannot be read.
+    """
     try:
-        fd = os.open(real, os.O_RDONLY | os.O_NONBLOCK)
-    except FileNotFoundError:
+        return read_regular(real, display if display is not None else real)
+    except FileMissing:
         return None
-    with os.fdopen(fd, "rb") as handle:
-        return handle.read() if stat.S_ISREG(os.fstat(handle.fileno()).st_mode) else b""
+    except NotAFile:
+        return b""
 
 
 def replace_if_unchanged(real: str, display: str, original: bytes | None, data: bytes) -> None:
@@ -214,7 +238,7 @@ def replace_if_unchanged(real: str, display: str, original: bytes | None, data: 
         EditError: the file changed (or appeared) in the meantime; nothing was written.
         PathError: the write failed; the file is unchanged.
     """
-    if current_bytes(real) != original:
+    if current_bytes(real, display) != original:
         raise EditError(
             f"{display} changed while this change was being made, so nothing was written; read it again and retry."
         )

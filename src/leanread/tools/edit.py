@@ -15,7 +15,7 @@ from ..textfile import TextFile, decode
 from ..tokens import count_tokens
 from ..workspace import Resolved, read_regular_file
 from ..writeback import encode_edit, file_lock
-from .common import ToolContext, knowledge_of, load_text, record_view, replace_if_unchanged, whole_lines
+from .common import ToolContext, knowledge_of, record_view, reload, replace_if_unchanged, whole_lines
 
 NAME = "edit"
 
@@ -186,8 +186,7 @@ def run(ctx: ToolContext, request: EditRequest, call_id: str) -> ToolResult:
             display=resolved.display,
         )
         replace_if_unchanged(resolved.real, resolved.display, original, data)
-    after = ctx.workspace.resolve(resolved.real)
-    new_file = load_text(ctx, after)
+    after, new_file = reload(ctx, resolved.real)
     new_lines = whole_lines(new_file) or []
     ctx.ledger.put_version(new_file.content_hash, "\n".join(new_lines))
     moved = know(

@@ -6,14 +6,15 @@ import os
 from dataclasses import dataclass
 
 from ..editing import refuse_markers
-from ..errors import Denied, FileMissing, NotAFile, OutsideWorkspace, PathError
+from ..errors import Denied, FileMissing, NotAFile, OutsideWorkspace
 from ..knowledge import ranges_of
 from ..result import ToolResult
+from ..safeopen import make_folders
 from ..textfile import decode
 from ..tokens import count_tokens
 from ..workspace import read_regular_file
 from ..writeback import encode_edit, file_lock
-from .common import ToolContext, knowledge_of, load_text, record_view, replace_if_unchanged, whole_lines
+from .common import ToolContext, knowledge_of, record_view, reload, replace_if_unchanged, whole_lines
 from .edit import EditRefused
 
 NAME = "write"
@@ -105,14 +106,10 @@ def run(ctx: ToolContext, request: WriteRequest, call_id: str) -> ToolResult:
     """
     with file_lock(_target(ctx, request.path)):
         real, display, original, data = _replacement(ctx, request.path, request.content)
-        try:
-            os.makedirs(os.path.dirname(real), exist_ok=True)
-        except OSError as exc:
-            raise PathError(f"Cannot create the folder of {display} ({exc.strerror}); nothing was written.") from None
+        make_folders(os.path.dirname(real), display)
         replace_if_unchanged(real, display, original, data)
     created = original is None
-    after = ctx.workspace.resolve(real)
-    new_file = load_text(ctx, after)
+    after, new_file = reload(ctx, real)
     lines = whole_lines(new_file) or []
     ctx.ledger.put_version(new_file.content_hash, "\n".join(lines))
     record_view(ctx, call_id, after, new_file, ranges_of(range(1, len(lines) + 1)), kind="write")
