@@ -52,6 +52,7 @@ def test_resolve_relative_and_absolute(root: Path) -> None:
         is_dir=False,
         ino=st.st_ino,
         ctime_ns=st.st_ctime_ns,
+        dev=st.st_dev,
     )
     assert ws.resolve(str(target)) == rel
     assert ws.resolve("./src/../src/app.py") == rel
@@ -321,9 +322,9 @@ def test_read_regular_file_vanished(root: Path) -> None:
     (root / "f").write_text("x")
     resolved = Workspace([root]).resolve("f")
     os.unlink(root / "f")
-    with pytest.raises(PathError) as info:
+    with pytest.raises(FileMissing) as info:
         read_regular_file(resolved)
-    assert str(info.value) == "Cannot open f: No such file or directory."
+    assert str(info.value) == "f disappeared while leanread was opening it; list its folder to see what exists."
 
 
 def test_empty_roots_are_left_out_and_said_on_stderr(

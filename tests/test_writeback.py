@@ -307,7 +307,7 @@ def test_atomic_write_failure_leaves_the_original_and_no_temp_file(
     target = tmp_path / "a.txt"
     target.write_bytes(b"original")
 
-    def refuse(src: str, dst: str) -> None:
+    def refuse(src: str, dst: str, **dir_fds: int) -> None:
         raise OSError(28, "No space left on device")
 
     monkeypatch.setattr(os, "replace", refuse)

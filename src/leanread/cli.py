@@ -432,6 +432,19 @@ def bench_speed(
     print(markdown_report(run(root, runs, big_mb), shown))
 
 
+@bench_app.command("faults")
+def bench_faults(
+    rounds: Annotated[int, typer.Option(help="Server processes started, sent a burst of writes, killed.")] = 100,
+    seed: Annotated[int, typer.Option(help="Seed of the random kill moments.")] = 0,
+) -> None:
+    """kill -9 of `leanread serve` amid edits and writes: torn files and ledger reopen failures (both must be 0)."""
+    from .bench.faults import bench_faults as run
+    from .bench.faults import markdown_report
+
+    shown = f"leanread bench faults --rounds {rounds}" + (f" --seed {seed}" if seed else "")
+    print(markdown_report(run(rounds, seed), shown))
+
+
 def main() -> None:
     """Entry point of the ``leanread`` console script: refusals print one line, status 1."""
     try:

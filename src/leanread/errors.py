@@ -7,7 +7,8 @@
      │    ├── OutsideWorkspace    resolves (through links or ``..``) outside every root
      │    ├── FileMissing         nothing at that path (similar existing names are suggested)
      │    ├── Denied              the path or a folder on it is on the deny list (secrets such as ``.env``)
-     │    └── NotAFile            a directory, FIFO, device or socket where a file was expected
+     │    ├── NotAFile            a directory, FIFO, device or socket where a file was expected
+     │    └── PathChanged         the file, or a folder on its path, was replaced after it was checked
      ├── NotText                  the file is binary or in an encoding leanread cannot show
      ├── TokenizerError           the offline o200k_base vocabulary is missing or corrupt
      ├── ConfigError              ``leanread.toml`` / ``[tool.leanread]`` or an override is invalid
@@ -61,6 +62,10 @@ class Denied(PathError):
 
 class NotAFile(PathError):
     """A directory, FIFO, device or socket stands where a regular file was expected."""
+
+
+class PathChanged(PathError):
+    """The file, or a folder on its path, was replaced (by a link, another file) between the check and the open."""
 
 
 class NotText(LeanreadError):

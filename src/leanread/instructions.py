@@ -8,7 +8,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .config import Policy
+from .errors import PathError
 from .frame import Own, one_line, wrap
+from .safeopen import read_regular
 from .workspace import Workspace
 
 
@@ -87,9 +89,8 @@ def load(workspace: Workspace, reals: Sequence[str], max_bytes: int) -> list[Ins
     out: list[Instruction] = []
     for real in reals:
         try:
-            with open(real, "rb") as handle:
-                data = handle.read(max_bytes + 1)
-        except OSError:
+            data = read_regular(real, workspace.display(real), limit=max_bytes + 1)
+        except PathError:  # gone, replaced or not a regular file since it was found
             continue
         text = data[:max_bytes].decode("utf-8", "replace")
         cut_at = max_bytes if len(data) > max_bytes else None

@@ -36,6 +36,7 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import contextmanager
 
 from .errors import FileMissing, InvalidArgument, NotAFile, PathError
+from .safeopen import open_regular
 
 #: Bytes read per ``pread`` while building the index.
 CHUNK_BYTES = 1 << 20
@@ -117,11 +118,7 @@ def _open(source: Source, name: str | None = None) -> Iterator[tuple[int, os.sta
     if isinstance(source, int):
         fd, owned = source, False
     else:
-        try:
-            fd = os.open(source, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
-        except OSError as exc:
-            raise PathError(f"Cannot open {name or _name(source)}: {exc.strerror}.") from None
-        owned = True
+        fd, owned = open_regular(os.path.abspath(os.fspath(source)), name or _name(source)), True
     try:
         st = os.fstat(fd)
         if not stat.S_ISREG(st.st_mode):

@@ -9,7 +9,7 @@ import uuid
 from collections.abc import Callable, Iterable, Sequence
 
 from .config import Limits, Policy, load_settings
-from .errors import InvalidArgument, LeanreadError
+from .errors import InvalidArgument, LeanreadError, PathError
 from .ledger import CALL, LedgerStore, ViewRecord
 from .ledger_sqlite import shared_ledger
 from .names import parse_path
@@ -179,7 +179,7 @@ class Session:
             return
         try:
             data = current_bytes(real)
-        except OSError:
+        except (OSError, PathError):
             return  # the read reports what is wrong with the file
         if data is None or hashlib.sha256(data).hexdigest() != max(greps, key=lambda r: r.seq).content_hash:
             raise InvalidArgument(

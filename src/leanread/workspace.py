@@ -24,6 +24,7 @@ from pathlib import Path
 from .config import Policy
 from .errors import Denied, FileMissing, NotAFile, OutsideWorkspace, PathError
 from .names import show_path
+from .safeopen import read_regular, refuse_long_path
 
 
 @dataclass(frozen=True)
@@ -42,6 +43,8 @@ class Resolved:
         ctime_ns: inode change time in nanoseconds, from the same ``stat`` (0 when unknown):
             unlike the mtime, no user can set it, so an in-place rewrite that restores the
             mtime still changes it.
+        dev: device number, from the same ``stat`` (0 when unknown): with ``ino``, the file
+            ``read_regular_file`` must find when it opens the path.
     """
 
     real: str
@@ -51,6 +54,7 @@ class Resolved:
     is_dir: bool
     ino: int = 0
     ctime_ns: int = 0
+    dev: int = 0
 
 
 _SPECIAL_KINDS = (
@@ -229,6 +233,7 @@ class Workspace:
         """
         if not path or "\x00" in path:
             raise PathError("The path is empty or contains a NUL byte; pass a file path such as src/app.py.")
+        refuse_long_path(path)
         joined = os.path.join(self.primary, os.path.expanduser(path))
         self._refuse_given_name(path, joined)
         try:
@@ -273,6 +278,7 @@ class Workspace:
             is_dir=stat.S_ISDIR(st.st_mode),
             ino=st.st_ino,
             ctime_ns=st.st_ctime_ns,
+            dev=st.st_dev,
         )
 
     def _require_inside(self, path: str, real: str) -> None:
@@ -423,20 +429,15 @@ def read_regular_file(resolved: Resolved, limit: int | None = None) -> bytes:
     """The bytes of a regular file resolved by ``Workspace.resolve``: all of them, or the first
     ``limit``.
 
-    The file is opened non-blocking and checked again with ``fstat``, so a file swapped for a
-    FIFO after the check cannot hang the call.
+    The file is opened without following any link and non-blocking, and must be the inode that
+    was checked (``safeopen.open_regular``): a folder on its path swapped for a link, or the file
+    swapped for a FIFO or another file after the check, is refused, never followed or waited on.
 
     Raises:
         NotAFile: the path is a directory or no longer a regular file.
-        PathError: the file cannot be opened (permissions, vanished).
+        FileMissing: the file vanished after the check.
+        PathError: it was replaced after the check, or cannot be opened (permissions).
     """
     if resolved.is_dir:
         raise NotAFile(f"{resolved.display} is a directory; read a file inside it.")
-    try:
-        fd = os.open(resolved.real, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
-    except OSError as exc:
-        raise PathError(f"Cannot open {resolved.display}: {exc.strerror}.") from None
-    with os.fdopen(fd, "rb") as handle:
-        if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
-            raise NotAFile(f"{resolved.display} is no longer a regular file; read it again once it is.")
-        return handle.read() if limit is None else handle.read(limit)
+    return read_regular(resolved.real, resolved.display, expect=(resolved.dev, resolved.ino), limit=limit)

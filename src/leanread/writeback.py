@@ -15,16 +15,18 @@ from __future__ import annotations
 import codecs
 import contextlib
 import difflib
+import errno
 import fcntl
 import hashlib
 import os
+import secrets
 import stat
-import tempfile
 import threading
 from collections.abc import Iterator
 
 from .diffing import common_ends
 from .errors import PathError, UnencodableText
+from .safeopen import WRITE_THEN, changed, walk_folder
 
 # Byte-order marks by codec name (``codecs.lookup(name).name``).
 _BOMS: dict[str, bytes] = {
@@ -177,12 +179,15 @@ def _failed(shown: str, exc: OSError) -> PathError:
 def atomic_write(real_path: str, data: bytes, *, display: str | None = None) -> None:
     """Replace the file at ``real_path`` with ``data``, or create it, atomically.
 
-    ``data`` goes to a temp file in the same folder (``.<name>.<random>.tmp``), is flushed and
-    fsynced, takes the mode (and, where permitted, the owner and group) of the existing file (a
-    new file gets ``0o666 & ~umask``), then is renamed over ``real_path``. Pass the realpath
-    (``Resolved.real``): a symbolic link then stays a link, since its target is replaced; a path
-    that is itself a link would be replaced by a regular file. Other hard links to the old file
-    keep the old bytes.
+    The folder is reached from ``/`` without following any link (``safeopen.walk_folder``), and
+    everything happens inside that folder's fd: ``data`` goes to a temp file there
+    (``.<name>.<random>.tmp``, created ``O_EXCL | O_NOFOLLOW``), is flushed and fsynced, takes
+    the mode (and, where permitted, the owner and group) of the existing file (a new file gets
+    ``0o666 & ~umask``), then is renamed over the name. So a folder on the path swapped for a
+    link after the path was checked is refused, never written through. Pass the realpath
+    (``Resolved.real``): a symbolic link then stays a link, since its target is replaced; a
+    name that has become a link since it was checked is refused. Other hard links to the old
+    file keep the old bytes.
 
     Args:
         real_path: absolute realpath of the file; its folder must exist.
@@ -192,59 +197,82 @@ def atomic_write(real_path: str, data: bytes, *, display: str | None = None) -> 
     Raises:
         PathError: the file is read-only for this process (a rename could replace it anyway, so
             it is refused), the folder is missing or not writable, the disk is full, the target is
-            a directory, …; the temp file is removed and the original is untouched.
+            a directory, the path changed since it was checked, …; the temp file is removed and
+            the original is untouched.
     """
     shown = display if display is not None else real_path
-    folder, name = os.path.split(real_path)
-    folder = folder or "."
-    owner: tuple[int, int] | None = None
+    folder, name = os.path.split(os.path.abspath(real_path))
     try:
-        info = os.stat(real_path)
-        if stat.S_ISDIR(info.st_mode):
-            raise PathError(f"{shown} is a directory; give the path of a file.")
-        if not os.access(real_path, os.W_OK):
-            raise PathError(
-                f"{shown} is read-only (mode {stat.S_IMODE(info.st_mode):o}), so it is unchanged; "
-                "ask the user to make it writable first."
-            )
-        mode, owner = stat.S_IMODE(info.st_mode), (info.st_uid, info.st_gid)
-    except FileNotFoundError:
-        mode = 0o666 & ~_umask()
-    except OSError as exc:
-        raise _failed(shown, exc) from None
-    try:
-        fd, temp = tempfile.mkstemp(prefix=f".{name}.", suffix=".tmp", dir=folder)
+        dir_fd = walk_folder(folder, readable=True)
     except FileNotFoundError:
         raise PathError(f"Cannot write {shown}: its folder does not exist; create the folder first.") from None
     except OSError as exc:
+        if exc.errno in (errno.ELOOP, errno.ENOTDIR):
+            raise changed(shown, WRITE_THEN) from None
         raise _failed(shown, exc) from None
+    try:
+        mode, owner = _existing_mode(real_path, name, dir_fd, shown)
+        _write_in(dir_fd, name, data, mode, owner, shown)
+        with contextlib.suppress(OSError):  # make the rename durable; best effort
+            os.fsync(dir_fd)
+    finally:
+        os.close(dir_fd)
+
+
+def _existing_mode(real_path: str, name: str, dir_fd: int, shown: str) -> tuple[int, tuple[int, int] | None]:
+    """``(mode, (uid, gid) or None)`` the new file takes: the existing file's, or a new file's."""
+    try:
+        info = os.stat(name, dir_fd=dir_fd, follow_symlinks=False)
+    except FileNotFoundError:
+        return 0o666 & ~_umask(), None
+    except OSError as exc:
+        raise _failed(shown, exc) from None
+    if stat.S_ISDIR(info.st_mode):
+        raise PathError(f"{shown} is a directory; give the path of a file.")
+    if stat.S_ISLNK(info.st_mode):
+        raise changed(shown, WRITE_THEN)
+    if not os.access(real_path, os.W_OK):
+        raise PathError(
+            f"{shown} is read-only (mode {stat.S_IMODE(info.st_mode):o}), so it is unchanged; "
+            "ask the user to make it writable first."
+        )
+    return stat.S_IMODE(info.st_mode), (info.st_uid, info.st_gid)
+
+
+def _temp_file(dir_fd: int, name: str, shown: str) -> tuple[int, str]:
+    """``(fd, name)`` of a new, empty temp file in the folder ``dir_fd`` (mode 0o600)."""
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+    for _ in range(100):
+        temp = f".{name[:200]}.{secrets.token_hex(4)}.tmp"
+        try:
+            return os.open(temp, flags, 0o600, dir_fd=dir_fd), temp
+        except FileExistsError:
+            continue
+        except OSError as exc:
+            raise _failed(shown, exc) from None
+    raise PathError(f"Cannot write {shown}: no free temp-file name in its folder; remove its .*.tmp files.")
+
+
+def _write_in(dir_fd: int, name: str, data: bytes, mode: int, owner: tuple[int, int] | None, shown: str) -> None:
+    """Write ``data`` to a temp file in ``dir_fd`` and rename it over ``name``; on any failure
+    the temp file is removed and ``name`` is untouched."""
+    fd, temp = _temp_file(dir_fd, name, shown)
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
             handle.flush()
             os.fsync(handle.fileno())
-        if owner is not None and hasattr(os, "chown"):
-            with contextlib.suppress(OSError):
-                os.chown(temp, *owner)
-        os.chmod(temp, mode)  # after chown, which may clear set-id bits
-        os.replace(temp, real_path)
+            if owner is not None and hasattr(os, "fchown"):
+                with contextlib.suppress(OSError):
+                    os.fchown(handle.fileno(), *owner)
+            os.fchmod(handle.fileno(), mode)  # after chown, which may clear set-id bits
+        os.replace(temp, name, src_dir_fd=dir_fd, dst_dir_fd=dir_fd)
     except BaseException as exc:
         with contextlib.suppress(OSError):
-            os.unlink(temp)
+            os.unlink(temp, dir_fd=dir_fd)
         if isinstance(exc, OSError):
             raise _failed(shown, exc) from None
         raise
-    _sync_folder(folder)
-
-
-def _sync_folder(folder: str) -> None:
-    """Make the rename durable; best effort (not every OS or file system allows it)."""
-    with contextlib.suppress(OSError, AttributeError):
-        fd = os.open(folder, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
-        try:
-            os.fsync(fd)
-        finally:
-            os.close(fd)
 
 
 def _lock_folder() -> str:

@@ -3,18 +3,18 @@
 from __future__ import annotations
 
 import os
-import stat
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..config import Limits, Policy
-from ..errors import EditError, LeanreadError, NotText
+from ..errors import EditError, FileMissing, LeanreadError, NotAFile, NotText
 from ..instructions import Instruction, governing, load
 from ..knowledge import Knowledge, KnownLine, carry_records, know
 from ..ledger import LedgerStore, LineRange, ViewRecord
 from ..lineindex import LineIndexCache, StaleIndex
 from ..pruning import AuditHook, FocusAudit, LocalPruner, Pruner, backend_name
+from ..safeopen import read_regular
 from ..textfile import IndexedLines, TextFile, binary_kind, decode, decode_indexed
 from ..workspace import Resolved, Workspace, read_regular_file
 from ..writeback import atomic_write
@@ -231,14 +231,19 @@ def remember_written(
     return None
 
 
-def current_bytes(real: str) -> bytes | None:
-    """The file's bytes now, or None if nothing is there (never blocks on a FIFO)."""
+def current_bytes(real: str, display: str | None = None) -> bytes | None:
+    """The file's bytes now, or None if nothing is there, or ``b""`` for something that is not a
+    regular file; never blocks on a FIFO and never follows a link (``safeopen.read_regular``).
+
+    Raises:
+        PathError: the path, or a folder on it, is a link now, or the file cannot be read.
+    """
     try:
-        fd = os.open(real, os.O_RDONLY | os.O_NONBLOCK)
-    except FileNotFoundError:
+        return read_regular(real, display if display is not None else real)
+    except FileMissing:
         return None
-    with os.fdopen(fd, "rb") as handle:
-        return handle.read() if stat.S_ISREG(os.fstat(handle.fileno()).st_mode) else b""
+    except NotAFile:
+        return b""
 
 
 def replace_if_unchanged(real: str, display: str, original: bytes | None, data: bytes) -> None:
@@ -250,7 +255,7 @@ def replace_if_unchanged(real: str, display: str, original: bytes | None, data: 
         EditError: the file changed (or appeared) in the meantime; nothing was written.
         PathError: the write failed; the file is unchanged.
     """
-    if current_bytes(real) != original:
+    if current_bytes(real, display) != original:
         raise EditError(
             f"{display} changed while this change was being made, so nothing was written; read it again and retry."
         )

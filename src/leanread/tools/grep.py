@@ -374,6 +374,7 @@ def _resolved(ctx: ToolContext, path: str) -> Resolved | None:
         is_dir=False,
         ino=st.st_ino,
         ctime_ns=st.st_ctime_ns,
+        dev=st.st_dev,
     )
 
 

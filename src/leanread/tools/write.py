@@ -6,10 +6,11 @@ import os
 from dataclasses import dataclass
 
 from ..editing import refuse_markers
-from ..errors import Denied, FileMissing, NotAFile, OutsideWorkspace, PathError
+from ..errors import Denied, FileMissing, NotAFile, OutsideWorkspace
 from ..knowledge import ranges_of
 from ..protected import refuse_config_change, refuse_protected_path
 from ..result import ToolResult
+from ..safeopen import make_folders
 from ..textfile import decode, unshow_nul
 from ..tokens import count_tokens
 from ..workspace import read_regular_file
@@ -132,10 +133,7 @@ def run(ctx: ToolContext, request: WriteRequest, call_id: str) -> ToolResult:
     with file_lock(target):  # the next edit or write of the file waits until this one is recorded
         real, display, original, data = _replacement(ctx, request.path, request.content, came)
         new_file = decoded_for_write(ctx, data, display)
-        try:
-            os.makedirs(os.path.dirname(real), exist_ok=True)
-        except OSError as exc:
-            raise PathError(f"Cannot create the folder of {display} ({exc.strerror}); nothing was written.") from None
+        make_folders(os.path.dirname(real), display)
         replace_if_unchanged(real, display, original, data)
         # written: from here on nothing raises, the result says what was done
         total = len(new_file.lines)
