@@ -445,6 +445,28 @@ def bench_faults(
     print(markdown_report(run(rounds, seed), shown))
 
 
+@bench_app.command("fuzz")
+def bench_fuzz(
+    calls: Annotated[int, typer.Option(help="Calls to send (1..N).")] = 1000,
+    seed: Annotated[int, typer.Option(help="Picks the generated tree and every call.")] = 0,
+    only: Annotated[list[int] | None, typer.Option(help="Send only call K of the seed (repeatable): a replay.")] = None,
+    deadline: Annotated[float, typer.Option(help="Seconds a call may take before it counts as a hang.")] = 10.0,
+    max_seconds: Annotated[float | None, typer.Option(help="Stop after this many seconds.")] = None,
+    verbose: Annotated[bool, typer.Option(help="Print each call and the first line of its result.")] = False,
+) -> None:
+    """Random and hostile tool calls to `leanread serve` over stdio against a generated tree; counts
+    crashes, hangs, invalid results, unexplained file changes and leaked secrets. Exit status 1 if
+    any."""
+    from .bench.fuzz import FuzzConfig, run_fuzz
+    from .bench.fuzz.report import markdown_report, verbose_line
+
+    config = FuzzConfig(calls=calls, seed=seed, only=tuple(only or ()), deadline=deadline, max_seconds=max_seconds)
+    summary = run_fuzz(config, (lambda c, r, f: print(verbose_line(c, r, f), flush=True)) if verbose else None)
+    print(markdown_report(summary))
+    failed = sum(summary.count(kind) for kind in ("crash", "hang", "invalid", "unexplained", "leak"))
+    raise typer.Exit(1 if failed else 0)
+
+
 def main() -> None:
     """Entry point of the ``leanread`` console script: refusals print one line, status 1."""
     try:
