@@ -34,6 +34,7 @@ import binascii
 import contextlib
 import json
 import os
+import re
 import selectors
 import shutil
 import subprocess
@@ -339,18 +340,22 @@ class _Blocks:
         self.files: list[FileHits] = []
         self.binary: list[str] = []  # files ripgrep found a NUL byte in (their hits are not kept)
         self.on_file = on_file
+        self.scanned = 0  # where the search for the current file's end message goes on from
 
     def feed(self, chunk: bytes) -> None:
         data = self.data
         data += chunk
         # A JSON string never holds a bare '"', so these markers only start messages.
         while (begin := data.find(_BEGIN, self.pos)) >= 0:
-            end = data.find(_END, begin)
+            # go on where the last chunk's search stopped: a file with many hits arrives in many
+            # chunks, and searching its block from the start each time would be quadratic
+            end = data.find(_END, max(begin, self.scanned))
             eol = data.find(b"\n", end) if end >= 0 else -1
             if eol < 0:
+                self.scanned = max(begin, (end if end >= 0 else len(data)) - len(_END))
                 return  # the file's end message has not arrived yet
             closing = json.loads(data[end:eol])["data"]
-            self.pos = eol
+            self.pos = self.scanned = eol
             if closing.get("binary_offset") is not None:
                 self.binary.append(_path_of(closing["path"]))
                 continue
@@ -422,6 +427,9 @@ def _judge(paths: Sequence[str], cwd: str, sniff_bytes: int) -> tuple[list[str],
     return texts, binaries
 
 
+_COUNT_ROW = re.compile(rb"([^\0]*)\0([0-9]+)\n")
+
+
 def count_files(
     pattern: str,
     paths: Sequence[str],
@@ -439,11 +447,8 @@ def count_files(
     """
     args = [*_base(options), "--text", "--count", "--null", "--regexp", pattern, "--", *paths]
     data = _run(args, options, cwd, None) or b""
-    files: list[FileHits] = []
-    for line in data.splitlines():
-        name, sep, count = line.rpartition(b"\0")
-        if sep:
-            files.append(FileHits(os.fsdecode(name), int(count)))
+    # ``path\0count\n``: a name may hold a line break, never a NUL
+    files = [FileHits(os.fsdecode(name), int(count)) for name, count in _COUNT_ROW.findall(data)]
     _, binaries = _judge([f.path for f in files], cwd, sniff_bytes)
     if binary is not None:
         binary.extend(binaries)

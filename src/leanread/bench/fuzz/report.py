@@ -61,7 +61,8 @@ def verbose_line(call: Call, result: CallToolResult | None, failures: list[Failu
     else:
         text = "".join(block.text for block in result.content if isinstance(block, TextContent))
         outcome = ("error: " if result.is_error else "ok: ") + repr(text[:160])
-    return f"{call.index}\t{call.shown(160)}\t{outcome}"
+    line = f"{call.index}\t{call.shown(160)}\t{outcome}"
+    return line.encode("utf-8", "backslashreplace").decode()  # a lone surrogate in a call stays printable
 
 
 def markdown_report(summary: Summary, shown: str | None = None) -> str:

@@ -151,7 +151,7 @@ class _Connection:
                 if call is None:
                     reply = await client.list_tools()
                 else:
-                    reply = await client.call_tool(call.tool, mark_surrogates(call.arguments))
+                    reply = await client.call_tool(mark_surrogates(call.tool), mark_surrogates(call.arguments))
             except Exception as exc:
                 reply = exc
         return reply

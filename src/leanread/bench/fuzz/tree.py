@@ -151,10 +151,12 @@ def _binary(tree: Tree, rng: random.Random) -> None:
 def _secrets(tree: Tree) -> None:
     secret = f"API_KEY={tree.canary}\nPASSWORD={tree.canary}\n".encode()
     for name in (".env", ".env.local", "config/.env.production", "keys/id_rsa", "keys/server.pem",
-                 "keys/tls.key", "keys/id_ed25519.pub", "ENV/.ENV", ".env.d/inner.txt"):  # fmt: skip
+                 "keys/tls.key", "ENV/.ENV", ".env.d/inner.txt"):  # fmt: skip
         _put(tree, name, secret)
     example = "API_KEY=replace-me\n"
     _put(tree, ".env.example", example.encode(), example)
+    public = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIFuzzPublicKeyOnlyNothingSecret fuzz@leanread\n"
+    _put(tree, "keys/id_ed25519.pub", public.encode(), public)  # a public key is meant to be shown
     tree.outside.mkdir(parents=True, exist_ok=True)
     (tree.outside / "secret.txt").write_bytes(secret)
     (tree.outside / "sub").mkdir(exist_ok=True)

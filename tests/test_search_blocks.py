@@ -1,0 +1,51 @@
+"""ripgrep's output cut into files however it arrives, and counted whatever the names hold."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from leanread.search import FileHits, RgOptions, _Blocks, count_files
+
+
+def _messages(files: list[tuple[str, int]]) -> bytes:
+    out: list[str] = []
+    for path, hits in files:
+        out.append(json.dumps({"type": "begin", "data": {"path": {"text": path}}}, separators=(",", ":")))
+        for n in range(hits):
+            match = {"path": {"text": path}, "lines": {"text": f"x{n}\n"}, "line_number": n + 1}
+            out.append(json.dumps({"type": "match", "data": match}, separators=(",", ":")))
+        end = {"path": {"text": path}, "binary_offset": None, "stats": {"matched_lines": hits}}
+        out.append(json.dumps({"type": "end", "data": end}, separators=(",", ":")))
+    return ("\n".join(out) + "\n").encode()
+
+
+@given(
+    files=st.lists(st.tuples(st.sampled_from(["a.py", "b/c.txt", "d e.md"]), st.integers(0, 40)), max_size=4),
+    cuts=st.lists(st.integers(1, 300), max_size=40),
+)
+def test_any_chunking_gives_the_same_files(files: list[tuple[str, int]], cuts: list[int]) -> None:
+    data = _messages(files)
+    whole = _Blocks(None)
+    whole.feed(data)
+    pieces = _Blocks(None)
+    start = 0
+    for size in cuts:
+        pieces.feed(data[start : start + size])
+        start += size
+    pieces.feed(data[start:])
+    expected = [FileHits(path, hits) for path, hits in files]
+    assert [(f.path, f.count) for f in whole.files] == [(f.path, f.count) for f in expected]
+    assert pieces.files == whole.files
+
+
+def test_a_name_with_a_line_break_is_counted_as_one_file(root: Path) -> None:
+    (root / "new\nline.txt").write_text("".join(f"hit {i}\n" for i in range(30)))
+    (root / "plain.txt").write_text("hit\n")
+    binary: list[str] = []
+    counts = count_files("hit", [str(root)], RgOptions(), cwd=str(root), binary=binary)
+    assert sorted((Path(f.path).name, f.count) for f in counts) == [("new\nline.txt", 30), ("plain.txt", 1)]
+    assert binary == []
