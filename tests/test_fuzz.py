@@ -8,7 +8,6 @@ import itertools
 import os
 from pathlib import Path
 
-import pytest
 from mcp_types import CallToolResult, TextContent
 
 from leanread.bench.fuzz import FuzzConfig, run_fuzz

@@ -61,8 +61,12 @@ def verbose_line(call: Call, result: CallToolResult | None, failures: list[Failu
     else:
         text = "".join(block.text for block in result.content if isinstance(block, TextContent))
         outcome = ("error: " if result.is_error else "ok: ") + repr(text[:160])
-    line = f"{call.index}\t{call.shown(160)}\t{outcome}"
-    return line.encode("utf-8", "backslashreplace").decode()  # a lone surrogate in a call stays printable
+    return _printable(f"{call.index}\t{call.shown(160)}\t{outcome}")
+
+
+def _printable(text: str) -> str:
+    """``text`` with any lone surrogate (a hostile call's) as a ``\\udXXX`` escape, so it can be printed."""
+    return text.encode("utf-8", "backslashreplace").decode()
 
 
 def markdown_report(summary: Summary, shown: str | None = None) -> str:
@@ -86,7 +90,7 @@ def markdown_report(summary: Summary, shown: str | None = None) -> str:
         f"| {max(ms, default=0.0):.0f} |",
     ]
     if not summary.failures:
-        return "\n".join([*lines, "", "No failures."]) + "\n"
+        return _printable("\n".join([*lines, "", "No failures."]) + "\n")
     lines += ["", f"Failures (replay one with `leanread bench fuzz --seed {config.seed} --only K`):", ""]
     groups = _groups(summary.failures)
     for _, group in groups[:MAX_GROUPS]:
@@ -97,4 +101,4 @@ def markdown_report(summary: Summary, shown: str | None = None) -> str:
         lines.append(f"- {_KIND_TEXT[first.kind]} at call {calls}: `{first.call.shown(200)}`: {first.detail[:300]}")
     if len(groups) > MAX_GROUPS:
         lines.append(f"- … {len(groups) - MAX_GROUPS} more groups")
-    return "\n".join(lines) + "\n"
+    return _printable("\n".join(lines) + "\n")
