@@ -168,7 +168,7 @@ def test_openhands_calls_map_to_ops(tmp_path: Path) -> None:
             "flags": ["-n"],
             "cmd": "grep -n foo a.py",
             "step": 3,
-            "obs_chars": 43,
+            "obs_chars": 41,
         },
         {"op": "shell", "cmd": "C-c", "input": True, "step": 4, "obs_chars": 2},
     ]
