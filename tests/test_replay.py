@@ -87,8 +87,19 @@ def test_anchor_texts_and_tokens_for_a_small_file(tmp_path: Path) -> None:
         "1\tdef add(a, b):\n2\t    return a + b\n3\t\n4\t\n5\tdef sub(a, b):\n6\t    return a - b"
     )
     assert texts["floor"] == "pkg/mod.py 1-6\ndef add(a, b):\n    return a + b\n\n\ndef sub(a, b):\n    return a - b"
+    assert texts["swe-agent"] == (
+        "[File: /pkg/mod.py (6 lines total)]\n1:def add(a, b):\n2:    return a + b\n3:\n4:\n5:def sub(a, b):\n"
+        "6:    return a - b"
+    )
     tokens = {name: count_tokens(text) for name, text in texts.items()}
-    assert tokens == {"opencode": 70, "kilo-plain": 56, "opencode-dedup": 70, "claude-code": 31, "floor": 31}
+    assert tokens == {
+        "opencode": 70,
+        "kilo-plain": 56,
+        "opencode-dedup": 70,
+        "claude-code": 31,
+        "swe-agent": 45,
+        "floor": 31,
+    }
 
     # The same window again: the dedup anchors answer with their stubs, the floor with its header.
     again = {name: s.read(_call(MOD)) for name, s in strategies.items()}
@@ -126,6 +137,7 @@ def test_strategies_are_found_one_per_file_in_report_order() -> None:
         "kilo-plain",
         "opencode-dedup",
         "claude-code",
+        "swe-agent",
         "floor",
         "leanread",
         "leanread+focus",

@@ -385,6 +385,24 @@ def bench_replay(
     raise typer.Exit(run_replay_command(traces, trace, strategy, cache, out, jobs, append))
 
 
+@bench_app.command("import")
+def bench_import(
+    fmt: Annotated[
+        str,
+        typer.Argument(metavar="FORMAT", help="swe-agent, mini-swe-agent or openhands."),
+    ],
+    files: Annotated[
+        list[Path], typer.Argument(help="The agent's log files (a sources.json beside them adds header fields).")
+    ],
+    out: Annotated[Path, typer.Option(help="Folder for the traces (*.jsonl), for `bench replay --traces`.")],
+) -> None:
+    """An agent's own logs as replay traces (the schema of shared/traces/README.md)."""
+    from .bench.importers import import_files
+
+    for path in import_files(fmt, files, out):
+        print(path)
+
+
 @bench_app.command("documents")
 def bench_documents() -> None:
     """Tokens of `read` on a notebook, screenshots, PDF, DOCX, ODT, EPUB and RTF, against their raw bytes."""

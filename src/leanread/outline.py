@@ -272,6 +272,9 @@ _GRAMMARS: dict[str, _Grammar] = {
             "record_declaration": "record",
             "method_declaration": "method",
             "constructor_declaration": "constructor",
+            "compact_constructor_declaration": "constructor",
+            "annotation_type_declaration": "annotation",
+            "annotation_type_element_declaration": "element",
         },
         frozenset(
             {
@@ -283,6 +286,8 @@ _GRAMMARS: dict[str, _Grammar] = {
                 "interface_body",
                 "enum_body",
                 "enum_body_declarations",
+                "annotation_type_declaration",
+                "annotation_type_body",
             }
         ),
     ),

@@ -66,8 +66,8 @@ class Replayer:
             content = str(op.get("content", ""))
             text = text + content if op.get("append") else content
         elif kind == "edit":
-            old, new = str(op["old"]), str(op.get("new", ""))
-            if before is None or old not in text:
+            old, new = op.get("old"), str(op.get("new", ""))
+            if before is None or not isinstance(old, str) or old not in text:
                 return None
             text = text.replace(old, new, 1)
         else:  # insert after line ``line`` (0 = at the top)

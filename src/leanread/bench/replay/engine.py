@@ -33,6 +33,7 @@ from ..traces import Trace
 from . import sandbox
 from .calls import ChangeCall, FileSnapshot, ReadCall, focus_question, snapshot
 from .lineids import LineIds
+from .linerange import resolve_lines
 from .searching import grep_call, list_call
 from .source import Source, place
 from .strategy import MAX_BYTES, Strategy, window
@@ -232,10 +233,12 @@ class _Run:
     # --- changes ---------------------------------------------------------------------------
 
     def change(self, op: dict[str, Any]) -> None:
-        kind = op["op"]
         path = str(op.get("path", ""))
         target = inside(self.scratch, path)
-        if op.get("error") or target is None:
+        if target is not None:
+            op = resolve_lines(op, target)
+        kind = op["op"]
+        if op.get("error") or target is None or (kind == "edit" and not isinstance(op.get("old"), str)):
             self.result.changes[self.replayer.apply(op)] += 1
             return
         before_bytes = target.read_bytes() if target.is_file() else None

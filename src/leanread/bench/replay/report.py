@@ -174,7 +174,7 @@ def chart_figure(run: ReplayRun) -> Any:
 
     figures = summary(run)["strategies"]
     names = chart_strategies(figures)
-    fig, ax = plt.subplots(figsize=(max(9.0, 1.1 * len(names)), 5.2), dpi=120)
+    fig, ax = plt.subplots(figsize=(max(9.0, 1.3 * len(names)), 5.2), dpi=120)
     bottom = [0.0] * len(names)
     colours = {
         "read": "#4C72B0",
@@ -216,7 +216,8 @@ def markdown(run: ReplayRun, command: str, chart: str | None = None) -> str:
         f"Command: `{command}`, {datetime.date.today().isoformat()}.",
         "",
         "Each trace's reads, greps, listings and changes replayed in order on a scratch copy of its repository "
-        "at the traced release from PyPI — a release, not the traced commit, so windows may have shifted and "
+        "at the traced release (from PyPI, or the source the trace's header names) — a release, "
+        "not the traced commit, so windows may have shifted and "
         "the replay is approximate (sources per trace below). The anchors are our own code following their "
         "documented behaviour; tokens are o200k_base.",
         "",

@@ -17,7 +17,8 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from ...errors import LeanreadError
 from ..traces import Trace, load_trace
 from .engine import TraceResult, replay
-from .source import Source, obtain
+from .source import Source
+from .source_more import obtain_for
 from .strategies import available
 from .strategy import Strategy
 
@@ -99,7 +100,7 @@ def run_all(
             trace = load_trace(path)
             progress.update(task, description=f"source {trace.package}=={trace.version}")
             try:
-                ready.append((path, trace, obtain(trace.package, trace.version, cache)))
+                ready.append((path, trace, obtain_for(trace.header, trace.package, trace.version, cache)))
             except LeanreadError as exc:
                 run.failed[trace.name] = str(exc)
             progress.advance(task)

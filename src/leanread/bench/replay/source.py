@@ -47,7 +47,8 @@ class Source:
     """Where a trace's repository comes from.
 
     Attributes:
-        kind: ``sdist``, ``wheel`` or ``sdist-index`` (see the module docstring).
+        kind: ``sdist``, ``wheel`` or ``sdist-index`` (see the module docstring), or
+            ``debian-source`` / ``npm`` (``source_more``).
         root: the unpacked tree (for a wheel: its files, without ``.dist-info``).
         archive: the file name of the downloaded archive.
         note: why a fallback was needed (pip's last error line), empty for ``sdist``.
@@ -64,6 +65,8 @@ class Source:
             "sdist": "sdist from PyPI",
             "wheel": "wheel for Python 3.7 from PyPI (the sdist cannot be prepared here)",
             "sdist-index": "sdist from PyPI, fetched from the index without pip's build step",
+            "debian-source": "upstream tarball of the Debian source package (apt-get source)",
+            "npm": "npm tarball (npm pack)",
         }[self.kind]
         return f"{self.archive}: {how}"
 
