@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from leanread import MemoryLedger, Session
+from redis_server import redis_prefix, redis_server  # noqa: F401  (fixtures)
 
 
 @pytest.fixture(autouse=True)

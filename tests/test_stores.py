@@ -16,6 +16,7 @@ import sys
 import tempfile
 import threading
 import time
+import uuid
 import zlib
 from collections.abc import Callable, Iterator
 from operator import methodcaller
@@ -25,11 +26,12 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
-from hypothesis.stateful import RuleBasedStateMachine, invariant, rule
+from hypothesis.stateful import RuleBasedStateMachine, invariant, rule, run_state_machine_as_test
 
 import leanread.ledger_sqlite
 from leanread.errors import InvalidArgument, LeanreadError
 from leanread.ledger import LedgerStore, MemoryLedger, ViewRecord, unknown_call
+from leanread.ledger_redis import RedisLedger
 from leanread.ledger_sqlite import SCHEMA_VERSION, SQLiteLedger, default_ledger_path
 
 SRC = str(Path(leanread.ledger_sqlite.__file__).resolve().parents[1])
@@ -63,10 +65,16 @@ def visibility(store: LedgerStore, session: str, path: str = "/ws/a.py") -> list
     return [(r.call_id, r.seq, r.visible) for r in store.views_of(session, path)]
 
 
-@pytest.fixture(params=["memory", "sqlite"])
+@pytest.fixture(params=["memory", "sqlite", "redis"])
 def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[LedgerStore]:
     if request.param == "memory":
         yield MemoryLedger()
+        return
+    if request.param == "redis":
+        server = request.getfixturevalue("redis_server")
+        shared = RedisLedger(server.url, prefix=request.getfixturevalue("redis_prefix"))
+        yield shared
+        shared.close()
         return
     ledger = SQLiteLedger(tmp_path / "l.sqlite3")
     yield ledger
@@ -310,16 +318,23 @@ def _outcome(call: Callable[[], Any]) -> Any:
 class SameAnswers(RuleBasedStateMachine):
     """Random operations on both stores; every answer must match, also after reopening SQLite."""
 
+    #: The Redis server's URL, when the test runs with one (``test_redis_gives_the_same_answers``).
+    redis_url: str | None = None
+
     def __init__(self) -> None:
         super().__init__()
         self.folder = tempfile.TemporaryDirectory()
         self.file = Path(self.folder.name) / "l.sqlite3"
         self.memory = MemoryLedger()
         self.sqlite = SQLiteLedger(self.file)
+        self.redis = None if self.redis_url is None else RedisLedger(self.redis_url, prefix=uuid.uuid4().hex)
 
     def both(self, op: Callable[[LedgerStore], Any]) -> Any:
         expected = _outcome(lambda: op(self.memory))
         assert _outcome(lambda: op(self.sqlite)) == expected
+        if self.redis is not None:
+            redis = self.redis
+            assert _outcome(lambda: op(redis)) == expected
         return expected
 
     @rule(session=SESSIONS)
@@ -386,6 +401,7 @@ class SameAnswers(RuleBasedStateMachine):
                 self.both(methodcaller("views_of", session, path))
             self.both(methodcaller("visible_instructions", session))
             self.both(methodcaller("last_path", session))
+            self.both(methodcaller("call_states", session))
         for digest in ["h1", "h2", "h3"]:
             self.both(methodcaller("get_version", digest))
         for session in ["s1", "s2"]:
@@ -394,6 +410,8 @@ class SameAnswers(RuleBasedStateMachine):
 
     def teardown(self) -> None:
         self.sqlite.close()
+        if self.redis is not None:
+            self.redis.close()
         self.folder.cleanup()
 
 
@@ -401,6 +419,11 @@ SameAnswers.TestCase.settings = settings(
     max_examples=40, stateful_step_count=25, deadline=None, suppress_health_check=[HealthCheck.too_slow]
 )
 TestSameAnswers = SameAnswers.TestCase
+
+
+def test_redis_gives_the_same_answers(redis_server: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(SameAnswers, "redis_url", redis_server.url)
+    run_state_machine_as_test(SameAnswers, settings=SameAnswers.TestCase.settings)
 
 
 # --- SQLite only: restarts, processes, schema, errors, default path ----------------------

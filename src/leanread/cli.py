@@ -268,7 +268,14 @@ def serve(
     ] = None,
     ledger: Annotated[
         str | None,
-        typer.Option(help="Where the ledger lives: a SQLite file path, or 'memory'. Default: the user state folder."),
+        typer.Option(
+            help="Where the ledger lives: a SQLite file path, 'memory', or redis://host:port/db (servers sharing "
+            "sessions). Default: a SQLite file in the user state folder."
+        ),
+    ] = None,
+    ledger_idle: Annotated[
+        int | None,
+        typer.Option(help="With a Redis ledger: seconds a session is kept after its last call. Default: 7 days."),
     ] = None,
     max_lines: MaxLines = None,
     max_bytes: MaxBytes = None,
@@ -285,11 +292,14 @@ def serve(
     ] = False,
 ) -> None:
     """Serve the tools over MCP on stdin/stdout."""
-    from .ledger import MemoryLedger
-    from .ledger_sqlite import shared_ledger
+    from .ledgers import open_ledger
     from .server import serve_stdio
 
-    store = MemoryLedger() if ledger == "memory" else shared_ledger(ledger)
+    try:
+        store = open_ledger(ledger, idle_seconds=ledger_idle)
+    except LeanreadError as exc:
+        print(exc, file=sys.stderr)
+        raise typer.Exit(2) from None
     settings = _settings(
         root,
         max_lines,

@@ -1,0 +1,364 @@
+"""The Redis ledger store: sessions shared by a fleet of leanread servers.
+
+Every server of a fleet points at one Redis (``--ledger redis://host:6379/0``); a session's
+calls may land on any of them and each sees what the others recorded. The store keeps the
+``LedgerStore`` protocol of ``ledger.py`` exactly (the same suite runs over memory, SQLite and
+Redis), with these keys, all under one prefix (default ``leanread``) and, per session, one hash
+tag so that a Redis Cluster keeps a session's keys in one slot::
+
+    P:{S}:calls     counter of call ids (INCR)        P:{S}:seq      counter of record seqs
+    P:{S}:rec       hash seq → record (JSON)           P:{S}:hidden   set of seqs out of the window
+    P:{S}:path:<p>  set of seqs of file <p>            P:{S}:call:<c> set of seqs of call <c>
+    P:{S}:instr     set of seqs carrying instructions  P:{S}:last     the path read last
+    P:{S}:matches   list of grep hits (JSON)           P:v:<hash>     a shown version (zlib)
+
+Why updates never lose a record when two servers write one session: a record is appended by one
+Lua script (the seq counter, the record and its indexes in one atomic step); call ids and match
+ids come from atomic counters (``INCR``, ``RPUSH``'s new length); and visibility only ever goes
+one way, by adding seqs to the ``hidden`` set, so concurrent hides commute. ``compact`` and
+``rewind``, which read the session before they hide, run under ``WATCH`` of the seq counter and
+retry when a record was appended in between.
+
+Every key of a session expires after ``idle_seconds`` without a write to it (default 7 days);
+versions expire the same way after their last write or read.
+"""
+
+from __future__ import annotations
+
+import json
+import zlib
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import replace
+from typing import Any, TypeVar
+
+from .errors import LeanreadError
+from .ledger import CARRY, LineRange, MatchLocation, ViewRecord, match_id, match_number, unknown_call
+
+try:
+    import redis
+    from redis.exceptions import RedisError, WatchError
+except ImportError:  # pragma: no cover - redis is a dependency; this names the fix if it is missing
+    redis = None  # type: ignore[assignment]
+
+#: Seconds a session's keys live after its last write, unless the URL or caller says otherwise.
+IDLE_SECONDS = 7 * 24 * 3600
+#: Seconds a Redis command may take before the call fails with a clear error.
+SOCKET_TIMEOUT = 5.0
+#: Times compact/rewind retry when another server appended to the session meanwhile.
+RETRIES = 50
+
+_APPEND = """
+local seq = redis.call('INCR', KEYS[1])
+redis.call('HSET', KEYS[2], seq, ARGV[1])
+redis.call('SADD', KEYS[3], seq)
+redis.call('SADD', KEYS[4], seq)
+if ARGV[3] == '1' then redis.call('SADD', KEYS[5], seq) end
+if ARGV[4] == '0' then redis.call('SADD', KEYS[6], seq) end
+for i = 1, #KEYS do redis.call('EXPIRE', KEYS[i], ARGV[2]) end
+return seq
+"""
+
+T = TypeVar("T")
+
+
+def _b(text: str) -> bytes:
+    """A string as a Redis key part or value: UTF-8 with lone surrogates kept."""
+    return text.encode("utf-8", "surrogatepass")
+
+
+def _s(data: bytes) -> str:
+    return data.decode("utf-8", "surrogatepass")
+
+
+def _encode(record: ViewRecord) -> bytes:
+    """A record without its seq (the hash field holds it) as compact ASCII JSON."""
+    origins = record.origins or tuple(a for a, _ in record.ranges)
+    ranges = [[a, b] if o == a else [a, b, o] for (a, b), o in zip(record.ranges, origins, strict=True)]
+    body = [record.call_id, record.path, record.content_hash, ranges, record.size, record.mtime_ns, record.kind]
+    return json.dumps([*body, list(record.instructions)], separators=(",", ":")).encode()
+
+
+def _decode(seq: int, data: bytes, visible: bool) -> ViewRecord:
+    call_id, path, content_hash, ranges, size, mtime_ns, kind, instructions = json.loads(data)
+    spans: tuple[LineRange, ...] = tuple((int(r[0]), int(r[1])) for r in ranges)
+    origins = tuple(int(r[2]) if len(r) > 2 else int(r[0]) for r in ranges)
+    return ViewRecord(
+        call_id=call_id,
+        path=path,
+        content_hash=content_hash,
+        ranges=spans,
+        origins=origins if any(o != a for o, (a, _) in zip(origins, spans, strict=True)) else (),
+        size=int(size),
+        mtime_ns=int(mtime_ns),
+        kind=kind,
+        instructions=tuple(instructions),
+        visible=visible,
+        seq=seq,
+    )
+
+
+class RedisLedger:
+    """A ``LedgerStore`` in Redis, shared by every server process pointed at it.
+
+    Args:
+        url: ``redis://[:password@]host[:port][/db]`` (or ``rediss://``, ``unix://``), as the
+            ``redis`` client library takes it.
+        prefix: the first part of every key.
+        idle_seconds: a session's keys expire this long after its last write.
+
+    Raises:
+        LeanreadError: the URL is not a Redis URL, or the server does not answer ``PING``.
+    """
+
+    def __init__(self, url: str, *, prefix: str = "leanread", idle_seconds: int = IDLE_SECONDS) -> None:
+        if redis is None:  # pragma: no cover
+            raise LeanreadError("The Redis ledger needs the redis package: pip install redis.")
+        if idle_seconds < 1:
+            raise LeanreadError(f"The Redis ledger's idle expiry must be 1 second or more (got {idle_seconds}).")
+        self.url = url
+        self.prefix = prefix
+        self.idle_seconds = idle_seconds
+        try:
+            self._redis = redis.Redis.from_url(
+                url, socket_timeout=SOCKET_TIMEOUT, socket_connect_timeout=SOCKET_TIMEOUT, health_check_interval=30
+            )
+        except ValueError as exc:
+            raise LeanreadError(f"{url!r} is not a Redis URL ({exc}); pass redis://host:port/db.") from None
+        self._append = self._redis.register_script(_APPEND)
+        self._call(self._redis.ping)
+
+    def __repr__(self) -> str:
+        return f"RedisLedger({self.url!r})"
+
+    def close(self) -> None:
+        """Close the connection pool (idempotent)."""
+        self._redis.close()
+
+    # --- keys and errors -------------------------------------------------------------------
+
+    def _key(self, session_id: str, *parts: str) -> bytes:
+        # the hash tag {…} keeps a session in one cluster slot; braces inside the id would end it early
+        tag = _b(session_id).replace(b"{", b"%7B").replace(b"}", b"%7D")
+        return b":".join([_b(self.prefix), b"{" + tag + b"}", *(_b(p) for p in parts)])
+
+    def _version_key(self, content_hash: str) -> bytes:
+        return _b(f"{self.prefix}:v:{content_hash}")
+
+    def _call(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+        """Run one client call; a Redis failure becomes one clear sentence."""
+        try:
+            return fn(*args, **kwargs)
+        except WatchError:
+            raise
+        except RedisError as exc:
+            raise LeanreadError(
+                f"The Redis ledger at {self.url} did not answer ({type(exc).__name__}: {exc}); "
+                "check that the server is running, then retry the call."
+            ) from None
+
+    def _touch(self, pipe: Any, keys: Iterable[bytes]) -> None:
+        for key in keys:
+            pipe.expire(key, self.idle_seconds)
+
+    # --- LedgerStore -----------------------------------------------------------------------
+
+    def new_call_id(self, session_id: str) -> str:
+        """A call id not yet used in ``session_id``: ``r1``, ``r2``, …, unique across servers."""
+        key = self._key(session_id, "calls")
+        pipe = self._redis.pipeline()
+        pipe.incr(key)
+        pipe.expire(key, self.idle_seconds)
+        number, _ = self._call(pipe.execute)
+        return f"r{number}"
+
+    def record(self, session_id: str, record: ViewRecord) -> ViewRecord:
+        """Append ``record`` atomically; returns it with its ``seq`` set (1, 2, … per session)."""
+        keys = [
+            self._key(session_id, "seq"),
+            self._key(session_id, "rec"),
+            self._key(session_id, "path", record.path),
+            self._key(session_id, "call", record.call_id),
+            self._key(session_id, "instr"),
+            self._key(session_id, "hidden"),
+        ]
+        args = [_encode(record), self.idle_seconds, "1" if record.instructions else "0", "1" if record.visible else "0"]
+        seq = self._call(self._append, keys=keys, args=args)
+        return replace(record, seq=int(seq))
+
+    def _records(self, session_id: str, seqs: Sequence[int]) -> list[ViewRecord]:
+        """The records of ``seqs`` (sorted), with their visibility."""
+        if not seqs:
+            return []
+        ordered = sorted(seqs)
+        pipe = self._redis.pipeline(transaction=False)
+        pipe.hmget(self._key(session_id, "rec"), ordered)
+        pipe.smismember(self._key(session_id, "hidden"), ordered)
+        bodies, hidden = self._call(pipe.execute)
+        return [
+            _decode(seq, body, not gone) for seq, body, gone in zip(ordered, bodies, hidden, strict=True) if body
+        ]
+
+    def _seqs(self, key: bytes) -> list[int]:
+        return [int(member) for member in self._call(self._redis.smembers, key)]
+
+    def views_of(self, session_id: str, path: str) -> list[ViewRecord]:
+        """Every record of ``path`` in the session, oldest first, visible or not."""
+        return self._records(session_id, self._seqs(self._key(session_id, "path", path)))
+
+    def visible_instructions(self, session_id: str) -> set[str]:
+        """Instruction files attached to results still visible in the session."""
+        records = self._records(session_id, self._seqs(self._key(session_id, "instr")))
+        return {name for r in records if r.visible for name in r.instructions}
+
+    def _all(self, session_id: str) -> list[ViewRecord]:
+        pipe = self._redis.pipeline(transaction=False)
+        pipe.hgetall(self._key(session_id, "rec"))
+        pipe.smembers(self._key(session_id, "hidden"))
+        bodies, hidden = self._call(pipe.execute)
+        gone = {int(seq) for seq in hidden}
+        return sorted((_decode(int(seq), body, int(seq) not in gone) for seq, body in bodies.items()), key=_seq)
+
+    def call_states(self, session_id: str) -> dict[str, bool]:
+        """Every call id of the session → whether any record of it is still visible."""
+        states: dict[str, bool] = {}
+        for r in self._all(session_id):
+            states[r.call_id] = states.get(r.call_id, False) or r.visible
+        return states
+
+    def _hide(self, session_id: str, seqs: Iterable[int]) -> int:
+        """Add ``seqs`` to the hidden set; returns how many were not hidden yet."""
+        wanted = sorted(set(seqs))
+        if not wanted:
+            return 0
+        key = self._key(session_id, "hidden")
+        pipe = self._redis.pipeline()
+        pipe.sadd(key, *wanted)
+        pipe.expire(key, self.idle_seconds)
+        added, _ = self._call(pipe.execute)
+        return int(added)
+
+    def forget(self, session_id: str, call_ids: Iterable[str]) -> int:
+        """Mark the results of ``call_ids`` as gone; returns how many visible records were marked.
+        Unknown ids are ignored."""
+        ids = sorted(set(call_ids))
+        if not ids:
+            return 0
+        pipe = self._redis.pipeline(transaction=False)
+        for call_id in ids:
+            pipe.smembers(self._key(session_id, "call", call_id))
+        found = self._call(pipe.execute)
+        return self._hide(session_id, (int(seq) for members in found for seq in members))
+
+    def _hide_around(self, session_id: str, call_id: str, pick: Callable[[list[ViewRecord], int], list[int]]) -> int:
+        """Hide what ``pick(records, the call's place)`` names, as one step against appends."""
+        counter = self._key(session_id, "seq")
+        hidden = self._key(session_id, "hidden")
+        for _ in range(RETRIES):
+            with self._redis.pipeline() as pipe:
+                try:
+                    self._call(pipe.watch, counter)
+                    records = self._all(session_id)
+                    own = [r.seq for r in records if r.call_id == call_id and r.kind != CARRY]
+                    if not own:
+                        raise unknown_call(call_id)
+                    seqs = [r.seq for r in pick(records, max(own)) if r.visible]
+                    pipe.multi()
+                    if seqs:
+                        pipe.sadd(hidden, *seqs)
+                        pipe.expire(hidden, self.idle_seconds)
+                    self._call(pipe.execute)
+                    return len(seqs)
+                except WatchError:
+                    continue
+        raise LeanreadError(
+            f"The Redis ledger's session {session_id!r} kept changing while {call_id} was being applied; retry."
+        )
+
+    def compact(self, session_id: str, up_to_call_id: str) -> int:
+        """Mark every result up to and including ``up_to_call_id`` as gone, with the lines carried
+        on their behalf later; returns how many visible records were marked.
+
+        Raises:
+            InvalidArgument: the session has no result with that call id.
+        """
+
+        def pick(records: list[ViewRecord], limit: int) -> list[ViewRecord]:
+            gone = {r.call_id for r in records if r.kind != CARRY and r.seq <= limit}
+            gone -= {r.call_id for r in records if r.kind != CARRY and r.seq > limit}
+            return [r for r in records if r.seq <= limit or r.call_id in gone]
+
+        return self._hide_around(session_id, up_to_call_id, pick)
+
+    def rewind(self, session_id: str, to_call_id: str) -> int:
+        """Mark every result after ``to_call_id`` as gone; returns how many visible records were
+        marked.
+
+        Raises:
+            InvalidArgument: the session has no result with that call id.
+        """
+        return self._hide_around(session_id, to_call_id, lambda records, limit: [r for r in records if r.seq > limit])
+
+    def put_version(self, content_hash: str, text: str) -> None:
+        """Keep the logical text of a shown file version (shared by every session of the file)."""
+        self._call(self._redis.set, self._version_key(content_hash), zlib.compress(_b(text)), ex=self.idle_seconds)
+
+    def get_version(self, content_hash: str) -> str | None:
+        """The text kept by ``put_version`` (its expiry renewed), or None.
+
+        Raises:
+            LeanreadError: the stored text is damaged.
+        """
+        blob = self._call(self._redis.getex, self._version_key(content_hash), ex=self.idle_seconds)
+        if blob is None:
+            return None
+        try:
+            return _s(zlib.decompress(blob))
+        except (zlib.error, UnicodeDecodeError) as exc:
+            raise LeanreadError(
+                f"The Redis ledger holds a damaged text for version {content_hash}; delete the key "
+                f"{self._version_key(content_hash)!r} and read the file again."
+            ) from exc
+
+    def set_last_path(self, session_id: str, path: str) -> None:
+        """Remember the file the session read last (as the model knows it)."""
+        self._call(self._redis.set, self._key(session_id, "last"), _b(path), ex=self.idle_seconds)
+
+    def last_path(self, session_id: str) -> str | None:
+        """The path given to ``set_last_path`` last, or None."""
+        value = self._call(self._redis.get, self._key(session_id, "last"))
+        return None if value is None else _s(value)
+
+    def put_matches(self, session_id: str, matches: Sequence[MatchLocation]) -> list[str]:
+        """Keep grep hits under the session's next ids ``m<n>``: one ``RPUSH`` numbers them, so two
+        servers never hand out the same id; returns the ids."""
+        if not matches:
+            return []
+        key = self._key(session_id, "matches")
+        rows = [json.dumps([path, line]).encode() for path, line in matches]
+        pipe = self._redis.pipeline()
+        pipe.rpush(key, *rows)
+        pipe.expire(key, self.idle_seconds)
+        length, _ = self._call(pipe.execute)
+        first = int(length) - len(rows) + 1
+        return [match_id(first + i) for i in range(len(rows))]
+
+    def get_match(self, session_id: str, match_id: str) -> MatchLocation | None:
+        """The ``(realpath, line)`` kept under ``match_id`` in this session, or None."""
+        number = match_number(match_id)
+        if number is None:
+            return None
+        row = self._call(self._redis.lindex, self._key(session_id, "matches"), number - 1)
+        if row is None:
+            return None
+        path, line = json.loads(row)
+        return str(path), int(line)
+
+
+def _seq(record: ViewRecord) -> int:
+    return record.seq
+
+
+def is_redis_url(text: str) -> bool:
+    """Whether a ``--ledger`` value names a Redis server rather than a SQLite file."""
+    return text.startswith(("redis://", "rediss://", "unix://"))
+

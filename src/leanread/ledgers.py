@@ -1,0 +1,27 @@
+"""Which ledger store a ``--ledger`` value names: ``memory``, a Redis URL, or a SQLite file."""
+
+from __future__ import annotations
+
+from .ledger import LedgerStore, MemoryLedger
+from .ledger_redis import RedisLedger, is_redis_url
+from .ledger_sqlite import shared_ledger
+
+
+def open_ledger(spec: str | None, *, idle_seconds: int | None = None) -> LedgerStore:
+    """The store ``spec`` names.
+
+    Args:
+        spec: ``memory`` (this process only), ``redis://host:port/db`` (``rediss://``,
+            ``unix://`` too: a fleet of servers sharing sessions), a SQLite file path, or None
+            for the default SQLite file (``ledger_sqlite.default_ledger_path()``).
+        idle_seconds: for Redis, how long a session's keys live after its last write (default
+            ``ledger_redis.IDLE_SECONDS``, 7 days).
+
+    Raises:
+        LeanreadError: the SQLite file cannot be opened, or the Redis server does not answer.
+    """
+    if spec == "memory":
+        return MemoryLedger()
+    if spec is not None and is_redis_url(spec):
+        return RedisLedger(spec) if idle_seconds is None else RedisLedger(spec, idle_seconds=idle_seconds)
+    return shared_ledger(spec)
