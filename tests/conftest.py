@@ -5,9 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from redis_server import redis_prefix, redis_server  # noqa: F401  (fixtures)
 
 from leanread import MemoryLedger, Session
-from redis_server import redis_prefix, redis_server  # noqa: F401  (fixtures)
 
 
 @pytest.fixture(autouse=True)

@@ -30,7 +30,8 @@ def anyio_backend() -> str:
 
 @pytest.fixture
 def repo(tmp_path: Path) -> Path:
-    (tmp_path / "app.py").write_text("".join(f"def function_{i}(argument_one, argument_two): return {i}\n" for i in range(1, 21)))
+    lines = [f"def function_{i}(argument_one, argument_two): return {i}\n" for i in range(1, 21)]
+    (tmp_path / "app.py").write_text("".join(lines))
     return tmp_path
 
 

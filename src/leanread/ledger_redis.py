@@ -29,7 +29,7 @@ import json
 import zlib
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 from .errors import LeanreadError
 from .ledger import CARRY, LineRange, MatchLocation, ViewRecord, match_id, match_number, unknown_call
@@ -249,7 +249,9 @@ class RedisLedger:
         found = self._call(pipe.execute)
         return self._hide(session_id, (int(seq) for members in found for seq in members))
 
-    def _hide_around(self, session_id: str, call_id: str, pick: Callable[[list[ViewRecord], int], list[int]]) -> int:
+    def _hide_around(
+        self, session_id: str, call_id: str, pick: Callable[[list[ViewRecord], int], list[ViewRecord]]
+    ) -> int:
         """Hide what ``pick(records, the call's place)`` names, as one step against appends."""
         counter = self._key(session_id, "seq")
         hidden = self._key(session_id, "hidden")
@@ -308,7 +310,8 @@ class RedisLedger:
         Raises:
             LeanreadError: the stored text is damaged.
         """
-        blob = self._call(self._redis.getex, self._version_key(content_hash), ex=self.idle_seconds)
+        key = self._version_key(content_hash)
+        blob = cast("bytes | None", self._call(self._redis.getex, key, ex=self.idle_seconds))
         if blob is None:
             return None
         try:
@@ -325,7 +328,7 @@ class RedisLedger:
 
     def last_path(self, session_id: str) -> str | None:
         """The path given to ``set_last_path`` last, or None."""
-        value = self._call(self._redis.get, self._key(session_id, "last"))
+        value = cast("bytes | None", self._call(self._redis.get, self._key(session_id, "last")))
         return None if value is None else _s(value)
 
     def put_matches(self, session_id: str, matches: Sequence[MatchLocation]) -> list[str]:
