@@ -197,3 +197,13 @@ def test_a_stub_records_its_tokens_and_the_full_reads(root: Path) -> None:
         "context. Use fresh=true to see them again.)\n\n(End of file - total 60 lines)\n</content>"
     )
     assert (stub.tokens, stub.full_tokens) == (55, 270)
+
+
+def test_session_paths_and_views_of_some_calls(store: LedgerStore) -> None:
+    store.record("s", ViewRecord("r1", "/ws/b.py", "h1", ((1, 3),), 10, 1))
+    store.record("s", ViewRecord("r1", "", "", (), 0, 0, kind="call", visible=False))
+    a = store.record("s", ViewRecord("r2", "/ws/a.py", "h2", ((2, 2),), 10, 1))
+    store.record("s", ViewRecord("r3", "/ws/b.py", "h1", ((4, 4),), 10, 1))
+    assert store.session_paths("s") == ["/ws/b.py", "/ws/a.py"]
+    assert store.session_views("s", {"r2"}) == [a]
+    assert [r.seq for r in store.session_views("s", {"r1", "r3"})] == [1, 2, 4]

@@ -422,6 +422,17 @@ def bench_replay(
     raise typer.Exit(run_replay_command(traces, trace, strategy, cache, out, jobs, append))
 
 
+@bench_app.command("inspect")
+def bench_inspect(
+    calls: Annotated[int, typer.Option(help="Tool calls in the generated session.")] = 10_000,
+    rounds: Annotated[int, typer.Option(help="Fetches per page; the median is shown.")] = 5,
+) -> None:
+    """Time the inspect pages on a generated ledger of one long session."""
+    from .bench.inspect_bench import main as inspect_main
+
+    inspect_main(calls, rounds)
+
+
 @bench_app.command("documents")
 def bench_documents() -> None:
     """Tokens of `read` on a notebook, screenshots, PDF, DOCX, ODT, EPUB and RTF, against their raw bytes."""

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import itertools
 import threading
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import Protocol
 
@@ -323,6 +323,11 @@ class MemoryLedger:
             ]
         return sorted(summaries, key=lambda s: (-s.last, s.session))
 
-    def session_views(self, session_id: str) -> list[ViewRecord]:
+    def session_paths(self, session_id: str) -> list[str]:
         with self._lock:
-            return list(self._records.get(session_id, []))
+            return list(dict.fromkeys(r.path for r in self._records.get(session_id, []) if r.kind != CALL))
+
+    def session_views(self, session_id: str, call_ids: Collection[str] | None = None) -> list[ViewRecord]:
+        with self._lock:
+            records = self._records.get(session_id, [])
+            return list(records) if call_ids is None else [r for r in records if r.call_id in call_ids]

@@ -41,7 +41,7 @@ import os
 import sqlite3
 import threading
 import zlib
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Collection, Iterable, Iterator, Sequence
 from dataclasses import replace
 from pathlib import Path
 from types import TracebackType
@@ -525,13 +525,31 @@ class SQLiteLedger:
         with self._guard() as conn:
             return select_sessions(conn)
 
-    def session_views(self, session_id: str) -> list[ViewRecord]:
-        """Every view record of the session, oldest first."""
+    def session_paths(self, session_id: str) -> list[str]:
+        """The files the session showed lines of, in the order first shown."""
         with self._guard() as conn:
             rows = conn.execute(
-                f"SELECT {_COLUMNS} FROM records WHERE session = ? ORDER BY seq", (_b(session_id),)
+                "SELECT path FROM records WHERE session = ? AND kind != 'call' GROUP BY path ORDER BY min(seq)",
+                (_b(session_id),),
             ).fetchall()
-        return [_row_to_record(row) for row in rows]
+        return [_s(path) for (path,) in rows]
+
+    def session_views(self, session_id: str, call_ids: Collection[str] | None = None) -> list[ViewRecord]:
+        """Every view record of the session, oldest first; only those of ``call_ids`` when given."""
+        session = _b(session_id)
+        with self._guard() as conn:
+            if call_ids is None:
+                rows = conn.execute(f"SELECT {_COLUMNS} FROM records WHERE session = ? ORDER BY seq", (session,))
+                return [_row_to_record(row) for row in rows.fetchall()]
+            found = [
+                row
+                for call_id in set(call_ids)
+                for row in conn.execute(
+                    f"SELECT {_COLUMNS} FROM records INDEXED BY records_by_call WHERE session = ? AND call_id = ?",
+                    (session, _b(call_id)),
+                ).fetchall()
+            ]
+        return sorted((_row_to_record(row) for row in found), key=lambda r: r.seq)
 
     def _damaged(self, what: str) -> LeanreadError:
         return LeanreadError(

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import zlib
+from collections.abc import Collection
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -117,8 +118,13 @@ class TranscriptStore(Protocol):
         """Every session with a transcript, the most recently active first."""
         ...
 
-    def session_views(self, session_id: str) -> list[ViewRecord]:
-        """Every view record of the session (all files, the ``call`` marks too), oldest first."""
+    def session_paths(self, session_id: str) -> list[str]:
+        """The files (realpaths) the session showed lines of, in the order first shown."""
+        ...
+
+    def session_views(self, session_id: str, call_ids: Collection[str] | None = None) -> list[ViewRecord]:
+        """Every view record of the session (all files, the ``call`` marks too), oldest first;
+        only those of ``call_ids`` when given."""
         ...
 
 

@@ -108,7 +108,8 @@ def select_call(conn: sqlite3.Connection, session_id: str, call_id: str) -> Call
         ValueError: its body is damaged.
     """
     row = conn.execute(
-        f"SELECT {_HEAD}, body FROM calls WHERE session = ? AND call_id = ? ORDER BY number DESC LIMIT 1",
+        f"SELECT {_HEAD}, body FROM calls INDEXED BY calls_by_id WHERE session = ? AND call_id = ? "
+        "ORDER BY number DESC LIMIT 1",
         (_b(session_id), _b(call_id)),
     ).fetchone()
     return None if row is None else _row(row, True)

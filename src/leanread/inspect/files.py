@@ -104,10 +104,11 @@ def _check(view: rc.View, call: CallRecord, text: str | None) -> list[str]:
     return wrong
 
 
-def rebuild(store: LedgerStore, session_id: str, real: str, calls: list[CallRecord], records: list[ViewRecord],
-            disk: bytes | None) -> FileView:  # fmt: skip
-    """The file page of ``real`` (a realpath) in the session: ``calls`` and ``records`` are the
-    session's transcript and view records, ``disk`` the file's bytes now (None: gone)."""
+def rebuild(store: LedgerStore, real: str, calls: list[CallRecord], records: list[ViewRecord],
+            states: dict[str, bool], disk: bytes | None) -> FileView:  # fmt: skip
+    """The file page of ``real`` (a realpath) in a session: ``calls`` are the session's calls
+    that showed it, in order, ``records`` its view records of the file, ``states`` its
+    ``call_states``, ``disk`` the file's bytes now (None: gone)."""
     mine = [r for r in records if r.path == real and r.kind not in (CALL, CARRY)]
     ids = {r.call_id for r in mine}
     by_call = {r.call_id: r for r in mine}
@@ -132,7 +133,7 @@ def rebuild(store: LedgerStore, session_id: str, real: str, calls: list[CallReco
             continue
         text = store.get_version(by_call[call.call_id].content_hash)
         page.divergences += [f"call #{call.number} ({call.call_id}): {w}" for w in _check(view, call, text)]
-    gone = {r.call_id for r in records if r.kind != CALL} - {r.call_id for r in records if r.visible}
+    gone = {call_id for call_id, visible in states.items() if not visible}
     rc.compact(view, gone)
     page.rows, page.disk_note = _side_by_side(view, disk, mine)
     return page

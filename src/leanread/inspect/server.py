@@ -65,10 +65,9 @@ def build_app(store: LedgerStore, report: Path | None = None) -> Starlette:
         light = store.calls(sid, bodies=False)
         chart = saving_chart([c.tokens for c in light], [c.full_tokens for c in light])
         shown = store.calls(sid, (page - 1) * queries.PAGE_SIZE + 1, queries.PAGE_SIZE)
-        records = store.session_views(sid)
-        grants = queries.grants_by_call(records)
+        grants = queries.grants_by_call(store.session_views(sid, {c.call_id for c in shown}))
         rows = [(c, queries.state(c, grants), queries.arguments_line(c)) for c in shown]
-        files = queries.file_paths(records)
+        files = store.session_paths(sid)
         return _page("session.html", s=summary, chart=chart, rows=rows, page=page, pages=count, files=files)
 
     async def call(request: Request) -> HTMLResponse:
@@ -78,21 +77,23 @@ def build_app(store: LedgerStore, report: Path | None = None) -> Starlette:
         if not found:
             return _missing(f"Session {sid!r} has no call #{number}; pick one from the session's list.")
         c = found[0]
-        grants = queries.grants_by_call(store.session_views(sid))
+        grants = queries.grants_by_call(store.session_views(sid, {c.call_id}))
         return _page("call.html", sid=sid, c=c, state=queries.state(c, grants), grants=grants.get(c.call_id, []))
 
     async def file(request: Request) -> HTMLResponse:
         sid = request.path_params["session"]
         real = request.query_params.get("path", "")
-        records = store.session_views(sid)
-        if real not in queries.file_paths(records):
+        records = store.views_of(sid, real)
+        if not records:
             return _missing(f"Session {sid!r} showed no file {real!r}; pick one from the session's files.")
         try:
             with open(real, "rb") as handle:
                 disk: bytes | None = handle.read()
         except OSError:
             disk = None
-        view = rebuild(store, sid, real, store.calls(sid), records, disk)
+        touched = [c for c in (store.find_call(sid, i) for i in {r.call_id for r in records}) if c is not None]
+        calls = sorted(touched, key=lambda c: c.number)
+        view = rebuild(store, real, calls, records, store.call_states(sid), disk)
         return _page("file.html", sid=sid, f=view)
 
     async def report_page(request: Request) -> HTMLResponse:
