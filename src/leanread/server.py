@@ -94,6 +94,7 @@ class _Sessions:
             policy=self._settings.policy,
             pruner=self._pruner,
             focus_audit=self._focus_audit,
+            transcript=self._settings.transcript,
         )
 
     def get(self, ctx: Context) -> Session:
