@@ -440,7 +440,10 @@ def bench_replay(
 def bench_import(
     fmt: Annotated[
         str,
-        typer.Argument(metavar="FORMAT", help="swe-agent, mini-swe-agent or openhands."),
+        typer.Argument(
+            metavar="FORMAT",
+            help="swe-agent, mini-swe-agent, openhands, claude-code, codex or opencode (session/*.json or export).",
+        ),
     ],
     files: Annotated[
         list[Path], typer.Argument(help="The agent's log files (a sources.json beside them adds header fields).")
