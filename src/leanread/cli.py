@@ -63,8 +63,9 @@ SessionOption = Annotated[
     str | None,
     typer.Option(
         "--session",
+        envvar="LEANREAD_SESSION",
         help="Ledger session id, kept in the default ledger between commands (so `read --match-id` finds a "
-        "`grep`'s ids); default a new one.",
+        "`grep`'s ids, a re-read gets a stub and an edit its grant); default $LEANREAD_SESSION, else a new one.",
     ),
 ]
 MetaOption = Annotated[bool, typer.Option(help="Also print the result's metadata as JSON on stderr.")]
@@ -439,3 +440,6 @@ def main() -> None:
     except LeanreadError as exc:
         print(exc, file=sys.stderr)
         raise SystemExit(1) from None
+
+
+from . import cli_tools  # noqa: E402, F401  (registers edit, write and context on app)
