@@ -167,3 +167,22 @@ def _run_hook(action: str, root: list[str] | None, session: str | None, ledger: 
     roots = root or ([cwd] if isinstance(cwd, str) and os.path.isdir(cwd) else None)
     result = _compact_all(roots, session, ledger)
     print(f"leanread: {result.text}", file=sys.stderr)
+
+
+@app.command("mcp-config")
+def mcp_config(
+    client: Annotated[str, typer.Argument(help="claude-code, opencode, codex, gemini, cursor or vscode.")],
+    part: Annotated[
+        str,
+        typer.Option(
+            help="server (the MCP server entry); claude-code: also settings (.claude/settings.json with "
+            "the hooks and permission rules); opencode: also plugin (.opencode/plugin/leanread.js)."
+        ),
+    ] = "server",
+    root: RootOption = None,
+) -> None:
+    """Print a configuration for CLIENT that works as printed: absolute paths, the client's own
+    file tools switched off where it allows, compaction hooks where it has them."""
+    from .clientconfig import render
+
+    sys.stdout.write(render(client, Workspace(root).roots, part))
