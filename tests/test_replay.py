@@ -87,8 +87,11 @@ def test_anchor_texts_and_tokens_for_a_small_file(tmp_path: Path) -> None:
         "1\tdef add(a, b):\n2\t    return a + b\n3\t\n4\t\n5\tdef sub(a, b):\n6\t    return a - b"
     )
     assert texts["floor"] == "pkg/mod.py 1-6\ndef add(a, b):\n    return a + b\n\n\ndef sub(a, b):\n    return a - b"
+    assert texts["bash"] == "def add(a, b):\n    return a + b\n\n\ndef sub(a, b):\n    return a - b\n"  # cat
     tokens = {name: count_tokens(text) for name, text in texts.items()}
-    assert tokens == {"opencode": 70, "kilo-plain": 56, "opencode-dedup": 70, "claude-code": 31, "floor": 31}
+    assert tokens == {
+        "opencode": 70, "kilo-plain": 56, "opencode-dedup": 70, "claude-code": 31, "floor": 31, "bash": 24
+    }  # fmt: skip
 
     # The same window again: the dedup anchors answer with their stubs, the floor with its header.
     again = {name: s.read(_call(MOD)) for name, s in strategies.items()}
@@ -122,6 +125,7 @@ def test_opencode_caps_at_50_kb_of_line_bytes_and_cuts_long_lines(tmp_path: Path
 
 def test_strategies_are_found_one_per_file_in_report_order() -> None:
     assert list(available()) == [
+        "bash",
         "opencode",
         "kilo-plain",
         "opencode-dedup",
@@ -129,6 +133,7 @@ def test_strategies_are_found_one_per_file_in_report_order() -> None:
         "floor",
         "leanread",
         "leanread+focus",
+        "leanread-cli",
         "leanread-outline",
     ]
     assert [cls.name for cls in pick_strategies(["leanread", "floor"])] == ["floor", "leanread"]
@@ -297,7 +302,7 @@ def test_chart_draws_measured_strategies_with_labels_apart(tmp_path: Path) -> No
     figures = summary(run)["strategies"]
     assert figures["leanread+focus"]["measurable"] is False  # no op of this trace carries a question
     drawn = chart_strategies(figures)
-    assert drawn == [name for name in figures if name != "leanread+focus"]
+    assert drawn == [name for name in figures if name not in ("leanread+focus", "bash", "leanread-cli")]
     fig = chart_figure(run)
     fig.canvas.draw()
     labels = fig.axes[0].get_xticklabels()

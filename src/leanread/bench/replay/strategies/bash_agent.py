@@ -24,6 +24,9 @@ from ..calls import GrepCall, ReadCall
 from ..strategy import Strategy, ripgrep_output
 from .leanread import Leanread, limits_with
 
+#: The note a read of a bash agent's trace counts (see ``Strategy.needs_note``).
+BASH_READS = "bash reads"
+
 
 def _numbered(call: ReadCall) -> bool:
     return "nl " in call.cmd or "cat -n" in call.cmd or call.cmd.startswith("nl")
@@ -35,8 +38,12 @@ class Bash(Strategy):
     name = "bash"
     title = "bash agent: its own cat / sed -n / head / tail / nl -ba output, grep -n for searches"
     order = 5
+    #: only a bash agent's trace (its reads carry their shell command) measures it
+    needs_note = BASH_READS
 
     def read(self, call: ReadCall) -> str:
+        if call.cmd:
+            self.notes[BASH_READS] += 1
         first = max(call.offset or 1, 1)
         lines = call.file.lines[first - 1 : None if call.limit is None else first - 1 + call.limit]
         if _numbered(call):
@@ -66,7 +73,11 @@ class LeanreadCli(Leanread):
         shutil.rmtree(self._folder, ignore_errors=True)
         return super().finish()
 
+    needs_note = BASH_READS
+
     def read(self, call: ReadCall) -> str:
+        if call.cmd:
+            self.notes[BASH_READS] += 1
         return super().read(call) + "\n"
 
     def grep(self, call: GrepCall) -> str:
