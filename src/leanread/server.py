@@ -346,6 +346,7 @@ def build_server(
     ledger: LedgerStore | None = None,
     session_id: str | None = None,
     focus_audit: AuditHook | None = None,
+    expose_context_tool: bool = False,
 ) -> LeanreadServer:
     """A ``LeanreadServer`` (an ``MCPServer``) offering leanread's tools over ``roots``.
 
@@ -359,6 +360,9 @@ def build_server(
             default a new id per MCP session.
         focus_audit: the audit hook of every session (see ``Session``): it sees each focused
             output before and after pruning.
+        expose_context_tool: also offer the ``context`` tool. It is for harnesses, not models, so
+            it is off the tool list by default; a harness without it tells leanread through
+            ``Session.context`` or ``leanread context`` (the hooks of ``leanread mcp-config``).
 
     Raises:
         PathError: a root is not an existing directory.
@@ -497,7 +501,8 @@ def build_server(
     ) -> CallToolResult:
         return await run(ctx, lambda session: session.context(action, call_ids or (), call_id))
 
-    offer(context, context_tool, BOOKKEEPING)
+    if expose_context_tool:
+        offer(context, context_tool, BOOKKEEPING)
     return server
 
 
@@ -507,6 +512,9 @@ def serve_stdio(
     settings: Settings | None = None,
     ledger: LedgerStore | None = None,
     session_id: str | None = None,
+    expose_context_tool: bool = False,
 ) -> None:
     """Run the server on stdin/stdout until the client closes the connection."""
-    build_server(roots, settings=settings, ledger=ledger, session_id=session_id).run("stdio")
+    build_server(
+        roots, settings=settings, ledger=ledger, session_id=session_id, expose_context_tool=expose_context_tool
+    ).run("stdio")
