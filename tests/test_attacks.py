@@ -111,7 +111,7 @@ def test_dot_dot_that_stays_inside_is_served(tree: tuple[Path, Path]) -> None:
     root, _ = tree
     result = session_for(root).read("sub/../sub/./b.txt")
     assert result.text == (
-        "<path>sub/b.txt</path>\n<type>file</type>\n<content>\nalpha beta\n\n(End of file - total 1 lines)\n</content>"
+        "<path>sub/b.txt</path>\n<type>file</type>\n<content>\nalpha beta\n\n(End of file - total 1 line)\n</content>"
     )
 
 
@@ -121,7 +121,7 @@ def test_proc_self_root_to_a_file_inside_is_that_file(tree: tuple[Path, Path]) -
     result = session.read(f"/proc/self/root{root}/a.txt")
     assert (
         result.text
-        == "<path>a.txt</path>\n<type>file</type>\n<content>\nalpha\n\n(End of file - total 1 lines)\n</content>"
+        == "<path>a.txt</path>\n<type>file</type>\n<content>\nalpha\n\n(End of file - total 1 line)\n</content>"
     )
     (root / "proc").symlink_to("/proc/self/root")
     refused_by_every_tool(root, "proc/etc/passwd", outside_message("proc/etc/passwd", root))
@@ -136,9 +136,9 @@ def test_nul_bytes_are_refused_by_every_tool(tree: tuple[Path, Path], path: str)
 @pytest.mark.parametrize(
     ("path", "expected"),
     [
-        ("a" * 65536, "The path is 65,536 bytes long, over the limit of 4,096; pass a shorter path."),
-        ("x/" * 30000, "The path is 60,000 bytes long, over the limit of 4,096; pass a shorter path."),
-        ("é" * 2049, "The path is 4,098 bytes long, over the limit of 4,096; pass a shorter path."),
+        ("a" * 65536, "The path is 65536 bytes long, over the limit of 4096; pass a shorter path."),
+        ("x/" * 30000, "The path is 60000 bytes long, over the limit of 4096; pass a shorter path."),
+        ("é" * 2049, "The path is 4098 bytes long, over the limit of 4096; pass a shorter path."),
         (
             "sub/" + "n" * 300 + ".txt",
             "A name in the path is 304 bytes long, over the limit of 255 for one file or folder name; fix the path.",
@@ -171,7 +171,7 @@ def test_a_long_symlink_chain_inside_is_followed_and_one_leading_out_is_refused(
         (root / f"c{i}").symlink_to(f"c{i - 1}")
     session = session_for(root)
     assert session.read("c59").text == (
-        "<path>a.txt</path>\n<type>file</type>\n<content>\nalpha\n\n(End of file - total 1 lines)\n</content>"
+        "<path>a.txt</path>\n<type>file</type>\n<content>\nalpha\n\n(End of file - total 1 line)\n</content>"
     )
     (root / "o0").symlink_to(outside / "secret.txt")
     for i in range(1, 10):
@@ -325,7 +325,7 @@ def test_hard_link_to_a_file_outside_is_a_file_inside(tree: tuple[Path, Path]) -
     session = session_for(root)
     assert session.read("hard.txt").text == (
         "<path>hard.txt</path>\n<type>file</type>\n<content>\nalpha outside secret\n\n"
-        "(End of file - total 1 lines)\n</content>"
+        "(End of file - total 1 line)\n</content>"
     )
     assert session.edit("hard.txt", "alpha", "ALPHA").is_error is False
     assert (root / "hard.txt").read_text() == "ALPHA outside secret\n"
@@ -509,7 +509,7 @@ def test_refusals_over_mcp(tree: tuple[Path, Path]) -> None:
             {"path": "loop", "content": "x"},
             "loop is a symbolic-link loop; read the file it was meant to point to.",
         ),
-        ("read", {"path": "a" * 65536}, "The path is 65,536 bytes long, over the limit of 4,096; pass a shorter path."),
+        ("read", {"path": "a" * 65536}, "The path is 65536 bytes long, over the limit of 4096; pass a shorter path."),
         (
             "read",
             {"path": "sub/fifo"},

@@ -64,7 +64,7 @@ def test_an_empty_root_is_left_out_never_the_current_folder(tmp_path: Path) -> N
     assert (inside.returncode, inside.stderr) == (0, said)
     assert (
         inside.stdout
-        == "<path>in.txt</path>\n<type>file</type>\n<content>\nin\n\n(End of file - total 1 lines)\n</content>\n"
+        == "<path>in.txt</path>\n<type>file</type>\n<content>\nin\n\n(End of file - total 1 line)\n</content>\n"
     )
     none = leanread("read", "outside.txt", "--root", "", "--root", " ", cwd=tmp_path)
     assert (none.returncode, none.stdout, none.stderr) == (
@@ -96,7 +96,7 @@ def test_char_offset_reads_the_rest_of_a_cut_line(tmp_path: Path) -> None:
     done = leanread("read", "min.js", "--offset", "1", "--char-offset", "2001", cwd=tmp_path)
     assert done.stdout == (
         "<path>min.js</path>\n<type>file</type>\n<content>\n" + "a" * 500 + "\n\n"
-        "(End of line 1, characters 2,001-2,500 of 2,500. End of file - total 1 lines)\n</content>\n"
+        "(End of line 1, characters 2001-2500 of 2500. End of file - total 1 line)\n</content>\n"
     )
 
 

@@ -116,7 +116,7 @@ def test_new_files_in_credential_places_are_refused(secrets: Session, root: Path
 def test_public_keys_and_templates_are_served(secrets: Session) -> None:
     assert secrets.read("keys/id_ecdsa.pub").text == (
         "<path>keys/id_ecdsa.pub</path>\n<type>file</type>\n<content>\n"
-        "ecdsa-sha2-nistp256 AAAA SECRET-TOKEN-123 me\n\n(End of file - total 1 lines)\n</content>"
+        "ecdsa-sha2-nistp256 AAAA SECRET-TOKEN-123 me\n\n(End of file - total 1 line)\n</content>"
     )
     assert not secrets.read(".env.template").is_error
 

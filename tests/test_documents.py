@@ -86,9 +86,9 @@ NOTEBOOK_TEXT = (
     "[cell 2: code, In [1]]\nimport matplotlib.pyplot as plt\nplt.plot([1, 2, 3])\n"
     "[output: result]\n[<matplotlib.lines.Line2D at 0x7f>]\n"
     "[output: display_data]\n<Figure size 640x480 with 1 Axes>\n"
-    f"[output: display_data image/png, {len(PLOT):,} bytes; image not shown]\n\n"
+    f"[output: display_data image/png, {len(PLOT)} bytes; image not shown]\n\n"
     "[cell 3: code, In [2]]\nfor i in range(500):\n    print(i)\n"
-    "[output: stdout: 500 lines, 1,890 bytes; not shown]\n\n"
+    "[output: stdout: 500 lines, 1890 bytes; not shown]\n\n"
     "[cell 4: code, In [3]]\nprint('done')\n[output: stdout]\ndone\n\n"
     "[cell 5: code, In [ ]]\n1/0\n[output: error, traceback of 2 frames not shown]\n"
     "ZeroDivisionError: division by zero\n\n"
@@ -127,7 +127,7 @@ def test_notebook_pages_dedups_and_goes_on(session: Session, root: Path) -> None
     follow = session.read(offset=12, limit=2)  # path omitted: goes on with the notebook
     assert follow.text == (
         "<path>sales.ipynb</path>\n<type>notebook</type>\n<content>\n"
-        f"[output: display_data image/png, {len(PLOT):,} bytes; image not shown]\n\n\n"
+        f"[output: display_data image/png, {len(PLOT)} bytes; image not shown]\n\n\n"
         "(Showing lines 12-13 of 27. Use offset=14 to continue.)\n</content>"
     )
 
@@ -156,7 +156,7 @@ def test_screenshot_is_downscaled_with_dimensions_stated(session: Session, root:
     sent = base64.b64decode(image.data)
     assert result.text == (
         "<path>shot.png</path>\n<type>image</type>\n<content>\n"
-        f"(PNG image, 3040x2000 px, {len(data):,} bytes; sent downscaled as PNG 2000x1316 px, {len(sent):,} bytes.)\n"
+        f"(PNG image, 3040x2000 px, {len(data)} bytes; sent downscaled as PNG 2000x1316 px, {len(sent)} bytes.)\n"
         "</content>"
     )
     assert (image.mime_type, image.width, image.height) == ("image/png", 2000, 1316)
@@ -180,7 +180,7 @@ def test_small_image_is_sent_as_it_is(session: Session, root: Path) -> None:
     result = session.read("icon.png")
     assert result.text == (
         "<path>icon.png</path>\n<type>image</type>\n<content>\n"
-        f"(PNG image, 32x16 px, {len(data):,} bytes; sent as it is.)\n</content>"
+        f"(PNG image, 32x16 px, {len(data)} bytes; sent as it is.)\n</content>"
     )
     assert base64.b64decode(result.images[0].data) == data
 
@@ -230,7 +230,7 @@ def test_image_bomb_is_refused(root: Path, session: Session) -> None:
     result = session.read("bomb.png")
     assert result.is_error
     assert (
-        result.text == "bomb.png is an image of 625,000,000 pixels, too large to decode safely; crop or scale it first."
+        result.text == "bomb.png is an image of 625000000 pixels, too large to decode safely; crop or scale it first."
     )
 
 
@@ -295,7 +295,7 @@ def test_zip_bomb_docx_is_refused(session: Session, root: Path) -> None:
     result = session.read("bomb.docx")
     assert result.is_error
     assert result.text == (
-        f"bomb.docx would unpack to {300 * 1024 * 1024 + 8:,} bytes from {len(out.getvalue()):,} "
+        f"bomb.docx would unpack to {300 * 1024 * 1024 + 8} bytes from {len(out.getvalue())} "
         "(a zip bomb?); leanread does not extract it."
     )
 
@@ -380,7 +380,7 @@ def test_zip_bomb_disguised_as_epub(session: Session, root: Path) -> None:
     (root / "book.epub").write_bytes(out.getvalue())
     result = session.read("book.epub")
     assert result.is_error
-    assert result.text.startswith(f"book.epub would unpack to {50 * 1024 * 1024 + 20:,} bytes from ")
+    assert result.text.startswith(f"book.epub would unpack to {50 * 1024 * 1024 + 20} bytes from ")
     assert result.text.endswith("(a zip bomb?); leanread does not extract it.")
 
 
@@ -423,7 +423,7 @@ def test_real_files_from_installed_packages(session: Session, root: Path) -> Non
     jpeg = session.read("hopper.jpg")
     assert jpeg.text == (
         "<path>hopper.jpg</path>\n<type>image</type>\n<content>\n"
-        f"(JPEG image, 512x600 px, {photo.stat().st_size:,} bytes; sent as it is.)\n</content>"
+        f"(JPEG image, 512x600 px, {photo.stat().st_size} bytes; sent as it is.)\n</content>"
     )
     assert base64.b64decode(jpeg.images[0].data) == photo.read_bytes()
 
@@ -452,7 +452,7 @@ def test_broken_images_and_zips_are_refused_not_sent(session: Session, root: Pat
         result = session.read(name)
         assert result.is_error and result.images == ()
         assert result.text == (
-            f"{name} looks like an image ({size:,} bytes) but is corrupt or truncated; it cannot be shown."
+            f"{name} looks like an image ({size} bytes) but is corrupt or truncated; it cannot be shown."
         )
     assert session.read("cut.docx").text == (
         "cut.docx is not a readable DOCX document: its zip container is corrupt or truncated (File is not a zip file)."
@@ -464,7 +464,7 @@ def test_odd_notebooks_say_what_they_hold(session: Session, root: Path) -> None:
     (root / "odd.ipynb").write_text('{"nbformat": 4, "cells": [{"source": ["print(1)\\n", null, "x"]}]}')
     assert session.read("empty.ipynb").text == (
         "<path>empty.ipynb</path>\n<type>notebook</type>\n<content>\n(This notebook has no cells.)\n\n"
-        "(End of file - total 1 lines)\n</content>"
+        "(End of file - total 1 line)\n</content>"
     )
     assert session.read("odd.ipynb").text == (
         "<path>odd.ipynb</path>\n<type>notebook</type>\n<content>\n[cell 1: untyped]\nprint(1)\nx\n\n"

@@ -110,7 +110,7 @@ def test_a_file_truncated_between_stat_and_read_shows_what_is_there(
     result = session.read("a.txt")
     assert (
         result.text
-        == "<path>a.txt</path>\n<type>file</type>\n<content>\nalpha\n\n(End of file - total 1 lines)\n</content>"
+        == "<path>a.txt</path>\n<type>file</type>\n<content>\nalpha\n\n(End of file - total 1 line)\n</content>"
     )
     assert result.metadata["total_lines"] == 1
 
@@ -130,7 +130,7 @@ def test_a_file_replaced_between_stat_and_read(root: Path, session: Session, mon
         "so it was not read; read it again.",
     )
     assert session.read("a.txt").text == (
-        "<path>a.txt</path>\n<type>file</type>\n<content>\nother\n\n(End of file - total 1 lines)\n</content>"
+        "<path>a.txt</path>\n<type>file</type>\n<content>\nother\n\n(End of file - total 1 line)\n</content>"
     )
 
 

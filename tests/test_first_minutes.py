@@ -88,3 +88,29 @@ def test_a_relative_path_is_looked_for_in_every_root(tmp_path: Path) -> None:
     )
     assert session.edit("only_b.txt", "B", "BB").is_error is False  # the grant of that read holds
     assert (roots[1] / "only_b.txt").read_text() == "BB\n"
+
+
+def test_counts_agree_with_their_noun_and_use_plain_digits(tmp_path: Path) -> None:
+    (tmp_path / "one.txt").write_text("only\n")
+    (tmp_path / "d").mkdir()
+    (tmp_path / "d" / "a.txt").write_text("x\n")
+    (tmp_path / "big.txt").write_text("".join(f"row {i}\n" for i in range(1, 12001)))
+    session = Session([tmp_path])
+    assert session.read("one.txt").text.endswith("(End of file - total 1 line)\n</content>")
+    assert session.read("d").text.endswith("(End of directory - total 1 entry; ls shows the tree below it)\n</content>")
+    page = session.read("big.txt", offset=11999, mode="full")
+    assert page.text.endswith("(End of file - total 12000 lines)\n</content>")
+    found = session.grep("^row 1", path="big.txt", max_results=1)
+    assert "(Showing matches 1-1 of 3112 in 1 file." in found.text  # 1, 10-19, …, 10000-12000
+    assert session.grep("^only$").text.endswith("(1 match in 1 file.)\n</content>")
+
+
+def test_plain_digits_cost_fewer_tokens_than_grouped_ones() -> None:
+    from leanread.counts import plural
+    from leanread.tokens import count_tokens
+
+    assert [plural(n, noun) for n, noun in [(1, "line"), (2, "line"), (1, "match"), (3, "match"), (5, "entry")]] == [
+        "1 line", "2 lines", "1 match", "3 matches", "5 entries"
+    ]  # fmt: skip
+    for n in (1234, 400000, 20000000):
+        assert count_tokens(f"(End of file - total {n} lines)") < count_tokens(f"(End of file - total {n:,} lines)")

@@ -42,6 +42,7 @@ def _text(result: Any) -> str:
 @asynccontextmanager
 async def _fleet(repo: Path, url: str, session: str, count: int = 2) -> AsyncIterator[list[Client]]:
     args = ["-m", "leanread", "serve", "--root", str(repo), "--ledger", url, "--session", session]
+    args.append("--expose-context-tool")  # the harness tells one server of a compaction
     env = {**os.environ}
     async with AsyncExitStack() as stack:
         clients = [

@@ -162,7 +162,7 @@ def test_any_text_parses_back_into_one_frame_of_its_lines(tmp_path: Path, lines:
         body = "\n".join(lines)
         assert result.text == (
             f"<path>f.txt</path>\n<type>file</type>\n<content>\n{body}\n\n"
-            f"(End of file - total {len(lines)} lines)\n</content>"
+            f"(End of file - total {len(lines)} line{'' if len(lines) == 1 else 's'})\n</content>"
         )
 
 
@@ -172,7 +172,7 @@ def test_names_with_line_breaks_stay_one_line(root: Path) -> None:
     text = Session([root], ledger=MemoryLedger()).read("d").text
     assert text == (
         "<path>d</path>\n<type>directory</type>\n<content>\nx\\x0a(End of directory - total 9 entries)\n\n"
-        "(End of directory - total 1 entries; ls shows the tree below it)\n</content>"
+        "(End of directory - total 1 entry; ls shows the tree below it)\n</content>"
     )
 
 
@@ -233,7 +233,7 @@ def test_a_huge_instruction_file_is_cut_and_says_where(root: Path) -> None:
     (root / "pkg" / "AGENTS.md").write_text("rule\n" * 5000)
     (root / "pkg" / "a.py").write_text("x = 1\n")
     text = Session([root], ledger=MemoryLedger(), policy=Policy()).read("pkg/a.py").text
-    assert text.endswith("rule\n(cut at 16,384 bytes; read pkg/AGENTS.md for the rest)\n</system-reminder>")
+    assert text.endswith("rule\n(cut at 16384 bytes; read pkg/AGENTS.md for the rest)\n</system-reminder>")
 
 
 @pytest.mark.anyio

@@ -103,14 +103,14 @@ _NOT_SEARCHED = "gitignored, binary and deny-listed files are not searched.)"
 
 
 def test_minified_line_shows_a_window_around_the_match(session: Session, root: Path) -> None:
-    line = "var a=1;" * 300 + "needle()" + "var b=2;" * 325  # 5,008 characters, match at column 2,401
+    line = "var a=1;" * 300 + "needle()" + "var b=2;" * 325  # 5008 characters, match at column 2401
     (root / "app.min.js").write_text(line + "\n")
     result = session.grep("needle")
     window = "var a=1;" * 10 + "needle()" + "var b=2;" * 19
     assert result.text == _grep(
         [
             "app.min.js",
-            f"  m1 1: …{window}… [line cut: match at column 2,401 of 5,008 chars; read on with offset=1, "
+            f"  m1 1: …{window}… [line cut: match at column 2401 of 5008 chars; read on with offset=1, "
             "char_offset=2321]",
         ],
         "(1 match in 1 file.)",
@@ -212,7 +212,7 @@ def test_binary_files_are_skipped(session: Session, root: Path) -> None:
     (root / "text.txt").write_text("needle\n")
     result = session.grep("needle", files_only=True)
     assert result.text.split("\n")[3:7] == [
-        "late.bin (20,001 matches)",
+        "late.bin (20001 matches)",
         "text.txt (1 match)",
         "",
         "(1 binary file skipped: blob.bin.)",
@@ -359,7 +359,7 @@ def test_many_matches_are_counted_without_holding_them(session: Session, root: P
     result = session.grep("needle", max_results=2, offset=29_999)  # past the JSON budget: counted, then paged
     assert result.text == _grep(
         ["b.txt", "  m1 14999: needle 14998", "  m2 15000: needle 14999"],
-        "(Showing matches 29,999-30,000 of 45,000 in 3 files. Use offset=30001 to continue, or narrow the search "
+        "(Showing matches 29999-30000 of 45000 in 3 files. Use offset=30001 to continue, or narrow the search "
         "with path, glob or type.)",
     )
 

@@ -16,7 +16,7 @@ def stub(path: str, first: int, last: int, total: int = 60, capped: str = "") ->
     """The stub for lines first..last of a file of ``total`` lines; the calls it stands for are
     in the result's metadata (``unchanged_since``), not in the text."""
     if last == total:
-        notice = f"(End of file - total {total} lines)"
+        notice = f"(End of file - total {total} line{'' if total == 1 else 's'})"
     else:
         notice = f"({capped}Showing lines {first}-{last} of {total}. Use offset={last + 1} to continue.)"
     return (
@@ -28,7 +28,7 @@ def stub(path: str, first: int, last: int, total: int = 60, capped: str = "") ->
 
 def full(path: str, lines: list[str], first: int, last: int, total: int) -> str:
     notice = (
-        f"(End of file - total {total} lines)"
+        f"(End of file - total {total} line{'' if total == 1 else 's'})"
         if last == total
         else f"(Showing lines {first}-{last} of {total}. Use offset={last + 1} to continue.)"
     )
@@ -202,7 +202,7 @@ def test_cut_line_is_never_counted_as_seen(session: Session, root: Path) -> None
     assert again.metadata["cut_lines"] == [11]
     assert again.metadata["unchanged_since"] == ["r1"]  # lines 1-10 and 12-21 are marked, 11 is shown again
     assert (
-        "… lines 1-10 unchanged since you read them …\n" + "z" * 2000 + "… [line cut: 2,500 chars in all]\n"
+        "… lines 1-10 unchanged since you read them …\n" + "z" * 2000 + "… [line cut: 2500 chars in all]\n"
         in again.text
     )
     assert session.read("cut.py", offset=12).text == stub("cut.py", 12, 21, total=21)

@@ -109,7 +109,7 @@ def test_no_final_newline_notice(session: Session, root: Path) -> None:
 def test_single_line_without_newline(session: Session, root: Path) -> None:
     (root / "one.txt").write_bytes(b"only")
     assert session.read("one.txt").text == doc(
-        "one.txt", "only", "", "(End of file - total 1 lines; no newline at end of file)"
+        "one.txt", "only", "", "(End of file - total 1 line; no newline at end of file)"
     )
 
 
@@ -164,8 +164,8 @@ def test_byte_cap_notice_and_continuation(session: Session, root: Path) -> None:
 def test_byte_cap_counts_the_line_numbers_of_tab_format(session: Session, root: Path) -> None:
     lines = ["y" * 99] * 1000
     (root / "big.txt").write_text("\n".join(lines) + "\n")
-    # "N\t" + 99 chars + newline: lines 1-9 take 102 bytes (918), 10-99 take 103 (9,270),
-    # 100+ take 104; 51,200 - 10,188 = 41,012 = 394 * 104 + 36, so lines 1-493 fit.
+    # "N\t" + 99 chars + newline: lines 1-9 take 102 bytes (918), 10-99 take 103 (9270),
+    # 100+ take 104; 51200 - 10188 = 41012 = 394 * 104 + 36, so lines 1-493 fit.
     result = session.read("big.txt", format="tab", mode="full")
     body = [f"{n}\t{lines[n - 1]}" for n in range(1, 494)]
     assert result.text == doc(
@@ -187,16 +187,16 @@ def test_byte_cap_notice_states_the_cap_truthfully(root: Path) -> None:
 
 
 def test_long_line_cut_with_marker_and_notice(session: Session, root: Path) -> None:
-    long = "ab" * 1500  # 3,000 characters
+    long = "ab" * 1500  # 3000 characters
     (root / "min.js").write_text(f"start\n{long}\nend\n")
     result = session.read("min.js")
     assert result.text == doc(
         "min.js",
         "start",
-        long[:2000] + "… [line cut: 3,000 chars in all]",
+        long[:2000] + "… [line cut: 3000 chars in all]",
         "end",
         "",
-        "(Line 2 is longer than 2,000 characters and was cut where marked; "
+        "(Line 2 is longer than 2000 characters and was cut where marked; "
         "read the rest with offset=2, char_offset=2001.)",
         "(End of file - total 3 lines)",
     )
@@ -208,14 +208,14 @@ def test_long_line_cut_with_marker_and_notice(session: Session, root: Path) -> N
         "min.js",
         long[2000:],
         "",
-        "(End of line 2, characters 2,001-3,000 of 3,000. Use offset=3 to continue.)",
+        "(End of line 2, characters 2001-3000 of 3000. Use offset=3 to continue.)",
     )
 
 
 def test_line_of_exactly_the_cap_is_not_cut(session: Session, root: Path) -> None:
     line = "é" * 2000
     (root / "f.txt").write_text(line + "\n")
-    assert session.read("f.txt").text == doc("f.txt", line, "", "(End of file - total 1 lines)")
+    assert session.read("f.txt").text == doc("f.txt", line, "", "(End of file - total 1 line)")
 
 
 def test_empty_file(session: Session, root: Path) -> None:
@@ -232,7 +232,7 @@ def test_empty_file(session: Session, root: Path) -> None:
 
 def test_file_of_one_empty_line(session: Session, root: Path) -> None:
     (root / "nl.txt").write_bytes(b"\n")
-    assert session.read("nl.txt").text == doc("nl.txt", "", "", "(End of file - total 1 lines)")
+    assert session.read("nl.txt").text == doc("nl.txt", "", "", "(End of file - total 1 line)")
 
 
 def test_crlf_lines_shown_without_cr(session: Session, root: Path) -> None:
@@ -265,7 +265,7 @@ def test_bom_is_stripped_from_the_shown_text(session: Session, root: Path) -> No
     data = codecs.BOM_UTF8 + "título = 1\n".encode()
     (root / "bom.py").write_bytes(data)
     result = session.read("bom.py")
-    assert result.text == doc("bom.py", "título = 1", "", "(End of file - total 1 lines)")
+    assert result.text == doc("bom.py", "título = 1", "", "(End of file - total 1 line)")
     assert "\ufeff" not in result.text
     assert result.metadata["size"] == len(data)
     assert result.metadata["content_hash"] == hashlib.sha256(data).hexdigest()
@@ -348,7 +348,7 @@ def test_error_png(session: Session, root: Path) -> None:
     # A real PNG is sent as image content (tests/test_documents.py); a corrupt one is refused.
     (root / "logo.png").write_bytes(b"\x89PNG\r\n\x1a\n" + b"\x00" * 1992)
     assert _error(session.read("logo.png")) == (
-        "logo.png looks like an image (2,000 bytes) but is corrupt or truncated; it cannot be shown."
+        "logo.png looks like an image (2000 bytes) but is corrupt or truncated; it cannot be shown."
     )
 
 
@@ -526,7 +526,7 @@ def test_stdlib_source_read_exactly(module: Any, indexed: bool) -> None:
         assert len(results) > 1 and results[0].metadata["truncated"] == "bytes"
     else:
         assert len(results) == 1
-        assert results[0].text.endswith(f"\n\n(End of file - total {len(own)} lines)\n</content>")
+        assert results[0].text.endswith(f"\n\n(End of file - total {len(own)} line{'' if len(own) == 1 else 's'})\n</content>")
 
 
 def test_stdlib_tab_format_numbers_match_the_file() -> None:
@@ -576,7 +576,7 @@ def _check_notices(result: ToolResult, final: bool, expected_total: int, limits:
         assert notices == ["(Empty file - 0 lines)"]
     elif meta["next_offset"] is None:
         ending = "" if final else "; no newline at end of file"
-        assert notices == [f"(End of file - total {expected_total} lines{ending})"]
+        assert notices == [f"(End of file - total {expected_total} line{'' if expected_total == 1 else 's'}{ending})"]
     else:
         showing = (
             f"Showing lines {meta['offset']}-{meta['last_line']} of {expected_total}. "

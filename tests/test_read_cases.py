@@ -32,7 +32,7 @@ def test_utf8_chinese_with_a_character_across_the_sniffing_boundary(tmp_path: Pa
 def test_3000_lines_of_200_chars_stop_at_the_byte_cap_with_the_next_offset(tmp_path: Path) -> None:
     (tmp_path / "wide.txt").write_text("".join(f"{i:05d}" + "y" * 195 + "\n" for i in range(1, 3001)))
     result = Session([tmp_path]).read("wide.txt", mode="full")
-    # 201 bytes a line (200 characters and a newline): 254 lines fit in 50 KB (51,200 bytes).
+    # 201 bytes a line (200 characters and a newline): 254 lines fit in 50 KB (51200 bytes).
     assert result.text.endswith(
         "\n\n(Output capped at 50 KB. Showing lines 1-254 of 3000. Use offset=255 to continue.)\n</content>"
     )
@@ -60,15 +60,15 @@ def test_minified_line_is_cut_and_the_rest_is_one_read_away(tmp_path: Path) -> N
     session = Session([tmp_path])
     first = session.read("app.min.js")
     assert _content(first.text) == (
-        line[:2000] + "… [line cut: 5,000 chars in all]\n\n"
-        "(Line 1 is longer than 2,000 characters and was cut where marked; "
+        line[:2000] + "… [line cut: 5000 chars in all]\n\n"
+        "(Line 1 is longer than 2000 characters and was cut where marked; "
         "read the rest with offset=1, char_offset=2001.)\n"
-        "(End of file - total 1 lines)"
+        "(End of file - total 1 line)"
     )
     rest = session.read("app.min.js", offset=1, char_offset=2001)
     assert (
         _content(rest.text)
-        == line[2000:] + "\n\n(End of line 1, characters 2,001-5,000 of 5,000. End of file - total 1 lines)"
+        == line[2000:] + "\n\n(End of line 1, characters 2001-5000 of 5000. End of file - total 1 line)"
     )
 
 
@@ -86,7 +86,7 @@ def test_one_megabyte_single_line_is_readable_in_full(tmp_path: Path) -> None:
             break
         start = int(part[-1].rsplit("char_offset=", 1)[1].split(" ")[0])
     assert got == line
-    assert calls == 21  # 2,000 characters, then 50 KB slices
+    assert calls == 21  # 2000 characters, then 50 KB slices
 
 
 @pytest.mark.parametrize(
@@ -177,7 +177,7 @@ def test_secrets_are_refused_and_examples_are_not(tmp_path: Path) -> None:
         "ask the user for the value you need instead."
     )
     assert "hunter2" not in denied.text
-    assert _content(session.read(".env.example").text) == "TOKEN=\n\n(End of file - total 1 lines)"
+    assert _content(session.read(".env.example").text) == "TOKEN=\n\n(End of file - total 1 line)"
 
 
 def test_missing_file_suggests_similar_names(tmp_path: Path) -> None:

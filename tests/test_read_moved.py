@@ -68,7 +68,7 @@ def test_moved_runs_and_their_words() -> None:
 
 # --- the property: rebuild the window as a model would --------------------------------------
 
-_FOOTER = re.compile(r"^\((?:Showing lines (\d+)-(\d+) of \d+|End of file - total (\d+) lines)")
+_FOOTER = re.compile(r"^\((?:Showing lines (\d+)-(\d+) of \d+|End of file - total (\d+) lines?)")
 _MARKER = re.compile(
     r"^… lines? (\d+)(?:-(\d+))? unchanged since you read (?:them|it)(?: as lines? (\d+)(?:-\d+)?)? …$"
 )

@@ -167,7 +167,7 @@ async def test_serve_leaves_out_an_empty_root(tmp_path: Path) -> None:
     )
     assert (
         _text(inside)
-        == "<path>in.txt</path>\n<type>file</type>\n<content>\nin\n\n(End of file - total 1 lines)\n</content>"
+        == "<path>in.txt</path>\n<type>file</type>\n<content>\nin\n\n(End of file - total 1 line)\n</content>"
     )
 
 
@@ -182,7 +182,7 @@ async def test_continue_directory_char_offset_and_deny_over_mcp(repo: Path) -> N
     assert "read the rest with offset=1, char_offset=2001." in _text(first)
     assert _text(rest) == (
         "<path>min.js</path>\n<type>file</type>\n<content>\n" + "b" * 100 + "\n\n"
-        "(End of line 1, characters 2,001-2,100 of 2,100. End of file - total 1 lines)\n</content>"
+        "(End of line 1, characters 2001-2100 of 2100. End of file - total 1 line)\n</content>"
     )
     assert _text(listing) == (
         "<path>.</path>\n<type>directory</type>\n<content>\n.env\nmin.js\nsrc/\n\n"

@@ -104,10 +104,10 @@ def test_binary_kind_none_for_possible_text(head: bytes) -> None:
 
 
 def test_decode_refuses_png_with_size_and_kind() -> None:
-    data = b"\x89PNG\r\n\x1a\n" + bytes(range(256)) * 8  # 2,056 bytes
+    data = b"\x89PNG\r\n\x1a\n" + bytes(range(256)) * 8  # 2056 bytes
     with pytest.raises(NotText) as info:
         decode(data, "img/logo.png")
-    assert str(info.value) == ("img/logo.png is a PNG image (2,056 bytes), not text; read shows text files only.")
+    assert str(info.value) == ("img/logo.png is a PNG image (2056 bytes), not text; read shows text files only.")
 
 
 def test_decode_nul_within_sniff_window_is_binary() -> None:
@@ -140,7 +140,7 @@ def test_decode_undetectable_bytes_refused() -> None:
     with pytest.raises(NotText) as info:
         decode(bytes(range(128, 256)) * 20, "blob.dat")
     assert str(info.value) == (
-        "blob.dat is neither UTF-8 nor a text encoding leanread can detect (2,560 bytes); leanread cannot show it."
+        "blob.dat is neither UTF-8 nor a text encoding leanread can detect (2560 bytes); leanread cannot show it."
     )
 
 

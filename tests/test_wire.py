@@ -58,7 +58,7 @@ async def test_a_name_that_is_not_utf8_round_trips_over_stdio(repo: Path) -> Non
     assert name == "caf\\xe9.txt"
     assert _text(read) == (
         "<path>caf\\xe9.txt</path>\n<type>file</type>\n<content>\nNEEDLE_LATIN1\n\n"
-        "(End of file - total 1 lines)\n</content>"
+        "(End of file - total 1 line)\n</content>"
     )
     assert read.meta["leanread"]["path"] == "caf\\xe9.txt"
     assert _text(missing) == "File not found: cafe.txt. Did you mean caf\\xe9.txt?"

@@ -699,7 +699,7 @@ def _no_match(text: str, old_lines: Sequence[str], display: str) -> NoMatch:
     for number in range(first, min(last, first + MAX_QUOTED_LINES - 1) + 1):
         line = file_lines[number]
         if len(line) > MAX_QUOTED_CHARS:
-            line = line[:MAX_QUOTED_CHARS] + f"… ({len(line):,} chars in all)"
+            line = line[:MAX_QUOTED_CHARS] + f"… ({len(line)} chars in all)"
         quote.append(f"{number + 1}: {line}")
     return NoMatch(
         f"old_string was not found in {display}; the closest text is at {span} "

@@ -153,7 +153,7 @@ def hidden_notice(lines: Iterable[tuple[int, str]]) -> Own | None:
         else:
             grouped[group] += count
     named = sorted(named)[:8]
-    named.extend(f"{count:,} {name} character{'s' if count > 1 else ''}" for name, count in grouped.items() if count)
+    named.extend(f"{count} {name} character{'s' if count > 1 else ''}" for name, count in grouped.items() if count)
     where = f"Line {numbers[0]} holds" if len(numbers) == 1 else f"Lines {_listed(numbers)} hold"
     return Own(
         f"({where} invisible or text-reordering characters ({', '.join(named)}), so the text may not read as it "

@@ -108,5 +108,5 @@ def reminder(instructions: Sequence[Instruction]) -> str:
         body.extend([*([""] if body else []), Own(f"Instructions from {one_line(i.display)}:")])
         body.extend(i.text.split("\n"))
         if i.cut_at is not None:
-            body.append(Own(f"(cut at {i.cut_at:,} bytes; read {one_line(i.display)} for the rest)"))
+            body.append(Own(f"(cut at {i.cut_at} bytes; read {one_line(i.display)} for the rest)"))
     return "\n".join(wrap("system-reminder", body))

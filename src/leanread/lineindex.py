@@ -70,7 +70,7 @@ def _version(st: os.stat_result) -> tuple[int, int, int, int]:
 def _stale_message(name: str, what: str, old: tuple[int, int, int, int], new: tuple[int, int, int, int]) -> str:
     """``{name} changed since {what} (...); read it again.``, saying what differs."""
     if old[0] != new[0]:
-        detail = f"{old[0]:,} bytes, now {new[0]:,}"
+        detail = f"{old[0]} bytes, now {new[0]}"
     elif old[1] != new[1]:
         detail = "same size, new modification time"
     else:

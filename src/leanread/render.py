@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from .config import Limits
+from .counts import plural
 from .formats import Format, decorate
 from .frame import Own, framed, hidden_notice
 from .frame import envelope as envelope
@@ -31,7 +32,7 @@ from .slices import select_slice as select_slice
 StopReason = Literal["eof", "limit", "bytes"]
 
 #: Ends a line cut at the line cap; ``edit`` will refuse any text that contains it.
-CUT_MARKER = "… [line cut: {length:,} chars in all]"
+CUT_MARKER = "… [line cut: {length} chars in all]"
 
 
 @dataclass(frozen=True)
@@ -120,12 +121,12 @@ def span(first: int, last: int) -> str:
 
 def byte_size(count: int) -> str:
     """``51200`` → ``50 KB``; a count that is not a whole number of KB stays in bytes."""
-    return f"{count // 1024} KB" if count % 1024 == 0 else f"{count:,} bytes"
+    return f"{count // 1024} KB" if count % 1024 == 0 else f"{count} bytes"
 
 
 def _cut_notice(window: Window, limits: Limits) -> str:
     numbers = [number for number, _ in window.cut_lines]
-    cap = f"{limits.max_line_chars:,}"
+    cap = f"{limits.max_line_chars}"
     resume = limits.max_line_chars + 1
     if len(numbers) == 1:
         n = numbers[0]
@@ -167,14 +168,14 @@ def file_facts(
     if invalid_bytes:
         noun = "byte that is" if invalid_bytes == 1 else "bytes that are"
         notes.append(
-            f"(File is UTF-8 with {invalid_bytes:,} {noun} not valid UTF-8, shown as \ufffd; edits keep them.)"
+            f"(File is UTF-8 with {invalid_bytes} {noun} not valid UTF-8, shown as \ufffd; edits keep them.)"
         )
     if nul_bytes:
         notes.append("(The file holds NUL bytes, shown as \u2400; edit and write take \u2400 for NUL in it.)")
     if growing is not None:
         lines, size = growing
         notes.append(
-            f"(The file is growing: this shows its first {lines:,} lines as of {size:,} bytes; read again for more.)"
+            f"(The file is growing: this shows its first {lines} lines as of {size} bytes; read again for more.)"
         )
     return "\n".join(notes) or None
 
@@ -190,7 +191,7 @@ def _footer(window: Window, limits: Limits, final_newline: bool, kind: str) -> l
         ending = "" if final_newline else "; no newline at end of file"
         if kind == "directory":
             ending = "; ls shows the tree below it"
-        notes.append(f"(End of {kind} - total {window.total} {units}{ending})")
+        notes.append(f"(End of {kind} - total {plural(window.total, 'line' if kind == 'file' else 'entry')}{ending})")
     else:
         showing = (
             f"Showing {units} {window.first}-{window.last} of {window.total}. "
@@ -212,9 +213,9 @@ def binary_skipped(names: Sequence[str]) -> str | None:
     if not names:
         return None
     listed = ", ".join(names[:BINARY_NAMES])
-    more = f" and {len(names) - BINARY_NAMES:,} more" if len(names) > BINARY_NAMES else ""
+    more = f" and {len(names) - BINARY_NAMES} more" if len(names) > BINARY_NAMES else ""
     noun = "binary file" if len(names) == 1 else "binary files"
-    return f"({len(names):,} {noun} skipped: {listed}{more}.)"
+    return f"({len(names)} {noun} skipped: {listed}{more}.)"
 
 
 def render_window(
@@ -306,11 +307,11 @@ def render_outline_unchanged(display: str) -> str:
 
 
 def _outline_header(made: Outline, example: str | None) -> str:
-    total = f"{made.total:,}-line"
+    total = f"{made.total}-line"
     if made.language == "log":
-        tail = f" and {made.tail:,}-{made.total:,}" if made.tail else ""
+        tail = f" and {made.tail}-{made.total}" if made.tail else ""
         return (
-            f"(Head and tail of a {total} file: lines 1-{made.head:,}{tail}. Read any part with offset and "
+            f"(Head and tail of a {total} file: lines 1-{made.head}{tail}. Read any part with offset and "
             'limit, or all of it with mode="full".)'
         )
     symbol = f'symbol="{example}"' if example else "symbol=NAME"
@@ -385,17 +386,15 @@ def render_outline(
             marks = {m for s in made.symbols for m in s.marks}
             left = sum(n not in marks for n, *_ in rest)
             notes.append(
-                f"({left:,} more definitions from line {rest[0][0]:,} on are left out; "
+                f"({left} more definitions from line {rest[0][0]} on are left out; "
                 f'read on with offset={rest[0][0]}, mode="outline".)'
             )
             break
         kept.append(entry)
-    if made.tail and made.head + 1 < made.tail:
-        middle = [f"… lines {made.head + 1:,}-{made.tail - 1:,} not shown …"]
-    else:
-        middle = []
+    gap = made.tail and made.head + 1 < made.tail
+    middle = [f"… lines {made.head + 1}-{made.tail - 1} not shown …"] if gap else []
     if made.head_cut:
-        head.append((0, f"… the head goes on to line {made.head_cut:,} …"))
+        head.append((0, f"… the head goes on to line {made.head_cut} …"))
     problem = f"({made.problem}; the rows are real lines, but a range may be off.)" if made.problem else None
     shown_rows = [n for n, _ in head if n] + [n for n, _, _ in kept] + [n for n, _ in tail]
     hidden = hidden_notice((n, line_of(n)) for n in shown_rows)

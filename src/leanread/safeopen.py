@@ -49,11 +49,11 @@ def refuse_long_path(path: str) -> None:
     """
     size = len(path.encode("utf-8", "surrogateescape"))
     if size > MAX_PATH_BYTES:
-        raise PathError(f"The path is {size:,} bytes long, over the limit of {MAX_PATH_BYTES:,}; pass a shorter path.")
+        raise PathError(f"The path is {size} bytes long, over the limit of {MAX_PATH_BYTES}; pass a shorter path.")
     longest = max(len(name.encode("utf-8", "surrogateescape")) for name in path.split(os.sep))
     if longest > MAX_NAME_BYTES:
         raise PathError(
-            f"A name in the path is {longest:,} bytes long, over the limit of {MAX_NAME_BYTES} for one file or "
+            f"A name in the path is {longest} bytes long, over the limit of {MAX_NAME_BYTES} for one file or "
             "folder name; fix the path."
         )
 

@@ -189,9 +189,8 @@ class Session:
         are too old first. A path that does not resolve is left to the read to report."""
         if self.limits.dedup != "recent":
             return self.limits.dedup == "off"
-        try:
-            real = self.workspace.resolve(path).real
-        except LeanreadError:
+        real = self.workspace.locate(path)
+        if real is None:
             return False
         old = old_calls(call_id, (r.call_id for r in self.ledger.views_of(self.id, real) if r.visible))
         if old:

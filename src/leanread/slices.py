@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .config import Limits
+from .counts import plural
 from .frame import Own, framed, hidden_notice
 
 
@@ -42,13 +43,13 @@ def select_slice(line: str, number: int, total: int, char_offset: int, limits: L
 
 def render_slice(display: str, part: LineSlice, *, final_newline: bool) -> str:
     """The model-visible text of a ``LineSlice``: the characters, then where they sit and the next step."""
-    span = f"characters {part.start:,}-{part.end:,} of {part.length:,}"
+    span = f"characters {part.start}-{part.end} of {part.length}"
     if part.end < part.length:
         note = f"(Line {part.number}, {span}. Use offset={part.number}, char_offset={part.end + 1} to continue.)"
     elif part.number < part.total:
         note = f"(End of line {part.number}, {span}. Use offset={part.number + 1} to continue.)"
     else:
         ending = "" if final_newline else "; no newline at end of file"
-        note = f"(End of line {part.number}, {span}. End of file - total {part.total} lines{ending})"
+        note = f"(End of line {part.number}, {span}. End of file - total {plural(part.total, 'line')}{ending})"
     hidden = hidden_notice([(part.number, part.text)])
     return framed(display, "file", [part.text, "", *([hidden] if hidden else []), Own(note)])

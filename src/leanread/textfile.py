@@ -221,7 +221,7 @@ def _text_file(data: bytes, text: str, codec: str, *, bom: bool, invalid: int = 
 
 
 def _not_text(display: str, kind: str, size: int) -> NotText:
-    return NotText(f"{display} is {kind} ({size:,} bytes), not text; read shows text files only.")
+    return NotText(f"{display} is {kind} ({size} bytes), not text; read shows text files only.")
 
 
 def decode(data: bytes, display: str, sniff_bytes: int = 8192) -> TextFile:
@@ -253,7 +253,7 @@ def decode(data: bytes, display: str, sniff_bytes: int = 8192) -> TextFile:
                 return _text_file(data, mostly[0], "utf-8", bom=True, invalid=mostly[1])
             raise NotText(
                 f"{display} starts with a {codec} byte-order mark but is not valid {codec} "
-                f"(bad byte at offset {exc.start + skip:,} of {len(data):,}); leanread cannot show it."
+                f"(bad byte at offset {exc.start + skip} of {len(data)}); leanread cannot show it."
             ) from None
         return _text_file(data, text, codec, bom=True)
     head = data[:sniff_bytes]
@@ -278,7 +278,7 @@ def decode(data: bytes, display: str, sniff_bytes: int = 8192) -> TextFile:
     if legacy is None:
         raise NotText(
             f"{display} is neither UTF-8 nor a text encoding leanread can detect "
-            f"({len(data):,} bytes); leanread cannot show it."
+            f"({len(data)} bytes); leanread cannot show it."
         ) from None
     # edits splice lines where the codec does not round-trip
     return _text_file(data, data.decode(legacy), legacy, bom=False)
@@ -316,7 +316,7 @@ def _head_encoding(head: bytes, display: str, size: int) -> tuple[str, int]:
         codec, skip = bom
         if codec != "utf-8":
             raise NotText(
-                f"{display} is a {codec} file of {size:,} bytes, too big to serve by line; "
+                f"{display} is a {codec} file of {size} bytes, too big to serve by line; "
                 "convert it to UTF-8 to read it."
             )
         return codec, skip
@@ -326,7 +326,7 @@ def _head_encoding(head: bytes, display: str, size: int) -> tuple[str, int]:
     wide = utf16_without_bom(head) if b"\x00" in head else None
     if wide is not None and not almost_text(head):
         raise NotText(
-            f"{display} is a {wide} file of {size:,} bytes, too big to serve by line; convert it to UTF-8 to read it."
+            f"{display} is a {wide} file of {size} bytes, too big to serve by line; convert it to UTF-8 to read it."
         )
     try:
         codecs.getincrementaldecoder("utf-8")().decode(head, final=False)
@@ -338,7 +338,7 @@ def _head_encoding(head: bytes, display: str, size: int) -> tuple[str, int]:
         if legacy is None:
             raise NotText(
                 f"{display} is neither UTF-8 nor a text encoding leanread can detect "
-                f"({size:,} bytes); leanread cannot show it."
+                f"({size} bytes); leanread cannot show it."
             ) from None
         return legacy, 0
 

@@ -217,6 +217,21 @@ class Workspace:
             raise Denied(self._deny_message(f"{show_path(path)} resolves to {self.display(real)}, which is", pattern))
         raise Denied(self._deny_message(f"{show_path(path)} is inside {self.display(where)}, which is", pattern))
 
+    def locate(self, path: str) -> str | None:
+        """The realpath ``resolve`` would check for ``path`` (the root it is taken in as ``resolve``
+        picks it), without checking or opening anything: for bookkeeping that must not touch the
+        file, such as a ledger lookup before the read. None for an empty path or one with a NUL."""
+        if not path or "\x00" in path:
+            return None
+        given = os.path.expanduser(path)
+        if os.path.isabs(given):
+            return os.path.realpath(given)
+        for root in self.roots:
+            joined = os.path.join(root, given)
+            if os.path.lexists(joined):
+                return os.path.realpath(joined)
+        return os.path.realpath(os.path.join(self.primary, given))
+
     def resolve(self, path: str) -> Resolved:
         """Check ``path`` against the roots and the deny list, and ``stat`` it.
 

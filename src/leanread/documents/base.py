@@ -107,6 +107,6 @@ def open_zip(data: bytes, display: str, what: str) -> zipfile.ZipFile:
     )
     if total > MAX_UNZIPPED_BYTES or bomb:
         raise DocumentError(
-            f"{display} would unpack to {total:,} bytes from {len(data):,} (a zip bomb?); leanread does not extract it."
+            f"{display} would unpack to {total} bytes from {len(data)} (a zip bomb?); leanread does not extract it."
         )
     return archive

@@ -53,5 +53,5 @@ def extract(data: bytes, display: str) -> Extracted:
         raise
     except Exception as exc:  # python-docx raises KeyError, lxml errors, ValueError on broken files
         raise DocumentError(f"{display} is not a valid DOCX file ({type(exc).__name__}: {exc}).") from None
-    facts = f"{len(document.paragraphs):,} paragraphs, {tables:,} tables"
+    facts = f"{len(document.paragraphs)} paragraphs, {tables} tables"
     return Extracted("docx", tuple(squeeze([line.rstrip() for line in lines])), facts)

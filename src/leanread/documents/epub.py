@@ -33,5 +33,5 @@ def extract(data: bytes, display: str) -> Extracted:
     except Exception as exc:  # ebooklib raises EpubException, KeyError, lxml errors
         raise DocumentError(f"{display} is not a readable EPUB book ({type(exc).__name__}: {exc}).") from None
     title = book.get_metadata("DC", "title")
-    facts = f"{len(sections):,} sections" + (f", {title[0][0]}" if title else "")
+    facts = f"{len(sections)} sections" + (f", {title[0][0]}" if title else "")
     return Extracted("epub", tuple(lines), facts)

@@ -23,7 +23,7 @@ _MIME = {"PNG": "image/png", "JPEG": "image/jpeg", "GIF": "image/gif", "WEBP": "
 
 
 def _too_big(display: str, pixels: int | None) -> DocumentError:
-    size = f"an image of {pixels:,} pixels" if pixels else "an image too large"
+    size = f"an image of {pixels} pixels" if pixels else "an image too large"
     return DocumentError(f"{display} is {size}, too large to decode safely; crop or scale it first.")
 
 
@@ -84,7 +84,7 @@ def prepare(data: bytes, display: str, max_side: int = MAX_SIDE, max_bytes: int 
         raise _too_big(display, int(found.group(1)) if found else None) from None
     except Exception as exc:  # Pillow raises OSError, SyntaxError, ValueError on broken images
         raise DocumentError(
-            f"{display} looks like an image ({len(data):,} bytes) but is corrupt or truncated; it cannot be shown."
+            f"{display} looks like an image ({len(data)} bytes) but is corrupt or truncated; it cannot be shown."
         ) from exc
     frame.thumbnail((max_side, max_side), pil.Resampling.LANCZOS)
     photo = fmt == "JPEG"
@@ -107,10 +107,10 @@ def describe(payload: ImagePayload, source_bytes: int) -> str:
     """One line on the image: original and sent dimensions and sizes."""
     ow, oh = payload.original_size
     sw, sh = payload.sent_size
-    frames = f", {payload.frames:,} frames (first sent)" if payload.frames > 1 else ""
-    head = f"{payload.format} image, {ow}x{oh} px, {source_bytes:,} bytes{frames}"
+    frames = f", {payload.frames} frames (first sent)" if payload.frames > 1 else ""
+    head = f"{payload.format} image, {ow}x{oh} px, {source_bytes} bytes{frames}"
     if payload.original_size == payload.sent_size and len(payload.data) == source_bytes:
         return f"({head}; sent as it is.)"
     sent_fmt = payload.mime_type.removeprefix("image/").upper()
     how = "downscaled" if payload.sent_size != payload.original_size else "re-encoded"
-    return f"({head}; sent {how} as {sent_fmt} {sw}x{sh} px, {len(payload.data):,} bytes.)"
+    return f"({head}; sent {how} as {sent_fmt} {sw}x{sh} px, {len(payload.data)} bytes.)"

@@ -28,7 +28,7 @@ def _text(value: Any) -> str:
 
 
 def _plural(count: int, noun: str) -> str:
-    return f"{count:,} {noun}" if count == 1 else f"{count:,} {noun}s"
+    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
 
 
 def _image_bytes(mime: str, value: Any) -> int:
@@ -48,7 +48,7 @@ def _text_output(label: str, text: str) -> list[str]:
     if len(lines) <= OUTPUT_LINES and len(text) <= OUTPUT_CHARS:
         return [f"[{label}]", *lines]
     size = len(text.encode("utf-8"))
-    return [f"[{label}: {_plural(len(lines), 'line')}, {size:,} bytes; not shown]"]
+    return [f"[{label}: {_plural(len(lines), 'line')}, {size} bytes; not shown]"]
 
 
 def _output(output: dict[str, Any]) -> list[str]:
@@ -67,14 +67,14 @@ def _output(output: dict[str, Any]) -> list[str]:
     for mime in data:
         if mime in _IMAGE_TYPES:
             size = _image_bytes(mime, data[mime])
-            shown.append(f"[{label} {mime}, {size:,} bytes; image not shown]")
+            shown.append(f"[{label} {mime}, {size} bytes; image not shown]")
     text_mime = next((mime for mime in _TEXT_TYPES if mime in data), None)
     if text_mime is not None:
         shown[:0] = _text_output(label if text_mime == "text/plain" else f"{label} {text_mime}", _text(data[text_mime]))
     elif not shown:
         kinds = ", ".join(str(mime) for mime in data) or "no data"
         size = sum(len(_text(value).encode("utf-8")) for value in data.values())
-        shown.append(f"[{label} {kinds}, {size:,} bytes; not shown]")
+        shown.append(f"[{label} {kinds}, {size} bytes; not shown]")
     return shown
 
 

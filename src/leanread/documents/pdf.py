@@ -43,4 +43,4 @@ def extract(data: bytes, display: str) -> Extracted:
         raise
     except Exception as exc:  # pypdf raises many kinds on broken files
         raise DocumentError(f"{display} is not a readable PDF ({type(exc).__name__}: {exc}).") from None
-    return Extracted("pdf", tuple(lines), f"{total:,} pages")
+    return Extracted("pdf", tuple(lines), f"{total} pages")

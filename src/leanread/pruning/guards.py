@@ -42,9 +42,9 @@ def prune(
     if total < MIN_LINES:
         return _whole(total, skipped=f"under {MIN_LINES} lines")
     if chars < MIN_CHARS:
-        return _whole(total, skipped=f"under {MIN_CHARS:,} characters")
+        return _whole(total, skipped=f"under {MIN_CHARS} characters")
     if chars > MAX_CHARS:
-        return _whole(total, skipped=f"over {MAX_CHARS:,} characters")
+        return _whole(total, skipped=f"over {MAX_CHARS} characters")
     try:
         chosen = pruner.keep(lines, question, language)
         if not chosen:

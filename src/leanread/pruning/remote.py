@@ -71,7 +71,7 @@ def _exchange(url: str, payload: Mapping[str, Any], timeout: float, headers: Map
         reason = exc.reason if isinstance(exc, urllib.error.URLError) else exc
         raise RemoteError(f"{url} could not be reached: {reason}") from None
     if len(raw) > MAX_REPLY_BYTES:
-        raise RemoteError(f"{url} replied with over {MAX_REPLY_BYTES:,} bytes")
+        raise RemoteError(f"{url} replied with over {MAX_REPLY_BYTES} bytes")
     try:
         return json.loads(raw)
     except (ValueError, RecursionError):

@@ -133,7 +133,7 @@ def _check_grant(resolved: Resolved, known: Knowledge, plan: EditPlan, lines: Se
     if long:
         n = long[0]
         raise EditRefused(
-            f"old_string spans {span(first, last)} of {resolved.display}, and line {n} is longer than {max_chars:,} "
+            f"old_string spans {span(first, last)} of {resolved.display}, and line {n} is longer than {max_chars} "
             f"characters, of which you have not read all, so nothing was edited; read the rest with offset={n}, "
             f"char_offset={max_chars + 1} (and on, as its notes say) and retry."
         )

@@ -172,7 +172,7 @@ def _expand(root: _Folder, top: str, depth: int, cap: int, ctx: ToolContext) -> 
 
 
 def _files(count: int) -> str:
-    return f"{count:,} file" + ("" if count == 1 else "s")
+    return f"{count} file" + ("" if count == 1 else "s")
 
 
 def _rows(folder: _Folder, indent: str, rows: list[str], cap: int | None = None) -> int:
@@ -226,9 +226,9 @@ def run(ctx: ToolContext, request: LsRequest, call_id: str) -> ToolResult:
     collapsed = _rows(root, "", rows, cap if cut else None)
     where = target.display
     folders, links = _folders(root), _links(root)
-    counts = f"{folders:,} folder{'' if folders == 1 else 's'}, {_files(root.count)}"
+    counts = f"{folders} folder{'' if folders == 1 else 's'}, {_files(root.count)}"
     if links:
-        counts += f", {links:,} link{'' if links == 1 else 's'}"
+        counts += f", {links} link{'' if links == 1 else 's'}"
     if not root.entries():
         note = (
             f"(No files in {where}; .gitignored paths, .git, node_modules, __pycache__, virtualenvs and secrets on "
@@ -236,9 +236,9 @@ def run(ctx: ToolContext, request: LsRequest, call_id: str) -> ToolResult:
         )
     elif cut:
         left = root.entries() - cap
-        rows.append(Own(f"… {left:,} more entr{'y' if left == 1 else 'ies'}"))
+        rows.append(Own(f"… {left} more entr{'y' if left == 1 else 'ies'}"))
         note = (
-            f"(Showing {cap:,} of {root.entries():,} entries of {where}; {counts} below it. "
+            f"(Showing {cap} of {root.entries()} entries of {where}; {counts} below it. "
             f"Read {where} for a paged listing of every entry, or ls a subfolder.)"
         )
     elif collapsed:

@@ -112,9 +112,9 @@ def _summary(display: str, created: bool, lines: int, size: int, nuls: int) -> s
     """``Created a.txt: 2 lines, 12 bytes.``, naming NUL bytes and how read shows them."""
     verb = "Created" if created else "Wrote"
     noun = "line" if lines == 1 else "lines"
-    text = f"{verb} {display}: {lines} {noun}, {size:,} byte{'' if size == 1 else 's'}"
+    text = f"{verb} {display}: {lines} {noun}, {size} byte{'' if size == 1 else 's'}"
     if nuls:
-        text += f"; it holds {nuls:,} NUL byte{'' if nuls == 1 else 's'}, which read shows as \u2400"
+        text += f"; it holds {nuls} NUL byte{'' if nuls == 1 else 's'}, which read shows as \u2400"
     return text + "."
 
 

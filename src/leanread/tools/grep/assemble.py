@@ -56,7 +56,7 @@ def _window(line: str, number: int, column: int) -> str:
     start = max(0, end - WINDOW_CHARS)
     text = ("…" if start else "") + line[start:end] + ("…" if end < len(line) else "")
     return (
-        f"{text} [line cut: match at column {column + 1:,} of {len(line):,} chars; "
+        f"{text} [line cut: match at column {column + 1} of {len(line)} chars; "
         f"read on with offset={number}, char_offset={start + 1}]"
     )
 

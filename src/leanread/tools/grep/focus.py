@@ -86,9 +86,9 @@ def prune_page(
         elif len(lines) < guards.MIN_LINES:
             info["skipped"] = f"under {guards.MIN_LINES} lines"
         elif chars < guards.MIN_CHARS:
-            info["skipped"] = f"under {guards.MIN_CHARS:,} characters"
+            info["skipped"] = f"under {guards.MIN_CHARS} characters"
         elif chars > guards.MAX_CHARS:
-            info["skipped"] = f"over {guards.MAX_CHARS:,} characters"
+            info["skipped"] = f"over {guards.MAX_CHARS} characters"
         if "skipped" in info:
             return None, info, None
         blocks: list[str] = []

@@ -101,7 +101,7 @@ def summary_line(where: str, total: int, file_count: int, first: int, last: int,
     files = plural(file_count, "file")
     if first == 1 and last == total:
         return f"({plural(total, 'match')} in {files}.)"
-    showing = f"Showing matches {first:,}-{last:,} of {total:,} in {files}."
+    showing = f"Showing matches {first}-{last} of {total} in {files}."
     if capped:
         showing = f"Output capped at {byte_size(ctx.limits.max_bytes)}. {showing}"
     if last < total:
@@ -139,7 +139,7 @@ def files_only(
         summary = _no_matches(where)
     elif last < len(files):
         summary = (
-            f"(Showing files {first:,}-{last:,} of {len(files):,}, {plural(total, 'match')} in all. "
+            f"(Showing files {first}-{last} of {len(files)}, {plural(total, 'match')} in all. "
             f"Use offset={last + 1} to continue.)"
         )
     else:

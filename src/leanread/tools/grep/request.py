@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ...counts import plural as counted
 from ...errors import InvalidArgument
 
 NAME = "grep"
@@ -95,4 +96,4 @@ def check(request: GrepRequest) -> tuple[int, int, int, int]:
 
 
 def plural(count: int, noun: str) -> str:
-    return f"{count:,} {noun}" + ("" if count == 1 else "es" if noun.endswith("ch") else "s")
+    return counted(count, noun)

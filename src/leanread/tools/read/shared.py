@@ -148,7 +148,7 @@ def load_document(resolved: Resolved, kind: str) -> bytes:
     if resolved.size > documents.MAX_DOCUMENT_BYTES:
         what = document_registry.NAMES.get(kind, "document")
         raise NotText(
-            f"{resolved.display} is a {what} of {resolved.size:,} bytes, over the "
+            f"{resolved.display} is a {what} of {resolved.size} bytes, over the "
             f"{documents.MAX_DOCUMENT_BYTES // (1024 * 1024)} MiB leanread extracts; split or convert it first."
         )
     return read_regular_file(resolved)

@@ -95,7 +95,7 @@ def _line_slice(job: Job, text_file: TextFile, instructions: list[Instruction]) 
     if start > max(len(line), 1):
         after = f"use offset={number + 1} to read on" if number < total else "it is the last line of the file"
         raise InvalidArgument(
-            f"char_offset={start} is past the end of line {number}, which has {len(line):,} characters; {after}."
+            f"char_offset={start} is past the end of line {number}, which has {len(line)} characters; {after}."
         )
     part = select_slice(line, number, total, start, limits)
     text = render_slice(resolved.display, part, final_newline=text_file.final_newline)
