@@ -36,7 +36,8 @@ def _text(result: Any) -> str:
 
 
 def _file(path: str, body: str, total: int) -> str:
-    return f"<path>{path}</path>\n<type>file</type>\n<content>\n{body}\n(End of file - total {total} line{'' if total == 1 else 's'})\n</content>"
+    lines = f"{total} line{'' if total == 1 else 's'}"
+    return f"<path>{path}</path>\n<type>file</type>\n<content>\n{body}\n(End of file - total {lines})\n</content>"
 
 
 @pytest.mark.parametrize(

@@ -526,7 +526,8 @@ def test_stdlib_source_read_exactly(module: Any, indexed: bool) -> None:
         assert len(results) > 1 and results[0].metadata["truncated"] == "bytes"
     else:
         assert len(results) == 1
-        assert results[0].text.endswith(f"\n\n(End of file - total {len(own)} line{'' if len(own) == 1 else 's'})\n</content>")
+        lines = f"{len(own)} line{'' if len(own) == 1 else 's'}"
+        assert results[0].text.endswith(f"\n\n(End of file - total {lines})\n</content>")
 
 
 def test_stdlib_tab_format_numbers_match_the_file() -> None:
