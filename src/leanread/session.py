@@ -6,8 +6,10 @@ import contextlib
 import hashlib
 import os
 import uuid
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any
 
+from .calls import run_call
 from .config import Limits, Policy, load_settings
 from .errors import InvalidArgument, LeanreadError, PathError
 from .ledger import CALL, LedgerStore, ViewRecord
@@ -311,6 +313,25 @@ class Session:
         model has seen whole in its current version, keeping its encoding and line endings."""
         request = write_tool.WriteRequest(parse_path(path), content)
         return self._run(lambda ctx, cid: write_tool.run(ctx, request, cid), call_id)
+
+    def call(self, name: str, arguments: Mapping[str, Any] | str | None, *, call_id: str | None = None) -> ToolResult:
+        """Run one tool call as a harness gets it from the model: a tool name and its arguments.
+
+        The arguments are checked as the MCP server checks them (``arguments.check_arguments``
+        against ``tools.schema.input_schema(name)``), so a well-formed numeric string for a whole
+        number (``"10"``) is taken, and ``"abc"``, ``2.5`` or ``true`` are refused in one sentence.
+
+        Args:
+            name: ``read``, ``grep``, ``ls``, ``edit``, ``write`` or ``context``.
+            arguments: the call's arguments: a dict, or the JSON text of one (OpenAI's
+                ``function.arguments``); None for none.
+            call_id: the harness's tool call id; default a new one.
+
+        Returns:
+            The result the model should see (``text``, ``images``; ``is_error`` for a refusal),
+            the same as the MCP server's for the same call. A refused call records nothing.
+        """
+        return run_call(self, name, arguments, call_id=call_id)
 
     def _run(self, tool: Callable[[ToolContext, str], ToolResult], call_id: str | None) -> ToolResult:
         """Run one tool with a call id; refusals and file-system failures become error results.
