@@ -11,8 +11,8 @@ $(STAMP): pyproject.toml
 	@$(PYTHON) -m venv $(VENV)
 	@echo "==> upgrading pip"
 	@$(BIN)/pip install -q --upgrade pip
-	@echo "==> installing leanread and its test, bench, document and dense extras (about a minute the first time)"
-	@$(BIN)/pip install -q -e '.[dev,bench,docs,dense]'
+	@echo "==> installing leanread and its test, bench, document, dense and inspect extras (about a minute the first time)"
+	@$(BIN)/pip install -q -e '.[dev,bench,docs,dense,inspect]'
 	@touch $(STAMP)
 	@echo "==> installed; the next runs skip this step"
 

@@ -59,3 +59,32 @@ def test_char_offset_without_offset_says_what_it_needs(tmp_path: Path) -> None:
     result = Session([tmp_path]).read("a.txt", char_offset=3)
     assert result.is_error
     assert result.text == "char_offset needs offset: pass offset=N too to read line N from that character on."
+
+
+def test_a_relative_path_is_looked_for_in_every_root(tmp_path: Path) -> None:
+    roots = [tmp_path / name for name in ("a", "b", "c")]
+    for root in roots:
+        root.mkdir()
+    (roots[0] / "only_a.txt").write_text("A\n")
+    (roots[1] / "only_b.txt").write_text("B\n")
+    (roots[1] / "both.txt").write_text("B\n")
+    (roots[2] / "both.txt").write_text("C\n")
+    (roots[0] / "first.txt").write_text("first\n")
+    (roots[2] / "first.txt").write_text("third\n")
+    session = Session(roots)
+    assert session.read("only_a.txt").text.startswith("<path>only_a.txt</path>")
+    assert session.read("first.txt").text.startswith("<path>first.txt</path>")  # the first root wins
+    found = session.read("only_b.txt")
+    assert found.text.startswith(f"<path>{roots[1] / 'only_b.txt'}</path>")
+    both = session.read("both.txt")
+    assert both.is_error and both.text == (
+        f"both.txt is not in the first workspace root but is in 2 others ({roots[1] / 'both.txt'}, "
+        f"{roots[2] / 'both.txt'}); pass the absolute path of the one you mean."
+    )
+    missing = session.read("nothing.txt")
+    assert missing.text == (
+        "File not found: nothing.txt. Check the spelling, or list its folder to see what exists. "
+        f"(Looked in every workspace root: {', '.join(str(r) for r in roots)}.)"
+    )
+    assert session.edit("only_b.txt", "B", "BB").is_error is False  # the grant of that read holds
+    assert (roots[1] / "only_b.txt").read_text() == "BB\n"

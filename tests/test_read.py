@@ -566,6 +566,8 @@ def _write(folder: str, lines: list[str], newline: str, final: bool) -> list[str
 def _check_notices(result: ToolResult, final: bool, expected_total: int, limits: Limits) -> None:
     meta = result.metadata
     _, notices = split_page(result)
+    # lines holding invisible or bidi characters are named in a notice of their own (frame.hidden_notice)
+    notices = [n for n in notices if "invisible or text-reordering characters (" not in n]
     if meta["newline"] == "\r\n":
         assert notices[0] == "(File uses CRLF line endings; edits keep them.)"
         notices = notices[1:]

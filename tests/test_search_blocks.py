@@ -49,3 +49,15 @@ def test_a_name_with_a_line_break_is_counted_as_one_file(root: Path) -> None:
     counts = count_files("hit", [str(root)], RgOptions(), cwd=str(root), binary=binary)
     assert sorted((Path(f.path).name, f.count) for f in counts) == [("new\nline.txt", 30), ("plain.txt", 1)]
     assert binary == []
+
+
+def test_a_pattern_matching_the_empty_string_keeps_the_first_spans_of_a_long_line(root: Path) -> None:
+    line = "ab" * 2000
+    (root / "long.txt").write_text(f"{line}\nshort\n")
+    from leanread.search import MAX_SPANS, parse_hits, search_json
+
+    found = search_json("a*", [str(root / "long.txt")], RgOptions(), cwd=str(root)) or []
+    hits = parse_hits(found[0].block or b"")
+    assert [(h.line, h.raw) for h in hits] == [(1, f"{line}\n".encode()), (2, b"short\n")]
+    assert hits[0].spans == tuple((2 * i, 2 * i + 1) for i in range(MAX_SPANS))  # read past the JSON
+    assert hits[1].spans == ((0, 0), (1, 1), (2, 2), (3, 3), (4, 4), (5, 5))

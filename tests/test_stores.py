@@ -545,6 +545,8 @@ def test_file_layout(tmp_path: Path) -> None:
                 "versions",
                 "last_paths",
                 "matches",
+                "calls",
+                "calls_by_id",
             }
             assert raw.execute(
                 "SELECT session, call_id, path, ranges, instructions, visible FROM records"
@@ -573,7 +575,7 @@ def test_version_1_file_is_upgraded_in_place(tmp_path: Path) -> None:
         assert upgraded.put_matches("s", [("/ws/a.py", 5)]) == ["m1"]
         assert upgraded.get_match("s", "m1") == ("/ws/a.py", 5)
     raw = sqlite3.connect(file)
-    assert raw.execute("PRAGMA user_version").fetchone() == (SCHEMA_VERSION,) == (2,)
+    assert raw.execute("PRAGMA user_version").fetchone() == (SCHEMA_VERSION,) == (3,)
     assert raw.execute("SELECT session, number, path, line FROM matches").fetchall() == [(b"s", 1, b"/ws/a.py", 5)]
     raw.close()
 

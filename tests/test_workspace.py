@@ -70,9 +70,8 @@ def test_second_root_displays_absolute(root: Path, tmp_path: Path) -> None:
     ws = Workspace([root, other])
     res = ws.resolve(str(other / "o.txt"))
     assert res.display == os.path.realpath(other / "o.txt")
-    # relative paths resolve against the first root only
-    with pytest.raises(FileMissing):
-        ws.resolve("o.txt")
+    # a relative path missing in the first root is looked for in the others (issue 20)
+    assert ws.resolve("o.txt").display == os.path.realpath(other / "o.txt")
 
 
 def test_dotdot_escape_refused(root: Path, outside: Path) -> None:

@@ -100,7 +100,14 @@ def _settings(
 
 def _session(root: list[str] | None, settings: Settings, session: str | None = None) -> Session:
     """A session over ``root`` with ``settings``, its focus backend included."""
-    return Session(root, id=session, limits=settings.limits, policy=settings.policy, pruner=make_pruner(settings.focus))
+    return Session(
+        root,
+        id=session,
+        limits=settings.limits,
+        policy=settings.policy,
+        pruner=make_pruner(settings.focus),
+        transcript=settings.transcript,
+    )
 
 
 def _show(result: ToolResult, meta: bool) -> None:
@@ -312,6 +319,40 @@ def serve(
     serve_stdio(root, settings=settings, ledger=store, session_id=session)
 
 
+@app.command("inspect")
+def inspect_command(
+    ledger: Annotated[
+        str | None,
+        typer.Option(
+            help="The ledger to show: a SQLite file or redis://host:port/db. Default: the SQLite file in the user "
+            "state folder."
+        ),
+    ] = None,
+    port: Annotated[int, typer.Option(help="Port on 127.0.0.1; 0 picks a free one.")] = 0,
+    report: Annotated[
+        Path | None,
+        typer.Option(help="A replay report (results.json) to show too; default bench-results/replay/results.json."),
+    ] = None,
+) -> None:
+    """Serve a local web page (127.0.0.1 only; nothing leaves the machine) showing what each
+    session's model was shown: its calls, their texts, the files, the savings."""
+    try:
+        from .inspect.server import default_report, serve
+    except ImportError as exc:
+        print(f"leanread inspect needs {exc.name}; install it with: pip install 'leanread[inspect]'", file=sys.stderr)
+        raise typer.Exit(1) from None
+    from .ledgers import open_ledger
+
+    def announce(url: str) -> None:
+        print(f"leanread inspect: open {url} (Ctrl-C stops it)", flush=True)
+
+    try:
+        serve(open_ledger(ledger), port, report or default_report(), announce)
+    except LeanreadError as exc:
+        print(str(exc), file=sys.stderr)
+        raise typer.Exit(1) from None
+
+
 @app.command()
 def demo(
     trace: Annotated[
@@ -411,6 +452,17 @@ def bench_import(
 
     for path in import_files(fmt, files, out):
         print(path)
+
+
+@bench_app.command("inspect")
+def bench_inspect(
+    calls: Annotated[int, typer.Option(help="Tool calls in the generated session.")] = 10_000,
+    rounds: Annotated[int, typer.Option(help="Fetches per page; the median is shown.")] = 5,
+) -> None:
+    """Time the inspect pages on a generated ledger of one long session."""
+    from .bench.inspect_bench import main as inspect_main
+
+    inspect_main(calls, rounds)
 
 
 @bench_app.command("documents")

@@ -144,6 +144,8 @@ class Settings:
     policy: Policy = field(default_factory=Policy)
     focus: Focus = field(default_factory=Focus)
     warnings: tuple[str, ...] = ()
+    #: Keep every tool call's arguments and shown text in the ledger for ``leanread inspect``.
+    transcript: bool = True
 
 
 _INT_KEYS = INT_LIMITS
@@ -151,7 +153,7 @@ _LIST_KEYS = ("deny", "allow", "extra_deny", "instruction_files")
 #: Every key ``load_settings`` accepts, in the order error messages list them.
 _FOCUS_KEYS = ("focus_backend", "focus_url", "focus_model", "focus_api_key_env", "focus_timeout")
 _BOOL_KEYS = ("root_instructions", "allow_write_protected")
-SETTING_KEYS: tuple[str, ...] = (*_INT_KEYS, "read_mode", *_LIST_KEYS, *_BOOL_KEYS, *_FOCUS_KEYS)
+SETTING_KEYS: tuple[str, ...] = (*_INT_KEYS, "read_mode", *_LIST_KEYS, *_BOOL_KEYS, *_FOCUS_KEYS, "transcript")
 
 
 def _read_toml(path: Path) -> dict[str, Any]:
@@ -344,8 +346,10 @@ def load_settings(
     ``image_max_bytes``; at least 1), ``read_mode``, ``deny`` and ``allow`` (lists of file-name
     patterns replacing the lists in force), ``extra_deny`` (patterns added to the deny list in
     force), ``instruction_files`` (names), ``root_instructions`` and ``allow_write_protected``
-    (true/false) and the focus backend (``focus_backend``, ``focus_url``, ``focus_model``,
-    ``focus_api_key_env``, ``focus_timeout``; see :class:`Focus`). ``overrides`` (named
+    (true/false), the focus backend (``focus_backend``, ``focus_url``, ``focus_model``,
+    ``focus_api_key_env``, ``focus_timeout``; see :class:`Focus`) and ``transcript`` (true/false,
+    default true: keep each call's arguments and shown text for ``leanread inspect``; a project's
+    file may only turn it off). ``overrides`` (named
     ``overrides_from`` in error messages, e.g. "the command-line options") takes the same keys
     and is applied last; its None values are ignored, so a CLI can pass every flag as given.
 
@@ -363,9 +367,13 @@ def load_settings(
     policy: dict[str, Any] = {"deny": DEFAULT_DENY, "allow": DEFAULT_ALLOW}
     focus: dict[str, Any] = {}
     user_file = user_config_path()
+    transcript = True
     if user_file.is_file():
-        _apply(_read_toml(user_file), str(user_file), limits, policy, focus)
+        user_values = _read_toml(user_file)
+        _apply(user_values, str(user_file), limits, policy, focus)
+        transcript = _flag(user_values, "transcript", str(user_file), transcript)
     section, where = _file_section(Path(root))
+    transcript = transcript and _flag(section, "transcript", where, True)  # a project may only turn it off
     proposed_limits, proposed_policy = dict(limits), dict(policy)
     _apply(section, where, proposed_limits, proposed_policy, focus, from_project=True)
     defaults = {key: getattr(Limits, key) for key in INT_LIMITS}
@@ -379,8 +387,23 @@ def load_settings(
         )
     if overrides:
         _apply(overrides, overrides_from, limits, policy, focus)
+        transcript = _flag(overrides, "transcript", overrides_from, transcript)
     _check_focus(focus)
-    return Settings(limits=Limits(**limits), policy=Policy(**policy), focus=Focus(**focus), warnings=warnings)
+    return Settings(Limits(**limits), Policy(**policy), Focus(**focus), warnings, transcript)
+
+
+def _flag(values: Mapping[str, object], key: str, where: str, default: bool) -> bool:
+    """The true/false ``key`` of ``values``, or ``default`` when absent or None.
+
+    Raises:
+        ConfigError: the value is not a boolean.
+    """
+    value = values.get(key)
+    if value is None:
+        return default
+    if not isinstance(value, bool):
+        raise ConfigError(f"{key} in {where} must be true or false (got {value!r}).")
+    return value
 
 
 _URL_EXAMPLES = {"llm": "http://localhost:8000/v1", "swe-pruner": "http://localhost:8000"}

@@ -14,11 +14,12 @@ from __future__ import annotations
 
 import itertools
 import threading
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import Protocol
 
 from .errors import InvalidArgument
+from .transcript import CallRecord, SessionSummary, TranscriptStore, normalized
 
 LineRange = tuple[int, int]
 
@@ -87,8 +88,9 @@ class ViewRecord:
         return {n: o + n - a for (a, b), o in zip(self.ranges, starts, strict=True) for n in range(a, b + 1)}
 
 
-class LedgerStore(Protocol):
-    """Storage of view records per session and of shown file versions.
+class LedgerStore(TranscriptStore, Protocol):
+    """Storage of view records per session, of shown file versions, and of the transcript
+    (every call as the model saw it; the methods of ``transcript.TranscriptStore``).
 
     Implementations must be safe to call from several threads; stores that persist (SQLite,
     Redis) must give a session resumed later, under the same id, the same answers.
@@ -191,6 +193,7 @@ class MemoryLedger:
         self._versions: dict[str, str] = {}
         self._last_paths: dict[str, str] = {}
         self._matches: dict[str, list[MatchLocation]] = {}
+        self._calls: dict[str, list[CallRecord]] = {}
         self._lock = threading.Lock()
 
     def new_call_id(self, session_id: str) -> str:
@@ -281,3 +284,50 @@ class MemoryLedger:
         with self._lock:
             kept = self._matches.get(session_id, [])
             return kept[number - 1] if number is not None and number <= len(kept) else None
+
+    def record_call(self, session_id: str, call: CallRecord) -> CallRecord:
+        with self._lock:
+            kept = self._calls.setdefault(session_id, [])
+            stored = replace(normalized(call), number=len(kept) + 1)
+            kept.append(stored)
+            return stored
+
+    def calls(
+        self, session_id: str, first: int = 1, limit: int | None = None, *, bodies: bool = True
+    ) -> list[CallRecord]:
+        with self._lock:
+            kept = self._calls.get(session_id, [])
+            start = max(first, 1) - 1
+            chosen = kept[start : None if limit is None else start + max(limit, 0)]
+        if bodies:
+            return chosen
+        return [replace(c, arguments={}, text="", metadata={}, images=()) for c in chosen]
+
+    def find_call(self, session_id: str, call_id: str) -> CallRecord | None:
+        with self._lock:
+            return next((c for c in reversed(self._calls.get(session_id, [])) if c.call_id == call_id), None)
+
+    def sessions(self) -> list[SessionSummary]:
+        with self._lock:
+            summaries = [
+                SessionSummary(
+                    session,
+                    len(kept),
+                    sum(c.tokens for c in kept),
+                    sum(c.full_tokens for c in kept),
+                    min(c.started for c in kept),
+                    max(c.started for c in kept),
+                )
+                for session, kept in self._calls.items()
+                if kept
+            ]
+        return sorted(summaries, key=lambda s: (-s.last, s.session))
+
+    def session_paths(self, session_id: str) -> list[str]:
+        with self._lock:
+            return list(dict.fromkeys(r.path for r in self._records.get(session_id, []) if r.kind != CALL))
+
+    def session_views(self, session_id: str, call_ids: Collection[str] | None = None) -> list[ViewRecord]:
+        with self._lock:
+            records = self._records.get(session_id, [])
+            return list(records) if call_ids is None else [r for r in records if r.call_id in call_ids]

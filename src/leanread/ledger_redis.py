@@ -11,6 +11,9 @@ tag so that a Redis Cluster keeps a session's keys in one slot::
     P:{S}:path:<p>  set of seqs of file <p>            P:{S}:call:<c> set of seqs of call <c>
     P:{S}:instr     set of seqs carrying instructions  P:{S}:last     the path read last
     P:{S}:matches   list of grep hits (JSON)           P:v:<hash>     a shown version (zlib)
+    P:{S}:tx        the transcript: call heads (JSON)  P:{S}:txb      hash number → call body (zlib)
+    P:{S}:txid      hash call id → its last number     P:{S}:txsum    hash of the session's totals
+    P:sessions      sorted set of sessions with a transcript, scored by their last call's time
 
 Why updates never lose a record when two servers write one session: a record is appended by one
 Lua script (the seq counter, the record and its indexes in one atomic step); call ids and match
@@ -27,12 +30,13 @@ from __future__ import annotations
 
 import json
 import zlib
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import replace
 from typing import Any, TypeVar, cast
 
 from .errors import LeanreadError
-from .ledger import CARRY, LineRange, MatchLocation, ViewRecord, match_id, match_number, unknown_call
+from .ledger import CALL, CARRY, LineRange, MatchLocation, ViewRecord, match_id, match_number, unknown_call
+from .transcript import CallRecord, SessionSummary, decode_body, encode_body, normalized
 
 try:
     import redis
@@ -56,6 +60,20 @@ if ARGV[3] == '1' then redis.call('SADD', KEYS[5], seq) end
 if ARGV[4] == '0' then redis.call('SADD', KEYS[6], seq) end
 for i = 1, #KEYS do redis.call('EXPIRE', KEYS[i], ARGV[2]) end
 return seq
+"""
+
+_RECORD_CALL = """
+local number = redis.call('RPUSH', KEYS[1], ARGV[1])
+redis.call('HSET', KEYS[2], number, ARGV[2])
+redis.call('HSET', KEYS[3], ARGV[3], number)
+redis.call('HINCRBY', KEYS[4], 'calls', 1)
+redis.call('HINCRBY', KEYS[4], 'tokens', ARGV[4])
+redis.call('HINCRBY', KEYS[4], 'full_tokens', ARGV[5])
+redis.call('HSETNX', KEYS[4], 'first', ARGV[6])
+redis.call('HSET', KEYS[4], 'last', ARGV[6])
+for i = 1, 4 do redis.call('EXPIRE', KEYS[i], ARGV[7]) end
+redis.call('ZADD', KEYS[5], ARGV[6], ARGV[8])
+return number
 """
 
 T = TypeVar("T")
@@ -125,6 +143,7 @@ class RedisLedger:
         except ValueError as exc:
             raise LeanreadError(f"{url!r} is not a Redis URL ({exc}); pass redis://host:port/db.") from None
         self._append = self._redis.register_script(_APPEND)
+        self._record_call = self._redis.register_script(_RECORD_CALL)
         self._call(self._redis.ping)
 
     def __repr__(self) -> str:
@@ -356,9 +375,107 @@ class RedisLedger:
         path, line = json.loads(row)
         return str(path), int(line)
 
+    # --- TranscriptStore -------------------------------------------------------------------
+
+    def record_call(self, session_id: str, call: CallRecord) -> CallRecord:
+        """Append ``call`` to the session's transcript in one atomic step; returns it numbered."""
+        stored = normalized(call)
+        keys = [
+            self._key(session_id, "tx"),
+            self._key(session_id, "txb"),
+            self._key(session_id, "txid"),
+            self._key(session_id, "txsum"),
+            _b(f"{self.prefix}:sessions"),
+        ]
+        args = [
+            _head(stored), encode_body(stored), _b(stored.call_id), stored.tokens, stored.full_tokens,
+            repr(stored.started), self.idle_seconds, _b(session_id),
+        ]  # fmt: skip
+        number = self._call(self._record_call, keys=keys, args=args)
+        return replace(stored, number=int(number))
+
+    def calls(
+        self, session_id: str, first: int = 1, limit: int | None = None, *, bodies: bool = True
+    ) -> list[CallRecord]:
+        """The session's calls numbered ``first`` on, at most ``limit`` of them, in order."""
+        start = max(first, 1) - 1
+        if limit is not None and limit <= 0:
+            return []
+        stop = -1 if limit is None else start + limit - 1
+        heads = cast("list[bytes]", self._call(self._redis.lrange, self._key(session_id, "tx"), start, stop))
+        found = [_from_head(start + i + 1, head) for i, head in enumerate(heads)]
+        if not bodies or not found:
+            return found
+        numbers = [c.number for c in found]
+        blobs = cast("list[bytes | None]", self._call(self._redis.hmget, self._key(session_id, "txb"), numbers))
+        return [self._with_body(c, blob) for c, blob in zip(found, blobs, strict=True)]
+
+    def _with_body(self, call: CallRecord, blob: bytes | None) -> CallRecord:
+        if blob is None:
+            return call
+        try:
+            return decode_body(call, blob)
+        except ValueError as exc:
+            raise LeanreadError(
+                f"The Redis ledger holds a tool call's text damaged ({exc}); delete the session's keys and go on."
+            ) from None
+
+    def find_call(self, session_id: str, call_id: str) -> CallRecord | None:
+        """The last call of the session with ``call_id``, or None."""
+        number = self._call(self._redis.hget, self._key(session_id, "txid"), _b(call_id))
+        if number is None:
+            return None
+        found = self.calls(session_id, int(number), 1)
+        return found[0] if found else None
+
+    def sessions(self) -> list[SessionSummary]:
+        """Every session with a transcript, the most recently active first; expired ones are
+        dropped from the index."""
+        index = _b(f"{self.prefix}:sessions")
+        names = [_s(name) for name in cast("list[bytes]", self._call(self._redis.zrevrange, index, 0, -1))]
+        pipe = self._redis.pipeline(transaction=False)
+        for name in names:
+            pipe.hgetall(self._key(name, "txsum"))
+        totals = self._call(pipe.execute)
+        out: list[SessionSummary] = []
+        for name, total in zip(names, totals, strict=True):
+            if not total:
+                self._call(self._redis.zrem, index, _b(name))
+                continue
+            t = {k.decode(): v.decode() for k, v in total.items()}
+            out.append(
+                SessionSummary(
+                    name, int(t["calls"]), int(t["tokens"]), int(t["full_tokens"]), float(t["first"]), float(t["last"])
+                )
+            )
+        return sorted(out, key=lambda summary: (-summary.last, summary.session))
+
+    def session_paths(self, session_id: str) -> list[str]:
+        """The files the session showed lines of, in the order first shown."""
+        return list(dict.fromkeys(r.path for r in self._all(session_id) if r.kind != CALL))
+
+    def session_views(self, session_id: str, call_ids: Collection[str] | None = None) -> list[ViewRecord]:
+        """Every view record of the session, oldest first; only those of ``call_ids`` when given."""
+        records = self._all(session_id)
+        return records if call_ids is None else [r for r in records if r.call_id in call_ids]
+
 
 def _seq(record: ViewRecord) -> int:
     return record.seq
+
+
+def _head(call: CallRecord) -> bytes:
+    """A call without its body, as the transcript list keeps it."""
+    fields = [call.call_id, call.tool, call.is_error, call.tokens, call.full_tokens, call.started, call.duration_ms]
+    return json.dumps(fields, separators=(",", ":")).encode()
+
+
+def _from_head(number: int, data: bytes) -> CallRecord:
+    call_id, tool, is_error, tokens, full_tokens, started, duration_ms = json.loads(data)
+    return CallRecord(
+        call_id, tool, {}, "", bool(is_error), tokens=int(tokens), full_tokens=int(full_tokens),
+        started=float(started), duration_ms=float(duration_ms), number=number,
+    )  # fmt: skip
 
 
 def is_redis_url(text: str) -> bool:

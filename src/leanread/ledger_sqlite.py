@@ -23,7 +23,11 @@ the string, ``surrogatepass`` so any Python ``str``, a non-UTF-8 file name inclu
     matches(session, number, path, line)  grep hits kept under the ids ``m<number>``; primary key
                                           (session, number), numbers 1, 2, … per session
 
-Version 1 files (no ``matches`` table) are upgraded in place when opened.
+    calls(…)                              the transcript: one row per tool call (see
+                                          ``transcript_sqlite``)
+
+Version 1 files (no ``matches`` table) and version 2 files (no ``calls`` table) are upgraded in
+place when opened.
 
 Every failure of the file (corrupt, unreadable, locked too long, newer schema) is a one-sentence
 ``LeanreadError`` naming the file and the next step, never a raw ``sqlite3`` traceback.
@@ -37,7 +41,7 @@ import os
 import sqlite3
 import threading
 import zlib
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Collection, Iterable, Iterator, Sequence
 from dataclasses import replace
 from pathlib import Path
 from types import TracebackType
@@ -45,10 +49,12 @@ from typing import Any
 
 from .errors import LeanreadError
 from .ledger import LineRange, MatchLocation, ViewRecord, match_id, match_number, unknown_call
+from .transcript import CallRecord, SessionSummary
+from .transcript_sqlite import SCHEMA_V3, insert_call, select_call, select_calls, select_sessions
 
 __all__ = ["BUSY_TIMEOUT_MS", "SCHEMA_VERSION", "SQLiteLedger", "default_ledger_path"]
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 """The schema this module writes (``PRAGMA user_version``); files of a higher version are refused."""
 
 BUSY_TIMEOUT_MS = 30000
@@ -230,7 +236,7 @@ class SQLiteLedger:
                     )
                 for statement in _SCHEMA:
                     conn.execute(statement)
-            for statement in _SCHEMA_V2:  # a new file, or a version 1 file upgraded in place
+            for statement in (*_SCHEMA_V2, *SCHEMA_V3):  # a new file, or an older one upgraded in place
                 conn.execute(statement)
             conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
 
@@ -488,6 +494,68 @@ class SQLiteLedger:
                 "SELECT path, line FROM matches WHERE session = ? AND number = ?", (_b(session_id), number)
             ).fetchone()
         return None if row is None else (_s(row[0]), int(row[1]))
+
+    # --- TranscriptStore -------------------------------------------------------------------
+
+    def record_call(self, session_id: str, call: CallRecord) -> CallRecord:
+        """Append ``call`` to the session's transcript (one insert); returns it numbered."""
+        with self._guard(), self._transaction() as conn:
+            return insert_call(conn, session_id, call)
+
+    def calls(
+        self, session_id: str, first: int = 1, limit: int | None = None, *, bodies: bool = True
+    ) -> list[CallRecord]:
+        """The session's calls numbered ``first`` on, at most ``limit``; see ``TranscriptStore``."""
+        with self._guard() as conn:
+            try:
+                return select_calls(conn, session_id, first, limit, bodies)
+            except ValueError as exc:
+                raise self._damaged("a tool call's text") from exc
+
+    def find_call(self, session_id: str, call_id: str) -> CallRecord | None:
+        """The last call of the session with ``call_id``, or None."""
+        with self._guard() as conn:
+            try:
+                return select_call(conn, session_id, call_id)
+            except ValueError as exc:
+                raise self._damaged(f"the text of call {call_id}") from exc
+
+    def sessions(self) -> list[SessionSummary]:
+        """Every session with a transcript, the most recently active first."""
+        with self._guard() as conn:
+            return select_sessions(conn)
+
+    def session_paths(self, session_id: str) -> list[str]:
+        """The files the session showed lines of, in the order first shown."""
+        with self._guard() as conn:
+            rows = conn.execute(
+                "SELECT path FROM records WHERE session = ? AND kind != 'call' GROUP BY path ORDER BY min(seq)",
+                (_b(session_id),),
+            ).fetchall()
+        return [_s(path) for (path,) in rows]
+
+    def session_views(self, session_id: str, call_ids: Collection[str] | None = None) -> list[ViewRecord]:
+        """Every view record of the session, oldest first; only those of ``call_ids`` when given."""
+        session = _b(session_id)
+        with self._guard() as conn:
+            if call_ids is None:
+                rows = conn.execute(f"SELECT {_COLUMNS} FROM records WHERE session = ? ORDER BY seq", (session,))
+                return [_row_to_record(row) for row in rows.fetchall()]
+            found = [
+                row
+                for call_id in set(call_ids)
+                for row in conn.execute(
+                    f"SELECT {_COLUMNS} FROM records INDEXED BY records_by_call WHERE session = ? AND call_id = ?",
+                    (session, _b(call_id)),
+                ).fetchall()
+            ]
+        return sorted((_row_to_record(row) for row in found), key=lambda r: r.seq)
+
+    def _damaged(self, what: str) -> LeanreadError:
+        return LeanreadError(
+            f"The ledger file {self.path} holds {what} damaged; "
+            "delete the file (a new ledger is started) or pass another ledger path."
+        )
 
 
 _SHARED: dict[str, SQLiteLedger] = {}

@@ -32,6 +32,7 @@ import atexit
 import base64
 import binascii
 import contextlib
+import itertools
 import json
 import os
 import re
@@ -477,7 +478,7 @@ class Hit:
         line: 1-based line number.
         raw: the line's bytes as ripgrep saw them (UTF-16 files transcoded to UTF-8), line
             ending included.
-        spans: ``(start, end)`` byte offsets of each match within ``raw``.
+        spans: ``(start, end)`` byte offsets of the first matches within ``raw`` (``MAX_SPANS`` at most).
         offset: byte offset of the line's start in what ripgrep searched (the file itself, unless
             ripgrep transcoded it from UTF-16 or dropped a byte-order mark).
     """
@@ -497,14 +498,40 @@ def _bytes_of(value: dict[str, Any]) -> bytes:
         return b""
 
 
+#: Submatches kept per line at most: a pattern that matches the empty string (``a*``) gives one
+#: at every column of a line, and only the first ones are ever shown or needed.
+MAX_SPANS = 8
+#: ripgrep writes a match message's fields in one order, the submatches last (``--json`` docs).
+_SUBMATCHES = b',"submatches":['
+_SPAN = re.compile(rb'"start":([0-9]+),"end":([0-9]+)\}')
+#: Bytes of submatches past which they are read with ``_SPAN`` rather than parsed as JSON.
+_LONG_SUBMATCHES = 512
+
+
+def _data_of(message: bytes) -> tuple[dict[str, Any], tuple[tuple[int, int], ...]] | None:
+    """A ``match`` message's ``data`` and its first ``MAX_SPANS`` submatch spans, or None for
+    another message; thousands of submatches are read without building their JSON objects."""
+    cut = message.find(_SUBMATCHES)
+    if cut >= 0 and len(message) - cut > _LONG_SUBMATCHES and message.startswith(b'{"type":"match"'):
+        data = json.loads(message[:cut] + b"}}")["data"]
+        found = itertools.islice(_SPAN.finditer(message, cut), MAX_SPANS)
+        return data, tuple((int(m.group(1)), int(m.group(2))) for m in found)
+    parsed = json.loads(message)
+    if parsed.get("type") != "match":
+        return None
+    data = parsed["data"]
+    subs = itertools.islice(data.get("submatches", ()), MAX_SPANS)
+    return data, tuple((int(sub["start"]), int(sub["end"])) for sub in subs)
+
+
 def parse_hits(block: bytes) -> list[Hit]:
-    """The ``match`` messages of one file's block (see ``FileHits.block``), in line order."""
+    """The ``match`` messages of one file's block (see ``FileHits.block``), in line order, each
+    with at most ``MAX_SPANS`` submatch spans."""
     hits: list[Hit] = []
     for line in block.splitlines():
-        message = json.loads(line)
-        if message.get("type") != "match":
+        found = _data_of(line)
+        if found is None:
             continue
-        data = message["data"]
-        spans = tuple((int(s["start"]), int(s["end"])) for s in data.get("submatches", ()))
+        data, spans = found
         hits.append(Hit(int(data["line_number"]), _bytes_of(data["lines"]), spans, int(data.get("absolute_offset", 0))))
     return hits

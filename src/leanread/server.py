@@ -90,6 +90,7 @@ class _Sessions:
             policy=self._settings.policy,
             pruner=self._pruner,
             focus_audit=self._focus_audit,
+            transcript=self._settings.transcript,
         )
 
     def get(self, ctx: Context[Any, Any] | None) -> Session:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import os
+import time
 import uuid
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
@@ -24,6 +25,7 @@ from .tools import ls as ls_tool
 from .tools import read as read_tool
 from .tools import write as write_tool
 from .tools.common import ToolContext, current_bytes
+from .transcript import call_record
 from .workspace import Workspace
 
 
@@ -48,6 +50,9 @@ class Session:
             question: the output before pruning and the output shown, so an auditing or indexing
             plugin never sees only the pruned view. What it raises goes into the result's
             ``focus.audit_error`` metadata; the result is not affected.
+        transcript: record every call (its arguments and exactly what the model was shown) in
+            the ledger's transcript, for ``leanread inspect``. Default: the ``transcript``
+            setting of the same file, else True.
 
     Paths are shown, and taken, in one form (``names.show_path``): a name's bytes that are not
     UTF-8 and its control characters are escaped (``caf\\xe9.txt``, ``a\\x0ab``), so every path a
@@ -76,14 +81,17 @@ class Session:
         policy: Policy | None = None,
         pruner: Pruner | None = None,
         focus_audit: AuditHook | None = None,
+        transcript: bool | None = None,
     ) -> None:
         self.id = id or uuid.uuid4().hex
         checked = Workspace(roots)
-        if limits is None or policy is None or pruner is None:
+        if limits is None or policy is None or pruner is None or transcript is None:
             settings = load_settings(checked.primary)
             limits = limits or settings.limits
             policy = policy or settings.policy
             pruner = pruner or make_pruner(settings.focus)
+            transcript = settings.transcript if transcript is None else transcript
+        self.transcript = transcript
         self.limits = limits
         self.pruner = pruner
         self.focus_audit = focus_audit
@@ -165,7 +173,12 @@ class Session:
             request = read_tool.ReadRequest(given, offset, limit, format, fresh, char_offset, mode, symbol, focus)
             return read_tool.run(ctx, request, cid)
 
-        result = self._run(read, call_id)
+        given = _given(
+            path=path, offset=offset, limit=limit, format=None if format == "plain" else format, fresh=fresh,
+            char_offset=char_offset, match_id=match_id, context_before=context_before, context_after=context_after,
+            mode=mode, symbol=symbol, focus=focus,
+        )  # fmt: skip
+        result = self._run("read", given, read, call_id)
         if result.metadata.get("type") in ("file", "outline") or result.metadata.get("document"):
             self.ledger.set_last_path(self.id, result.metadata["path"])
         return result
@@ -268,7 +281,11 @@ class Session:
         request = grep_tool.GrepRequest(
             pattern, where, glob, type, case_insensitive, context, before, after, max_results, offset, files_only, focus
         )
-        return self._run(lambda ctx, cid: grep_tool.run(ctx, request, cid), call_id)
+        given = _given(
+            pattern=pattern, path=path, glob=glob, type=type, case_insensitive=case_insensitive, context=context,
+            before=before, after=after, max_results=max_results, offset=offset, files_only=files_only, focus=focus,
+        )  # fmt: skip
+        return self._run("grep", given, lambda ctx, cid: grep_tool.run(ctx, request, cid), call_id)
 
     def ls(
         self,
@@ -287,7 +304,8 @@ class Session:
             call_id: the harness's tool call id; default a new one.
         """
         request = ls_tool.LsRequest(_parsed(path), depth, max_entries)
-        return self._run(lambda ctx, cid: ls_tool.run(ctx, request, cid), call_id)
+        given = _given(path=path, depth=depth, max_entries=max_entries)
+        return self._run("ls", given, lambda ctx, cid: ls_tool.run(ctx, request, cid), call_id)
 
     def edit(
         self,
@@ -306,13 +324,15 @@ class Session:
             names the read that fixes it; nothing is written on a refusal.
         """
         request = edit_tool.EditRequest(parse_path(path), old_string, new_string, replace_all)
-        return self._run(lambda ctx, cid: edit_tool.run(ctx, request, cid), call_id)
+        given = _given(path=path, old_string=old_string, new_string=new_string, replace_all=replace_all)
+        return self._run("edit", given, lambda ctx, cid: edit_tool.run(ctx, request, cid), call_id)
 
     def write(self, path: str, content: str, *, call_id: str | None = None) -> ToolResult:
         """Run the ``write`` tool (see ``tools/write.txt``): create ``path``, or replace a file the
         model has seen whole in its current version, keeping its encoding and line endings."""
         request = write_tool.WriteRequest(parse_path(path), content)
-        return self._run(lambda ctx, cid: write_tool.run(ctx, request, cid), call_id)
+        given: dict[str, object] = {"path": path, "content": content}
+        return self._run("write", given, lambda ctx, cid: write_tool.run(ctx, request, cid), call_id)
 
     def call(self, name: str, arguments: Mapping[str, Any] | str | None, *, call_id: str | None = None) -> ToolResult:
         """Run one tool call as a harness gets it from the model: a tool name and its arguments.
@@ -333,18 +353,26 @@ class Session:
         """
         return run_call(self, name, arguments, call_id=call_id)
 
-    def _run(self, tool: Callable[[ToolContext, str], ToolResult], call_id: str | None) -> ToolResult:
+    def _run(
+        self,
+        name: str,
+        arguments: dict[str, object],
+        tool: Callable[[ToolContext, str], ToolResult],
+        call_id: str | None,
+    ) -> ToolResult:
         """Run one tool with a call id; refusals and file-system failures become error results.
         The call's place in the session is recorded whatever it showed, so a compact or a rewind
-        may name it."""
+        may name it, and so is the call itself in the transcript (unless it is off)."""
         call_id = call_id or self.ledger.new_call_id(self.id)
+        started = time.time()
+        clock = time.perf_counter()
         try:
-            return tool(self._context(), call_id)
+            result = tool(self._context(), call_id)
         except LeanreadError as exc:
-            return ToolResult(text=str(exc), is_error=True, metadata={"call_id": call_id})
+            result = ToolResult(text=str(exc), is_error=True, metadata={"call_id": call_id})
         except OSError as exc:  # the file system failed mid-call (/proc, FUSE, a vanished mount)
             reason = exc.strerror or str(exc)
-            return ToolResult(
+            result = ToolResult(
                 text=f"The file system refused the call ({reason}); nothing was changed, so try again or another file.",
                 is_error=True,
                 metadata={"call_id": call_id},
@@ -352,6 +380,18 @@ class Session:
         finally:
             with contextlib.suppress(Exception):  # a failing store must not turn a done edit or write into an error
                 self.ledger.record(self.id, ViewRecord(call_id, "", "", (), 0, 0, kind=CALL, visible=False))
+        self._record_call(name, arguments, result, call_id, started, (time.perf_counter() - clock) * 1000)
+        return result
+
+    def _record_call(
+        self, name: str, arguments: dict[str, object], result: ToolResult, call_id: str, started: float, ms: float
+    ) -> None:
+        """Keep the call in the ledger's transcript, unless the transcript is off; a failing store
+        leaves the result as it is."""
+        if not self.transcript:
+            return
+        with contextlib.suppress(Exception):
+            self.ledger.record_call(self.id, call_record(name, arguments, result, call_id, started, ms))
 
     @property
     def last_path(self) -> str | None:
@@ -385,12 +425,22 @@ class Session:
     def context(self, action: str, call_ids: Sequence[str] = (), call_id: str | None = None) -> ToolResult:
         """The ``context`` tool (see ``tools/context.txt``): ``forget``, ``compact`` or ``rewind``
         as a tool result, refusals with ``is_error=True``."""
+        started, clock = time.time(), time.perf_counter()
         try:
-            return context_tool.run(self._context(), action, call_ids, call_id)
+            result = context_tool.run(self._context(), action, call_ids, call_id)
         except LeanreadError as exc:
-            return ToolResult(text=str(exc), is_error=True)
+            result = ToolResult(text=str(exc), is_error=True)
+        given = _given(action=action, call_ids=list(call_ids) or None, call_id=call_id)
+        # the context tool's own call has no call id: its call_id argument names another call
+        self._record_call("context", given, result, "", started, (time.perf_counter() - clock) * 1000)
+        return result
 
 
 def _parsed(path: str | None) -> str | None:
     """A path argument in the form the tools show paths (``names.show_path``) as the OS name."""
     return None if path is None else parse_path(path)
+
+
+def _given(**arguments: object) -> dict[str, object]:
+    """The arguments a call was given: those left at None or False are left out."""
+    return {name: value for name, value in arguments.items() if value is not None and value is not False}

@@ -220,6 +220,10 @@ class Workspace:
     def resolve(self, path: str) -> Resolved:
         """Check ``path`` against the roots and the deny list, and ``stat`` it.
 
+        A relative path is taken in the first root; when nothing is there and the workspace has
+        more roots, the others are looked in too: a path found in exactly one of them is that
+        file (shown by its absolute path), one found in several is refused naming them.
+
         Raises:
             Denied: a name of the path below its root, or of the realpath it resolves to, is on
                 the deny list (case ignored); the path as given is checked before anything on
@@ -231,6 +235,24 @@ class Workspace:
             PathError: a symbolic-link loop; a path that goes on past a file (``a.txt/``,
                 ``a.txt/..``, ``a.txt/x``); or the path cannot be resolved or stat-ed.
         """
+        try:
+            return self._resolve(path)
+        except FileMissing as missing:
+            if len(self.roots) == 1 or os.path.isabs(os.path.expanduser(path)):
+                raise
+            elsewhere = [root for root in self.roots[1:] if os.path.lexists(os.path.join(root, path))]
+            if len(elsewhere) == 1:
+                return self._resolve(os.path.join(elsewhere[0], path))
+            if not elsewhere:
+                raise FileMissing(f"{missing} (Looked in every workspace root: {', '.join(self.roots)}.)") from None
+            found = ", ".join(show_path(os.path.join(root, path)) for root in elsewhere)
+            raise PathError(
+                f"{show_path(path)} is not in the first workspace root but is in {len(elsewhere)} others ({found}); "
+                "pass the absolute path of the one you mean."
+            ) from None
+
+    def _resolve(self, path: str) -> Resolved:
+        """``resolve`` within the first root (a relative path is taken there)."""
         if not path or "\x00" in path:
             raise PathError("The path is empty or contains a NUL byte; pass a file path such as src/app.py.")
         refuse_long_path(path)

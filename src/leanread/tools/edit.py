@@ -314,7 +314,9 @@ def run(ctx: ToolContext, request: EditRequest, call_id: str) -> ToolResult:
     refuse_protected_path(ctx.workspace, resolved.real, resolved.display)
     came = arrival(ctx, resolved.real)  # before waiting: what the model had when it sent this edit
     with file_lock(resolved.real):  # another edit of this file waits for this one to be recorded
-        plan, new_file, excerpt, warning, note = _write(ctx, request, call_id, resolved, came)
+        # an edit that went before replaced the file (a new inode): look at the file as it is now
+        current = ctx.workspace.resolve(resolved.real)
+        plan, new_file, excerpt, warning, note = _write(ctx, request, call_id, current, came)
     text = "\n".join(
         [
             f"<path>{resolved.display}</path>",

@@ -1,0 +1,124 @@
+"""The transcript tables of the SQLite ledger (schema version 3) and the queries over them.
+
+    calls(session, number, call_id, tool, started, duration_ms, is_error, tokens, full_tokens, body)
+        one row per ``CallRecord``; primary key (session, number), numbers 1, 2, … per session;
+        ``body`` the zlib-compressed JSON of arguments, text, metadata and images
+        (``transcript.encode_body``); index (session, call_id, number)
+
+The functions take an open connection; ``SQLiteLedger`` holds the lock and the transaction.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from dataclasses import replace
+from typing import Any
+
+from .transcript import CallRecord, SessionSummary, decode_body, encode_body, normalized
+
+#: What version 3 added to version 2: the transcript.
+SCHEMA_V3 = (
+    """CREATE TABLE IF NOT EXISTS calls (
+        session BLOB NOT NULL,
+        number INTEGER NOT NULL,
+        call_id BLOB NOT NULL,
+        tool TEXT NOT NULL,
+        started REAL NOT NULL,
+        duration_ms REAL NOT NULL,
+        is_error INTEGER NOT NULL,
+        tokens INTEGER NOT NULL,
+        full_tokens INTEGER NOT NULL,
+        body BLOB NOT NULL,
+        PRIMARY KEY (session, number)
+    ) WITHOUT ROWID""",
+    "CREATE INDEX IF NOT EXISTS calls_by_id ON calls (session, call_id, number)",
+)
+
+_HEAD = "number, call_id, tool, started, duration_ms, is_error, tokens, full_tokens"
+
+
+def _b(text: str) -> bytes:
+    return text.encode("utf-8", "surrogatepass")
+
+
+def _s(data: bytes) -> str:
+    return data.decode("utf-8", "surrogatepass")
+
+
+def insert_call(conn: sqlite3.Connection, session_id: str, call: CallRecord) -> CallRecord:
+    """Append ``call`` under the session's next number; run inside a write transaction."""
+    session = _b(session_id)
+    (last,) = conn.execute("SELECT coalesce(max(number), 0) FROM calls WHERE session = ?", (session,)).fetchone()
+    stored = replace(normalized(call), number=last + 1)
+    conn.execute(
+        f"INSERT INTO calls (session, {_HEAD}, body) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        (
+            session,
+            stored.number,
+            _b(stored.call_id),
+            stored.tool,
+            stored.started,
+            stored.duration_ms,
+            int(stored.is_error),
+            stored.tokens,
+            stored.full_tokens,
+            encode_body(stored),
+        ),
+    )
+    return stored
+
+
+def _row(row: tuple[Any, ...], bodies: bool) -> CallRecord:
+    number, call_id, tool, started, duration_ms, is_error, tokens, full_tokens = row[:8]
+    call = CallRecord(
+        call_id=_s(call_id),
+        tool=tool,
+        arguments={},
+        text="",
+        is_error=bool(is_error),
+        tokens=tokens,
+        full_tokens=full_tokens,
+        started=started,
+        duration_ms=duration_ms,
+        number=number,
+    )
+    return decode_body(call, row[8]) if bodies else call
+
+
+def select_calls(
+    conn: sqlite3.Connection, session_id: str, first: int, limit: int | None, bodies: bool
+) -> list[CallRecord]:
+    """The session's calls numbered ``first`` on, at most ``limit`` (None: all).
+
+    Raises:
+        ValueError: a body is damaged.
+    """
+    columns = f"{_HEAD}, body" if bodies else _HEAD
+    rows = conn.execute(
+        f"SELECT {columns} FROM calls WHERE session = ? AND number >= ? ORDER BY number LIMIT ?",
+        (_b(session_id), first, -1 if limit is None else max(limit, 0)),
+    ).fetchall()
+    return [_row(row, bodies) for row in rows]
+
+
+def select_call(conn: sqlite3.Connection, session_id: str, call_id: str) -> CallRecord | None:
+    """The last call of the session with ``call_id``, or None.
+
+    Raises:
+        ValueError: its body is damaged.
+    """
+    row = conn.execute(
+        f"SELECT {_HEAD}, body FROM calls INDEXED BY calls_by_id WHERE session = ? AND call_id = ? "
+        "ORDER BY number DESC LIMIT 1",
+        (_b(session_id), _b(call_id)),
+    ).fetchone()
+    return None if row is None else _row(row, True)
+
+
+def select_sessions(conn: sqlite3.Connection) -> list[SessionSummary]:
+    """Every session with calls, the most recently active first."""
+    rows = conn.execute(
+        "SELECT session, count(*), sum(tokens), sum(full_tokens), min(started), max(started) FROM calls "
+        "GROUP BY session ORDER BY max(started) DESC, session"
+    ).fetchall()
+    return [SessionSummary(_s(s), n, tokens, full, first, last) for s, n, tokens, full, first, last in rows]
