@@ -25,7 +25,14 @@ import anyio
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError, UnexpectedToolError
 from mcp.server.stdio import stdio_server
-from mcp_types import CallToolResult, ImageContent, InputRequiredResult, TextContent, ToolAnnotations
+from mcp_types import (
+    CallToolResult,
+    ImageContent,
+    InputRequiredResult,
+    NotificationParams,
+    TextContent,
+    ToolAnnotations,
+)
 from mcp_types import Tool as MCPTool
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 from pydantic import ValidationError
@@ -33,6 +40,7 @@ from pydantic import ValidationError
 from . import __version__
 from .arguments import check_arguments, validation_problem
 from .calls import run_call
+from .client_roots import LIST_CHANGED, fetch_roots, on_list_changed
 from .config import Limits, Settings, load_settings
 from .ledger import LedgerStore
 from .ledger_sqlite import shared_ledger
@@ -71,8 +79,10 @@ class _Sessions:
         settings: Settings,
         session_id: str | None,
         focus_audit: AuditHook | None = None,
+        follow_client_roots: bool = False,
     ) -> None:
         self._roots = roots
+        self._follow_client_roots = follow_client_roots
         self._ledger = ledger
         self._settings = settings
         self._fixed_id = session_id
@@ -105,6 +115,16 @@ class _Sessions:
         if not isinstance(session, Session):
             session = self._new(self._fixed_id or connection.session_id)
             connection.state[self._KEY] = session
+        return session
+
+    async def current(self, ctx: Context[Any, Any] | None) -> Session:
+        """``get(ctx)``, its workspace first moved to the client's roots when the server follows
+        them and they are new or changed (see ``client_roots``); no roots keeps the workspace."""
+        session = self.get(ctx)
+        if self._follow_client_roots and ctx is not None:
+            roots = await fetch_roots(ctx.session)
+            if roots:
+                session.use_roots(roots)
         return session
 
 
@@ -144,6 +164,7 @@ class LeanreadServer(MCPServer[Any]):
         super().__init__("leanread", version=__version__, instructions=INSTRUCTIONS, log_level="WARNING")
         self._sessions = sessions
         self._offered = tuple(tools)
+        self._lowlevel_server.add_notification_handler(LIST_CHANGED, NotificationParams, on_list_changed)
         self._listed = [
             MCPTool(
                 name=name,
@@ -183,7 +204,7 @@ class LeanreadServer(MCPServer[Any]):
         added = {tool.name: tool for tool in await super().list_tools()}
         if name in added:
             return await self._call_added(name, added[name], arguments, context)
-        session = self._sessions.get(context)
+        session = await self._sessions.current(context)
         tools = [*self._offered, *added]
         result = await anyio.to_thread.run_sync(lambda: run_call(session, name, arguments, tools=tools))
         return _to_mcp(result)
@@ -235,6 +256,7 @@ def build_server(
     ledger: LedgerStore | None = None,
     session_id: str | None = None,
     focus_audit: AuditHook | None = None,
+    follow_client_roots: bool | None = None,
 ) -> LeanreadServer:
     """A ``LeanreadServer`` (an ``MCPServer``) offering leanread's tools over ``roots``.
 
@@ -248,16 +270,21 @@ def build_server(
             default a new id per MCP session.
         focus_audit: the audit hook of every session (see ``Session``): it sees each focused
             output before and after pruning.
+        follow_client_roots: use the roots of a client that has the roots capability
+            (``roots/list``) as its session's workspace roots, following its changes; default
+            True when ``roots`` is None (``leanread serve`` without ``--root``). Settings stay
+            those loaded at start.
 
     Raises:
         PathError: a root is not an existing directory.
         ConfigError: the first root's configuration file is invalid.
         LeanreadError: the configured focus backend cannot be built.
     """
+    follow = roots is None if follow_client_roots is None else follow_client_roots
     checked_roots = Workspace(roots).roots
     settings = settings or load_settings(checked_roots[0])
     store = ledger if ledger is not None else shared_ledger()
-    sessions = _Sessions(checked_roots, store, settings, session_id, focus_audit)
+    sessions = _Sessions(checked_roots, store, settings, session_id, focus_audit, follow)
     return LeanreadServer(sessions, settings.limits)
 
 

@@ -98,6 +98,15 @@ class Session:
         self.workspace = Workspace(checked.roots, policy=policy)
         self.ledger: LedgerStore = ledger if ledger is not None else shared_ledger()
 
+    def use_roots(self, roots: Sequence[str | os.PathLike[str]]) -> None:
+        """Work in ``roots`` from now on (an MCP client's roots), keeping the deny list, limits and
+        ledger; what the model was shown stays recorded by real path.
+
+        Raises:
+            PathError: a root is not an existing directory; the workspace is then unchanged.
+        """
+        self.workspace = Workspace(roots, policy=self.workspace.policy)
+
     def _context(self) -> ToolContext:
         return ToolContext(
             self.workspace, self.ledger, self.id, self.limits, self.workspace.policy, self.pruner, self.focus_audit
