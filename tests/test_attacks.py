@@ -246,11 +246,12 @@ def test_tools_refuse_a_parent_swapped_after_the_check(
         session.read("sub/b.txt")
     after_resolve(monkeypatch, lambda: swap_for_link(root / "sub", outside))
     result = TOOLS[tool](session, "sub/b.txt")
-    then = "so nothing was written; read it again and retry" if tool == "write" else "so it was not read; read it again"
-    assert (result.is_error, result.text) == (
-        True,
-        f"sub/b.txt changed while leanread was opening it (it or a folder on its path was replaced), {then}.",
-    )
+    swapped = {  # edit looks at the path again under the file's lock, and finds it leads outside now
+        "read": "sub/b.txt changed while leanread was opening it (it or a folder on its path was replaced), "
+        "so it was not read; read it again.",
+        "edit": f"sub/b.txt resolves outside the workspace ({root}); use a path inside it.",
+    }
+    assert (result.is_error, result.text) == (True, swapped[tool])
     assert (outside / "b.txt").read_text() == "alpha outside bytes\n"
     assert (root / "sub.old" / "b.txt").read_text() == "alpha beta\n"
 

@@ -15,7 +15,7 @@ from leanread.workspace import Workspace
 
 KEYS = (
     "max_lines, max_bytes, max_line_chars, sniff_bytes, index_bytes, outline_lines, outline_bytes, "
-    "image_max_side, image_max_bytes, read_mode, "
+    "image_max_side, image_max_bytes, read_mode, dedup, "
     "deny, allow, extra_deny, instruction_files, root_instructions, allow_write_protected, "
     "focus_backend, focus_url, focus_model, focus_api_key_env, focus_timeout, transcript"
 )

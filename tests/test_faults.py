@@ -146,9 +146,9 @@ def test_an_edit_of_a_file_replaced_between_stat_and_read_writes_nothing(
 
     between_stat_and_read(monkeypatch, replace)
     result = session.edit("a.txt", "alpha", "ALPHA")
-    assert (result.is_error, result.text) == (
+    assert (result.is_error, result.text) == (  # the edit looks at the file again under its lock
         True,
-        "a.txt changed while leanread was opening it (it or a folder on its path was replaced), "
-        "so it was not read; read it again.",
+        "a.txt changed since you read it, so nothing was edited; this is what changed (a diff against what you "
+        "were shown):\n@@ -1 +1 @@\n-alpha\n+alpha from elsewhere\nRetry the edit against the current text.",
     )
     assert (root / "a.txt").read_text() == "alpha from elsewhere\n"

@@ -123,7 +123,7 @@ def test_lone_surrogates_go_on_the_wire_as_escapes() -> None:
 
 
 def test_a_short_run_finds_no_crash_hang_change_or_leak() -> None:
-    summary = run_fuzz(FuzzConfig(calls=300, seed=1, deadline=3.0, big_bytes=1 << 20, max_seconds=25))
+    summary = run_fuzz(FuzzConfig(calls=300, seed=1, deadline=5.0, big_bytes=1 << 20, max_seconds=25))
     counts = {kind: summary.count(kind) for kind in ("crash", "hang", "unexplained", "leak")}
     assert counts == {"crash": 0, "hang": 0, "unexplained": 0, "leak": 0}, markdown_report(summary)
 

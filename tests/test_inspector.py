@@ -14,7 +14,8 @@ from typing import Any
 
 import pytest
 
-from leanread.tools.schema import TOOL_NAMES, input_schema
+from leanread.harness import HARNESS_TOOLS
+from leanread.tools.schema import input_schema
 
 INSPECTOR = Path(
     os.environ.get("LEANREAD_INSPECTOR", Path.home() / ".cache/leanread/npm/node_modules/.bin/mcp-inspector")
@@ -55,9 +56,9 @@ def repo(tmp_path: Path) -> Path:
 
 def test_tools_list_shows_the_schemas_and_annotations(inspector: Path, repo: Path) -> None:
     tools = {tool["name"]: tool for tool in _inspect(inspector, repo, "--method", "tools/list")["tools"]}
-    assert list(tools) == list(TOOL_NAMES)
-    assert all(tools[name]["inputSchema"] == input_schema(name) for name in TOOL_NAMES)
-    hints = {name: tools[name]["annotations"] for name in TOOL_NAMES}
+    assert list(tools) == list(HARNESS_TOOLS)  # context only with --expose-context-tool
+    assert all(tools[name]["inputSchema"] == input_schema(name) for name in HARNESS_TOOLS)
+    hints = {name: tools[name]["annotations"] for name in HARNESS_TOOLS}
     assert [name for name, hint in hints.items() if hint["readOnlyHint"]] == ["read", "grep", "ls"]
     assert [name for name, hint in hints.items() if hint["destructiveHint"]] == ["edit", "write"]
     assert [name for name, hint in hints.items() if not hint["idempotentHint"]] == ["edit"]

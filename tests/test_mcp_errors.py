@@ -68,7 +68,7 @@ def _file(path: str, body: str, total: int) -> str:
     ],
 )
 async def test_wrong_types_are_one_sentence(repo: Path, arguments: dict[str, Any], problem: str) -> None:
-    async with Client(build_server([repo])) as client:
+    async with Client(build_server([repo], expose_context_tool=True)) as client:
         result = await client.call_tool("read", {"path": "a.txt", **arguments})
     assert result.is_error is True
     assert _text(result) == f"Invalid arguments for read: {problem}; {SEE}"
@@ -84,7 +84,7 @@ async def test_a_whole_number_sent_as_text_is_that_number(repo: Path) -> None:
 
 
 async def test_unknown_argument(repo: Path) -> None:
-    async with Client(build_server([repo])) as client:
+    async with Client(build_server([repo], expose_context_tool=True)) as client:
         one = await client.call_tool("read", {"path": "a.txt", "bogus": 1})
         two = await client.call_tool("read", {"file_path": "a.txt", "bogus": 1, "offset": "abc"})
     assert one.is_error is True
@@ -96,7 +96,7 @@ async def test_unknown_argument(repo: Path) -> None:
 
 
 async def test_context_tool_arguments(repo: Path) -> None:
-    async with Client(build_server([repo])) as client:
+    async with Client(build_server([repo], expose_context_tool=True)) as client:
         missing = await client.call_tool("context", {})
         wrong = await client.call_tool("context", {"action": 3})
         plain_string = await client.call_tool("context", {"action": "forget", "call_ids": "r1"})
@@ -118,7 +118,7 @@ async def test_context_tool_arguments(repo: Path) -> None:
 
 
 async def test_a_json_encoded_list_is_still_accepted(repo: Path) -> None:
-    async with Client(build_server([repo])) as client:
+    async with Client(build_server([repo], expose_context_tool=True)) as client:
         await client.call_tool("read", {"path": "a.txt"})
         forgot = await client.call_tool("context", {"action": "forget", "call_ids": '["r1"]'})
     assert forgot.is_error is False
@@ -126,14 +126,14 @@ async def test_a_json_encoded_list_is_still_accepted(repo: Path) -> None:
 
 
 async def test_unknown_tool(repo: Path) -> None:
-    async with Client(build_server([repo])) as client:
+    async with Client(build_server([repo], expose_context_tool=True)) as client:
         result = await client.call_tool("reed", {"path": "a.txt"})
     assert result.is_error is True
     assert _text(result) == "Unknown tool 'reed'; the tools are read, grep, ls, edit, write, context."
 
 
 async def test_null_for_an_optional_argument_means_omitted(repo: Path) -> None:
-    async with Client(build_server([repo])) as client:
+    async with Client(build_server([repo], expose_context_tool=True)) as client:
         await client.call_tool("read", {"path": "a.txt", "limit": 1})
         rest = await client.call_tool("read", {"path": None, "offset": 2, "limit": None, "char_offset": None})
     assert rest.is_error is False
@@ -143,7 +143,7 @@ async def test_null_for_an_optional_argument_means_omitted(repo: Path) -> None:
 @pytest.mark.parametrize("name", ["null", "[1]", '{"a": 1}', "true", "12"])
 async def test_a_path_that_looks_like_json_is_a_path(repo: Path, name: str) -> None:
     (repo / name).write_text("named file\n")
-    async with Client(build_server([repo])) as client:
+    async with Client(build_server([repo], expose_context_tool=True)) as client:
         await client.call_tool("read", {"path": "a.txt"})
         result = await client.call_tool("read", {"path": name})
     assert result.is_error is False
@@ -151,7 +151,7 @@ async def test_a_path_that_looks_like_json_is_a_path(repo: Path, name: str) -> N
 
 
 async def test_bad_calls_record_nothing(repo: Path) -> None:
-    async with Client(build_server([repo])) as client:
+    async with Client(build_server([repo], expose_context_tool=True)) as client:
         await client.call_tool("read", {"path": "a.txt", "offset": "abc"})
         await client.call_tool("read", {"path": "a.txt", "bogus": True})
         good = await client.call_tool("read", {"path": "a.txt"})
@@ -160,7 +160,7 @@ async def test_bad_calls_record_nothing(repo: Path) -> None:
 
 
 async def test_what_pydantic_still_refuses_is_one_sentence_too(repo: Path) -> None:
-    server = build_server([repo])
+    server = build_server([repo], expose_context_tool=True)
 
     async def probe(n: Annotated[int, Field(ge=1, description="at least 1")]) -> str:
         return f"n={n}"

@@ -91,6 +91,7 @@ def test_anchor_texts_and_tokens_for_a_small_file(tmp_path: Path) -> None:
         "[File: /pkg/mod.py (6 lines total)]\n1:def add(a, b):\n2:    return a + b\n3:\n4:\n5:def sub(a, b):\n"
         "6:    return a - b"
     )
+    assert texts["bash"] == "def add(a, b):\n    return a + b\n\n\ndef sub(a, b):\n    return a - b\n"  # cat
     tokens = {name: count_tokens(text) for name, text in texts.items()}
     assert tokens == {
         "opencode": 70,
@@ -99,6 +100,7 @@ def test_anchor_texts_and_tokens_for_a_small_file(tmp_path: Path) -> None:
         "claude-code": 31,
         "swe-agent": 45,
         "floor": 31,
+        "bash": 24,
     }
 
     # The same window again: the dedup anchors answer with their stubs, the floor with its header.
@@ -133,6 +135,7 @@ def test_opencode_caps_at_50_kb_of_line_bytes_and_cuts_long_lines(tmp_path: Path
 
 def test_strategies_are_found_one_per_file_in_report_order() -> None:
     assert list(available()) == [
+        "bash",
         "opencode",
         "kilo-plain",
         "opencode-dedup",
@@ -141,6 +144,7 @@ def test_strategies_are_found_one_per_file_in_report_order() -> None:
         "floor",
         "leanread",
         "leanread+focus",
+        "leanread-cli",
         "leanread-outline",
     ]
     assert [cls.name for cls in pick_strategies(["leanread", "floor"])] == ["floor", "leanread"]
@@ -309,7 +313,7 @@ def test_chart_draws_measured_strategies_with_labels_apart(tmp_path: Path) -> No
     figures = summary(run)["strategies"]
     assert figures["leanread+focus"]["measurable"] is False  # no op of this trace carries a question
     drawn = chart_strategies(figures)
-    assert drawn == [name for name in figures if name != "leanread+focus"]
+    assert drawn == [name for name in figures if name not in ("leanread+focus", "bash", "leanread-cli")]
     fig = chart_figure(run)
     fig.canvas.draw()
     labels = fig.axes[0].get_xticklabels()

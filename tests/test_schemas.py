@@ -114,7 +114,7 @@ async def test_session_call_answers_as_the_server_does(tmp_path: Path) -> None:
         folder.mkdir()
         (folder / "a.txt").write_text("alpha\nbeta\ngamma\n")
     session = Session([direct], ledger=MemoryLedger())
-    async with Client(build_server([over_mcp], ledger=MemoryLedger())) as client:
+    async with Client(build_server([over_mcp], ledger=MemoryLedger(), expose_context_tool=True)) as client:
         errors = []
         for name, arguments in CALLS:
             served = _mcp_view(await client.call_tool(name, arguments))

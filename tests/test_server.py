@@ -120,7 +120,7 @@ async def test_stdio_subprocess_serves_reads(repo: Path) -> None:
         full = await client.call_tool("read", {"path": "src/defs.py"})
         stub = await client.call_tool("read", {"path": "src/defs.py", "offset": 2, "limit": 8})
         bad = await client.call_tool("read", {"path": "src/defs.py", "offset": "two"})
-    assert tools == ["read", "grep", "ls", "edit", "write", "context"]
+    assert tools == ["read", "grep", "ls", "edit", "write"]  # context is for harnesses: --expose-context-tool
     assert _text(result) == (
         f"<path>src/defs.py</path>\n<type>file</type>\n<content>\n{DEF.format(9)}\n{DEF.format(10)}\n\n"
         "(End of file - total 10 lines)\n</content>"
@@ -189,3 +189,14 @@ async def test_continue_directory_char_offset_and_deny_over_mcp(repo: Path) -> N
     )
     assert secret.is_error is True
     assert _text(secret).startswith(".env is on leanread's deny list")
+
+
+async def test_context_tool_only_when_asked_for(repo: Path) -> None:
+    async with Client(build_server([repo])) as client:
+        hidden = [tool.name for tool in (await client.list_tools()).tools]
+        refused = await client.call_tool("context", {"action": "forget", "call_ids": ["r1"]})
+    async with Client(build_server([repo], expose_context_tool=True)) as client:
+        shown = [tool.name for tool in (await client.list_tools()).tools]
+    assert hidden == ["read", "grep", "ls", "edit", "write"]
+    assert _text(refused) == "Unknown tool 'context'; the tools are read, grep, ls, edit, write."
+    assert shown == ["read", "grep", "ls", "edit", "write", "context"]

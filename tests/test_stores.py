@@ -694,3 +694,14 @@ def test_default_path_falls_back_to_home(tmp_path: Path, monkeypatch: pytest.Mon
     else:
         monkeypatch.setenv("XDG_STATE_HOME", xdg)
     assert default_ledger_path() == tmp_path / ".local" / "state" / "leanread" / "ledger.sqlite3"
+
+
+def test_sessions_under_a_root(store: LedgerStore) -> None:
+    store.record("a", rec("r1", path="/ws/src/a.py"))
+    store.record("b", rec("r1", path="/ws"))
+    store.record("c", rec("r1", path="/wsx/a.py"))  # a sibling whose name starts the same
+    store.record("d", rec("r1", path=""))  # a call that showed no file
+    store.record("e", rec("r1", path="/other/ws/a.py"))
+    assert store.sessions_under("/ws") == ["a", "b"]
+    assert store.sessions_under("/ws/") == ["a", "b"]
+    assert store.sessions_under("/nowhere") == []

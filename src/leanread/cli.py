@@ -63,8 +63,9 @@ SessionOption = Annotated[
     str | None,
     typer.Option(
         "--session",
+        envvar="LEANREAD_SESSION",
         help="Ledger session id, kept in the default ledger between commands (so `read --match-id` finds a "
-        "`grep`'s ids); default a new one.",
+        "`grep`'s ids, a re-read gets a stub and an edit its grant); default $LEANREAD_SESSION, else a new one.",
     ),
 ]
 MetaOption = Annotated[bool, typer.Option(help="Also print the result's metadata as JSON on stderr.")]
@@ -78,6 +79,7 @@ def _settings(
     read_mode: str | None = None,
     focus: tuple[str | None, str | None, str | None, str | None, float | None] = (None,) * 5,
     allow_write_protected: bool = False,
+    dedup: str | None = None,
 ) -> Settings:
     """The user's and the first root's configuration files, with the command-line flags on top
     (``focus``: the backend, URL, model, API key variable and timeout flags); what the project's
@@ -87,6 +89,7 @@ def _settings(
         "max_bytes": max_bytes,
         "max_line_chars": max_line_chars,
         "read_mode": read_mode,
+        "dedup": dedup,
         "allow_write_protected": True if allow_write_protected else None,
         **dict(
             zip(("focus_backend", "focus_url", "focus_model", "focus_api_key_env", "focus_timeout"), focus, strict=True)
@@ -297,6 +300,17 @@ def serve(
         bool,
         typer.Option(help="Let edit and write change .git and leanread's own configuration (refused by default)."),
     ] = False,
+    dedup: Annotated[
+        str | None,
+        typer.Option(
+            help="When a re-read gets a stub: recent (default; against the last 40 calls), on (until the client "
+            "reports a compaction) or off (config: dedup)."
+        ),
+    ] = None,
+    expose_context_tool: Annotated[
+        bool,
+        typer.Option(help="Also offer the context tool (for a harness that tells leanread what it compacted)."),
+    ] = False,
 ) -> None:
     """Serve the tools over MCP on stdin/stdout."""
     from .ledgers import open_ledger
@@ -315,8 +329,9 @@ def serve(
         read_mode,
         (focus_backend, focus_url, focus_model, focus_api_key_env, focus_timeout),
         allow_write_protected,
+        dedup,
     )
-    serve_stdio(root, settings=settings, ledger=store, session_id=session)
+    serve_stdio(root, settings=settings, ledger=store, session_id=session, expose_context_tool=expose_context_tool)
 
 
 @app.command("inspect")
@@ -440,7 +455,10 @@ def bench_replay(
 def bench_import(
     fmt: Annotated[
         str,
-        typer.Argument(metavar="FORMAT", help="swe-agent, mini-swe-agent or openhands."),
+        typer.Argument(
+            metavar="FORMAT",
+            help="swe-agent, mini-swe-agent, openhands, claude-code, codex or opencode (session/*.json or export).",
+        ),
     ],
     files: Annotated[
         list[Path], typer.Argument(help="The agent's log files (a sources.json beside them adds header fields).")
@@ -554,3 +572,6 @@ def main() -> None:
     except LeanreadError as exc:
         print(exc, file=sys.stderr)
         raise SystemExit(1) from None
+
+
+from . import cli_tools  # noqa: E402, F401  (registers edit, write and context on app)

@@ -47,6 +47,8 @@ INT_LIMITS = (
 )
 #: What a read without offset/limit may give.
 READ_MODES = ("auto", "full", "outline")
+#: When a re-read may be deduplicated (see ``leanread.dedup``).
+DEDUP_MODES = ("recent", "on", "off")
 #: The focus pruning backends (see ``leanread.pruning.make_pruner``).
 FOCUS_BACKENDS = ("local", "hybrid", "llm", "swe-pruner")
 #: Seconds a remote focus backend may be given at most.
@@ -77,6 +79,9 @@ class Limits:
             API downscales anything larger; 2000 keeps a screenshot readable).
         image_max_bytes: bytes of an encoded image sent at most; 3,750,000 keeps its base64
             under the 5 MB per-image cap of the Anthropic API.
+        dedup: when a re-read gets a stub, a diff or markers instead of text: ``recent``
+            (against the last 40 calls' results), ``on`` (while the ledger says visible) or
+            ``off`` (see ``leanread.dedup``).
     """
 
     max_lines: int = 2000
@@ -89,6 +94,7 @@ class Limits:
     read_mode: str = "auto"
     image_max_side: int = 2000
     image_max_bytes: int = 3_750_000
+    dedup: str = "recent"
 
     def __post_init__(self) -> None:
         for name in INT_LIMITS:
@@ -96,6 +102,8 @@ class Limits:
                 raise ValueError(f"Limits.{name} must be at least 1.")
         if self.read_mode not in READ_MODES:
             raise ValueError(f"Limits.read_mode must be one of {', '.join(READ_MODES)}.")
+        if self.dedup not in DEDUP_MODES:
+            raise ValueError(f"Limits.dedup must be one of {', '.join(DEDUP_MODES)}.")
 
 
 @dataclass(frozen=True)
@@ -153,7 +161,9 @@ _LIST_KEYS = ("deny", "allow", "extra_deny", "instruction_files")
 #: Every key ``load_settings`` accepts, in the order error messages list them.
 _FOCUS_KEYS = ("focus_backend", "focus_url", "focus_model", "focus_api_key_env", "focus_timeout")
 _BOOL_KEYS = ("root_instructions", "allow_write_protected")
-SETTING_KEYS: tuple[str, ...] = (*_INT_KEYS, "read_mode", *_LIST_KEYS, *_BOOL_KEYS, *_FOCUS_KEYS, "transcript")
+SETTING_KEYS: tuple[str, ...] = (
+    *_INT_KEYS, "read_mode", "dedup", *_LIST_KEYS, *_BOOL_KEYS, *_FOCUS_KEYS, "transcript"
+)
 
 
 def _read_toml(path: Path) -> dict[str, Any]:
@@ -308,6 +318,8 @@ def _apply(
             limits[key] = _int_value(key, given[key], where)
     if "read_mode" in given:
         limits["read_mode"] = _choice("read_mode", given["read_mode"], READ_MODES, where)
+    if "dedup" in given:
+        limits["dedup"] = _choice("dedup", given["dedup"], DEDUP_MODES, where)
     for key in ("deny", "allow", "instruction_files"):
         if key in given:
             policy[key] = _patterns_value(key, given[key], where)

@@ -168,6 +168,18 @@ class LedgerStore(TranscriptStore, Protocol):
         ``match_number`` for the spellings accepted), or None."""
         ...
 
+    def sessions_under(self, root: str) -> list[str]:
+        """Ids of the sessions with a record of ``root`` or of a file inside it (``root`` a
+        realpath), sorted; a client that compacts without telling leanread names its workspace
+        root, not its session (see ``tools.context.compact_sessions``)."""
+        ...
+
+
+def inside(path: str, root: str) -> bool:
+    """True when ``path`` is ``root`` or lies inside it (both realpaths)."""
+    base = root.rstrip("/")
+    return bool(path) and (path == (base or "/") or path.startswith(base + "/"))
+
 
 def unknown_call(call_id: str) -> InvalidArgument:
     """The error for a compact/rewind to a call id the session never recorded."""
@@ -278,6 +290,10 @@ class MemoryLedger:
             start = len(kept)
             kept.extend((path, line) for path, line in matches)
             return [match_id(start + i + 1) for i in range(len(matches))]
+
+    def sessions_under(self, root: str) -> list[str]:
+        with self._lock:
+            return sorted(sid for sid, records in self._records.items() if any(inside(r.path, root) for r in records))
 
     def get_match(self, session_id: str, match_id: str) -> MatchLocation | None:
         number = match_number(match_id)

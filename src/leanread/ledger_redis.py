@@ -14,6 +14,7 @@ tag so that a Redis Cluster keeps a session's keys in one slot::
     P:{S}:tx        the transcript: call heads (JSON)  P:{S}:txb      hash number → call body (zlib)
     P:{S}:txid      hash call id → its last number     P:{S}:txsum    hash of the session's totals
     P:sessions      sorted set of sessions with a transcript, scored by their last call's time
+    P:{S}:paths     set of the files the session has records of   P:all-sessions  set of every session
 
 Why updates never lose a record when two servers write one session: a record is appended by one
 Lua script (the seq counter, the record and its indexes in one atomic step); call ids and match
@@ -35,7 +36,7 @@ from dataclasses import replace
 from typing import Any, TypeVar, cast
 
 from .errors import LeanreadError
-from .ledger import CALL, CARRY, LineRange, MatchLocation, ViewRecord, match_id, match_number, unknown_call
+from .ledger import CALL, CARRY, LineRange, MatchLocation, ViewRecord, inside, match_id, match_number, unknown_call
 from .transcript import CallRecord, SessionSummary, decode_body, encode_body, normalized
 
 try:
@@ -58,7 +59,9 @@ redis.call('SADD', KEYS[3], seq)
 redis.call('SADD', KEYS[4], seq)
 if ARGV[3] == '1' then redis.call('SADD', KEYS[5], seq) end
 if ARGV[4] == '0' then redis.call('SADD', KEYS[6], seq) end
-for i = 1, #KEYS do redis.call('EXPIRE', KEYS[i], ARGV[2]) end
+if ARGV[5] ~= '' then redis.call('SADD', KEYS[7], ARGV[5]) end
+for i = 1, 7 do redis.call('EXPIRE', KEYS[i], ARGV[2]) end
+redis.call('SADD', KEYS[8], ARGV[6])
 return seq
 """
 
@@ -142,6 +145,7 @@ class RedisLedger:
             )
         except ValueError as exc:
             raise LeanreadError(f"{url!r} is not a Redis URL ({exc}); pass redis://host:port/db.") from None
+        self._all_sessions = _b(f"{prefix}:all-sessions")
         self._append = self._redis.register_script(_APPEND)
         self._record_call = self._redis.register_script(_RECORD_CALL)
         self._call(self._redis.ping)
@@ -199,8 +203,13 @@ class RedisLedger:
             self._key(session_id, "call", record.call_id),
             self._key(session_id, "instr"),
             self._key(session_id, "hidden"),
+            self._key(session_id, "paths"),
+            self._all_sessions,
         ]
-        args = [_encode(record), self.idle_seconds, "1" if record.instructions else "0", "1" if record.visible else "0"]
+        args = [
+            _encode(record), self.idle_seconds, "1" if record.instructions else "0", "1" if record.visible else "0",
+            _b(record.path), _b(session_id),
+        ]  # fmt: skip
         seq = self._call(self._append, keys=keys, args=args)
         return replace(record, seq=int(seq))
 
@@ -243,6 +252,21 @@ class RedisLedger:
         for r in self._all(session_id):
             states[r.call_id] = states.get(r.call_id, False) or r.visible
         return states
+
+    def sessions_under(self, root: str) -> list[str]:
+        """Ids of the sessions with a record of ``root`` or of a file inside it, sorted; sessions
+        that expired are dropped from the index."""
+        names = sorted(_s(name) for name in cast("set[bytes]", self._call(self._redis.smembers, self._all_sessions)))
+        pipe = self._redis.pipeline(transaction=False)
+        for name in names:
+            pipe.smembers(self._key(name, "paths"))
+        found: list[str] = []
+        for name, paths in zip(names, self._call(pipe.execute), strict=True):
+            if not paths:
+                self._call(self._redis.srem, self._all_sessions, _b(name))
+            elif any(inside(_s(path), root) for path in paths):
+                found.append(name)
+        return found
 
     def _hide(self, session_id: str, seqs: Iterable[int]) -> int:
         """Add ``seqs`` to the hidden set; returns how many were not hidden yet."""

@@ -468,6 +468,17 @@ class SQLiteLedger:
             row = conn.execute("SELECT path FROM last_paths WHERE session = ?", (_b(session_id),)).fetchone()
         return None if row is None else _s(row[0])
 
+    def sessions_under(self, root: str) -> list[str]:
+        """Ids of the sessions with a record of ``root`` or of a file inside it, sorted."""
+        base = root.rstrip("/")
+        prefix = _b(base + "/")
+        with self._guard() as conn:
+            rows = conn.execute(
+                "SELECT DISTINCT session FROM records WHERE path = ? OR substr(path, 1, ?) = ?",
+                (_b(base or "/"), len(prefix), prefix),
+            ).fetchall()
+        return sorted(_s(session) for (session,) in rows)
+
     def put_matches(self, session_id: str, matches: Sequence[MatchLocation]) -> list[str]:
         """Keep grep hits ``(realpath, line)`` under the session's next ids ``m<n>``, numbered in
         one write transaction, so two processes never hand out the same id; returns the ids."""

@@ -147,7 +147,8 @@ ANNOTATIONS: dict[str, ToolAnnotations] = {
     "write": WRITES,
     "context": BOOKKEEPING,
 }
-#: The tools the server offers, in the order ``tools/list`` gives them.
+#: The tools the server can offer, in the order ``tools/list`` gives them (``context`` only when
+#: asked: ``build_server(expose_context_tool=True)``).
 OFFERED: tuple[str, ...] = TOOL_NAMES
 
 
@@ -256,6 +257,7 @@ def build_server(
     ledger: LedgerStore | None = None,
     session_id: str | None = None,
     focus_audit: AuditHook | None = None,
+    expose_context_tool: bool = False,
     follow_client_roots: bool | None = None,
 ) -> LeanreadServer:
     """A ``LeanreadServer`` (an ``MCPServer``) offering leanread's tools over ``roots``.
@@ -270,6 +272,9 @@ def build_server(
             default a new id per MCP session.
         focus_audit: the audit hook of every session (see ``Session``): it sees each focused
             output before and after pruning.
+        expose_context_tool: also offer the ``context`` tool. It is for harnesses, not models, so
+            it is off the tool list by default; a harness without it tells leanread through
+            ``Session.context`` or ``leanread context`` (the hooks of ``leanread mcp-config``).
         follow_client_roots: use the roots of a client that has the roots capability
             (``roots/list``) as its session's workspace roots, following its changes; default
             True when ``roots`` is None (``leanread serve`` without ``--root``). Settings stay
@@ -285,7 +290,8 @@ def build_server(
     settings = settings or load_settings(checked_roots[0])
     store = ledger if ledger is not None else shared_ledger()
     sessions = _Sessions(checked_roots, store, settings, session_id, focus_audit, follow)
-    return LeanreadServer(sessions, settings.limits)
+    offered = OFFERED if expose_context_tool else tuple(name for name in OFFERED if name != "context")
+    return LeanreadServer(sessions, settings.limits, offered)
 
 
 def serve_stdio(
@@ -294,6 +300,9 @@ def serve_stdio(
     settings: Settings | None = None,
     ledger: LedgerStore | None = None,
     session_id: str | None = None,
+    expose_context_tool: bool = False,
 ) -> None:
     """Run the server on stdin/stdout until the client closes the connection."""
-    build_server(roots, settings=settings, ledger=ledger, session_id=session_id).run("stdio")
+    build_server(
+        roots, settings=settings, ledger=ledger, session_id=session_id, expose_context_tool=expose_context_tool
+    ).run("stdio")

@@ -12,6 +12,7 @@ from typing import Any
 
 from .calls import run_call
 from .config import Limits, Policy, load_settings
+from .dedup import old_calls
 from .errors import InvalidArgument, LeanreadError, PathError
 from .ledger import CALL, LedgerStore, ViewRecord
 from .ledger_sqlite import shared_ledger
@@ -165,7 +166,7 @@ class Session:
                     offset=first,
                     limit=count,
                     format=format,
-                    fresh=fresh,
+                    fresh=fresh or self._must_show(real, cid),
                     char_offset=char_offset,
                     focus=focus,
                     anchor=line,
@@ -179,7 +180,8 @@ class Session:
             if target is None:
                 raise InvalidArgument("path is required: no file has been read in this session yet.")
             given = parse_path(target)
-            request = read_tool.ReadRequest(given, offset, limit, format, fresh, char_offset, mode, symbol, focus)
+            shown = fresh or self._must_show(given, cid)
+            request = read_tool.ReadRequest(given, offset, limit, format, shown, char_offset, mode, symbol, focus)
             return read_tool.run(ctx, request, cid)
 
         given = _given(
@@ -191,6 +193,21 @@ class Session:
         if result.metadata.get("type") in ("file", "outline") or result.metadata.get("document"):
             self.ledger.set_last_path(self.id, result.metadata["path"])
         return result
+
+    def _must_show(self, path: str, call_id: str) -> bool:
+        """Apply the ``dedup`` setting to a read of ``path`` (see ``leanread.dedup``): True for
+        ``off`` (show the text as ``fresh=true``); for ``recent``, forget the file's results that
+        are too old first. A path that does not resolve is left to the read to report."""
+        if self.limits.dedup != "recent":
+            return self.limits.dedup == "off"
+        try:
+            real = self.workspace.resolve(path).real
+        except LeanreadError:
+            return False
+        old = old_calls(call_id, (r.call_id for r in self.ledger.views_of(self.id, real) if r.visible))
+        if old:
+            self.ledger.forget(self.id, old)
+        return False
 
     def _require_unchanged_since_grep(self, real: str, match_id: str) -> None:
         """Refuse a match id whose file changed since the grep showed it: its line may have moved.

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ..errors import InvalidArgument
+from ..ledger import LedgerStore
 from ..result import ToolResult
 from .common import ToolContext
 
@@ -77,3 +78,33 @@ def unknown_sentence(unknown: Sequence[str]) -> str:
     if len(unknown) == 1:
         return f" No result of this session has the call id {shown}; it was ignored."
     return f" No result of this session has the call ids {shown}; they were ignored."
+
+
+def compact_sessions(ledger: LedgerStore, session_ids: Sequence[str]) -> ToolResult:
+    """Everything the given sessions have shown so far left the context window: what a client
+    that compacted or cleared its conversation without naming a call (Claude Code's ``PreCompact``
+    and ``SessionStart`` hooks, opencode's ``session.compacted`` event) tells leanread.
+
+    Returns:
+        ``compact: 3 tool results are now out of the context window (r1, r2, r5).`` for one
+        session; with several, the count of results and of sessions; ``metadata``: ``sessions``
+        (id → the call ids hidden) and ``hidden`` (ledger records marked).
+    """
+    gone: dict[str, list[str]] = {}
+    hidden = 0
+    for session_id in session_ids:
+        visible = [call for call, shown in ledger.call_states(session_id).items() if shown]
+        if visible:
+            hidden += ledger.forget(session_id, visible)
+            gone[session_id] = visible
+    metadata: dict[str, object] = {"sessions": gone, "hidden": hidden}
+    if not gone:
+        return ToolResult(
+            "compact: no tool result was still in the context window, so nothing changed.", metadata=metadata
+        )
+    if len(gone) == 1:
+        return ToolResult(gone_sentence("compact", next(iter(gone.values()))), metadata=metadata)
+    results = sum(len(ids) for ids in gone.values())
+    return ToolResult(
+        f"compact: {results} tool results of {len(gone)} sessions are now out of the context window.", metadata=metadata
+    )

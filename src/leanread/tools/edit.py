@@ -8,7 +8,7 @@ from typing import NamedTuple
 
 from ..diffing import format_hunk, hunks, window_lines
 from ..editing import EMPTY_OLD_STRING, EditPlan, plan_edit
-from ..errors import EditError, InvalidArgument, MultipleMatches, NoMatch, NotAFile
+from ..errors import EditError, InvalidArgument, MultipleMatches, NoMatch, NotAFile, PathChanged
 from ..knowledge import Knowledge, as_known, hunk_spans, hunks_known, know, patch_numbers, ranges_of
 from ..protected import refuse_config_change, refuse_protected_path
 from ..render import cut_line, span
@@ -315,7 +315,12 @@ def run(ctx: ToolContext, request: EditRequest, call_id: str) -> ToolResult:
     came = arrival(ctx, resolved.real)  # before waiting: what the model had when it sent this edit
     with file_lock(resolved.real):  # another edit of this file waits for this one to be recorded
         # an edit that went before replaced the file (a new inode): look at the file as it is now
-        current = ctx.workspace.resolve(resolved.real)
+        current = ctx.workspace.resolve(request.path)
+        if current.real != resolved.real:
+            raise PathChanged(
+                f"{resolved.display} changed while leanread was opening it (it or a folder on its path was "
+                "replaced), so nothing was edited; read it again and retry."
+            )
         plan, new_file, excerpt, warning, note = _write(ctx, request, call_id, current, came)
     text = "\n".join(
         [

@@ -30,6 +30,9 @@ FORMATS = {
     "swe-agent": "swe_agent",
     "mini-swe-agent": "mini_swe_agent",
     "openhands": "openhands",
+    "claude-code": "claude_code",
+    "codex": "codex",
+    "opencode": "opencode",
 }
 
 

@@ -85,6 +85,8 @@ class ReadCall:
     step: int = 0
     #: the agent's focus question for this read, when the trace gives one (``focus_question``)
     focus: str | None = None
+    #: the shell command a bash-only agent read with (``nl -ba f | sed -n '5,9p'``), when the trace has it
+    cmd: str = ""
 
     @property
     def whole(self) -> bool:

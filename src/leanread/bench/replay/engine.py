@@ -188,7 +188,7 @@ class _Run:
         offset, limit = read_window(op, target)
         if (offset or 1) > max(file.total, 1):
             return self.unservable(op, f"window starts past the end (line {offset} of {file.total})")
-        call = ReadCall(path, offset, limit, file, int(op.get("step", 0)), focus_question(op))
+        call = ReadCall(path, offset, limit, file, int(op.get("step", 0)), focus_question(op), str(op.get("cmd") or ""))
         self.result.reads += 1
         texts = {s.name: s.read(call) for s in self.strategies}
         self.charge("read", texts, {"step": call.step, "path": path, "offset": offset, "limit": limit})

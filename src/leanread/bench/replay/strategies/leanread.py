@@ -227,7 +227,7 @@ def _envelope(path: str, kind: str, body: str) -> str:
 
 
 def _grep_stand_in(call: GrepCall) -> str:
-    """leanread's grep result format (``tools/grep.py``) for the hits GNU grep found, without the
+    """leanread's grep result format (``tools/grep/``) for the hits GNU grep found, without the
     ledger: used only when the build has no ``Session.grep``."""
     rows: list[str] = []
     current = None

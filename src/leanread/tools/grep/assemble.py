@@ -1,0 +1,261 @@
+"""Step 3 of ``grep``: the page of matches as rows per file, within the byte cap, each match's
+id a slot (``ID_SLOT``) until the ledger hands the ids out."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from ...render import CUT_MARKER, byte_size
+from ...search import FileHits, Hit, RgOptions, search_json
+from ...textfile import TextFile, shown
+from ...workspace import Resolved
+from ..common import ToolContext
+from .lines import Prepared, prepare
+from .request import LINE_CHARS, WINDOW_CHARS, WINDOW_LEAD
+
+
+@dataclass
+class Shown:
+    """What the result shows of one file."""
+
+    resolved: Resolved
+    text_file: TextFile
+    rows: list[str] = field(default_factory=list)
+    whole: list[int] = field(default_factory=list)  # lines shown whole: the grant
+    matches: list[tuple[int, int]] = field(default_factory=list)  # (line, column) of each match shown
+    groups: list[tuple[int, list[int]]] = field(default_factory=list)  # per match: (rows, lines shown whole)
+    cut: bool = False  # a line of the file was shown cut
+
+
+@dataclass
+class Focused:
+    """A focused page: the rows to show (match ids still ``ID_SLOT``) and the files, each with
+    only its kept matches and the lines of those shown whole (the grant)."""
+
+    rows: list[str]
+    files: list[Shown]
+
+
+def _column(hit: Hit, text_file: TextFile, line: str) -> int:
+    """0-based character index in ``line`` where the first match of ``hit`` starts."""
+    start = hit.spans[0][0] if hit.spans else 0
+    head = hit.raw[:start]
+    if text_file.encoding.startswith(("utf-8", "utf-16", "utf-32")):
+        chars = len(head.decode("utf-8", "surrogateescape"))
+    else:
+        chars = len(head.decode(text_file.encoding, "replace"))
+    return min(chars, len(line))
+
+
+def _window(line: str, number: int, column: int) -> str:
+    """A long matching line as a window around the match, with where it is and how to read on."""
+    start = max(0, column - WINDOW_LEAD)
+    end = min(len(line), start + WINDOW_CHARS)
+    start = max(0, end - WINDOW_CHARS)
+    text = ("…" if start else "") + line[start:end] + ("…" if end < len(line) else "")
+    return (
+        f"{text} [line cut: match at column {column + 1:,} of {len(line):,} chars; "
+        f"read on with offset={number}, char_offset={start + 1}]"
+    )
+
+
+def _groups(lines: Sequence[int], before: int, after: int, total: int) -> list[tuple[int, int, int]]:
+    """``(first, match, last)`` line ranges per match: its context, without lines an earlier
+    group shows, and stopping before the next match (whose own group shows what follows)."""
+    groups: list[tuple[int, int, int]] = []
+    end = 0
+    for i, n in enumerate(lines):
+        first = max(n - before, end + 1, 1)
+        stop = lines[i + 1] - 1 if i + 1 < len(lines) else total
+        last = min(n + after, stop, total)
+        groups.append((first, n, last))
+        end = last
+    return groups
+
+
+#: Stands for a match id until the ids are handed out: the bytes it may take.
+ID_SLOT = "\x00"
+ID_BYTES = 8
+
+
+def _rows(
+    group: tuple[int, int, int], line_of: Callable[[int], str], hit: Hit, text_file: TextFile
+) -> tuple[list[str], list[int], int]:
+    """The rows of one match's group, the lines among them shown whole, and the match's column."""
+    first, match, last = group
+    rows: list[str] = []
+    whole: list[int] = []
+    column = 0
+    for n in range(first, last + 1):
+        line = line_of(n)
+        if n == match:
+            column = _column(hit, text_file, line)
+            if len(line) > LINE_CHARS:
+                rows.append(f"  {ID_SLOT} {n}: {_window(line, n, column)}")
+                continue
+            rows.append(f"  {ID_SLOT} {n}: {line}" if line else f"  {ID_SLOT} {n}:")
+        elif len(line) > LINE_CHARS:
+            rows.append(f"  {n}- {line[:LINE_CHARS]}{CUT_MARKER.format(length=len(line))}")
+            continue
+        else:
+            rows.append(f"  {n}- {line}" if line else f"  {n}-")
+        whole.append(n)
+    return rows, whole, column
+
+
+@dataclass
+class Page:
+    """The matches of the sorted list that this call shows, per file."""
+
+    files: list[tuple[FileHits, int, int]]  # (file, index of its first match on the page, count on the page)
+
+
+def page_of(files: Sequence[FileHits], first: int, cap: int) -> Page:
+    """The ``cap`` matches from the ``first`` (1-based) of the sorted ``files``."""
+    chosen: list[tuple[FileHits, int, int]] = []
+    skip = first - 1
+    room = cap
+    for f in files:
+        if room <= 0:
+            break
+        if skip >= f.count:
+            skip -= f.count
+            continue
+        take = min(f.count - skip, room)
+        chosen.append((f, skip, take))
+        room -= take
+        skip = 0
+    return Page(chosen)
+
+
+def render_page(
+    ctx: ToolContext, page: Sequence[tuple[Prepared, int, int]], before: int, after: int, budget: int
+) -> tuple[list[Shown], list[str], int, bool]:
+    """The files of the page as rows within ``budget`` bytes, notes on files left out, how many
+    matches of the page were used up (shown or left out), and whether the budget stopped the page
+    early."""
+    used = 0
+    consumed = 0
+    shown_files: list[Shown] = []
+    notes: list[str] = []
+    not_text = 0
+    capped_context = False
+    for ready, skip, take in page:
+        if ready.problem is not None or ready.resolved is None or ready.text_file is None or ready.line_of is None:
+            consumed += take
+            where = shown(ready.resolved.display) if ready.resolved is not None else None
+            if ready.problem == "not text":
+                not_text += 1
+            elif ready.problem == "cr":
+                notes.append(
+                    f"({where} has CR line endings, which ripgrep does not split on; it was left out: read it.)"
+                )
+            elif where is not None:
+                notes.append(f"({where} changed during the search and was left out; search again.)")
+            continue
+        resolved, text_file, line_of = ready.resolved, ready.text_file, ready.line_of
+        hits = ready.hits[skip : skip + take]
+        entry = Shown(resolved, text_file)
+        header_bytes = len(shown(resolved.display).encode("utf-8")) + 1
+        groups = _groups([h.line for h in hits], before, after, len(text_file.lines))
+        for group, hit in zip(groups, hits, strict=True):
+            rows, whole, column = _rows(group, line_of, hit, text_file)
+            size = sum(len(r.encode("utf-8")) + 1 for r in rows) + ID_BYTES + (0 if entry.rows else header_bytes)
+            while not used and size > budget and group[0] < group[2]:  # the first match alone is too big:
+                first, match, last = group  # narrow its context until it fits the cap
+                group = (first + (match - first + 1) // 2, match, last - (last - match + 1) // 2)
+                rows, whole, column = _rows(group, line_of, hit, text_file)
+                size = sum(len(r.encode("utf-8")) + 1 for r in rows) + ID_BYTES + header_bytes
+                capped_context = True
+            if used and used + size > budget:
+                if entry.matches:
+                    shown_files.append(entry)
+                return shown_files, _with_not_text(notes, not_text), consumed, True
+            used += size
+            consumed += 1
+            entry.rows.extend(rows)
+            entry.whole.extend(whole)
+            entry.groups.append((len(rows), whole))
+            entry.cut = entry.cut or len(whole) < len(rows)
+            entry.matches.append((hit.line, column + 1))
+        if entry.matches:
+            shown_files.append(entry)
+    if capped_context:
+        notes.append(
+            f"(The context of the first match was narrowed to fit {byte_size(budget)}; read around it instead.)"
+        )
+    return shown_files, _with_not_text(notes, not_text), consumed, capped_context
+
+
+def _with_not_text(notes: list[str], count: int) -> list[str]:
+    if count:
+        noun = "file that is" if count == 1 else "files that are"
+        notes.append(f"({count} {noun} not text left out.)")
+    return notes
+
+
+def assemble(shown_files: Sequence[Shown], ids: Sequence[str]) -> tuple[list[str], list[dict[str, Any]]]:
+    """The rows of every file with the match ids filled in, and the matches for the metadata."""
+    body: list[str] = []
+    matches: list[dict[str, Any]] = []
+    it = iter(ids)
+    for s in shown_files:
+        body.append(shown(s.resolved.display))
+        pending = iter(s.matches)
+        for row in s.rows:
+            if ID_SLOT in row:
+                match_id = next(it)
+                line, column = next(pending)
+                matches.append({"id": match_id, "path": s.resolved.display, "line": line, "column": column})
+                row = row.replace(ID_SLOT, match_id, 1)
+            body.append(row)
+    return body, matches
+
+
+class Pager:
+    """The page of ``count`` matches from the ``first`` (1-based), rendered within ``budget``
+    bytes: ``pager(count, budget)`` gives what ``render_page`` gives. Files ripgrep only counted
+    (``block`` None) are searched again for their lines; files ``ready`` (prefetched) are not
+    loaded again."""
+
+    def __init__(
+        self,
+        ctx: ToolContext,
+        pattern: str,
+        options: RgOptions,
+        files: Sequence[FileHits],
+        by_path: dict[str, FileHits],
+        ready: dict[str, Prepared],
+        first: int,
+        before: int,
+        after: int,
+    ) -> None:
+        self._ctx = ctx
+        self._pattern = pattern
+        self._options = options
+        self._files = files
+        self._by_path = by_path
+        self._ready = ready
+        self.first = first
+        self._before = before
+        self._after = after
+
+    def __call__(self, count: int, budget: int) -> tuple[list[Shown], list[str], int, bool]:
+        ctx, by_path = self._ctx, self._by_path
+        page = page_of(self._files, self.first, count)
+        missing = [f.path for f, _, _ in page.files if f.block is None]
+        if missing:  # counted only: search the page's files again for their lines
+            again = search_json(self._pattern, missing, self._options, cwd=ctx.workspace.primary, budget=None) or []
+            by_path.update({f.path: f for f in again if f.path in by_path})
+        prepared = [
+            (
+                self._ready.get(f.path)
+                or prepare(ctx, by_path[f.path], self._before, self._after, slice(skip, skip + take)),
+                skip,
+                take,
+            )
+            for f, skip, take in page.files
+        ]
+        return render_page(ctx, prepared, self._before, self._after, budget)

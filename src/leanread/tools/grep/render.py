@@ -1,0 +1,159 @@
+"""Step 5 of ``grep``: the model-visible text around the rows: the summary line, the files-only
+listing, and the page as shown without focus."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from ...errors import InvalidArgument
+from ...render import byte_size, envelope
+from ...result import ToolResult
+from ...textfile import shown
+from ...tokens import count_tokens
+from ..common import ToolContext
+from .assemble import Focused, Shown, assemble
+from .request import plural
+
+
+@dataclass(frozen=True)
+class Showing:
+    """The page as it will be shown: its files' rows, the notes on files left out, the number of
+    its last match, its summary line, why it stops early (``"bytes"``, ``"limit"`` or None); with
+    a focus question the pruned rows (``focused``, None: shown whole), the ``focus`` metadata and
+    the text before pruning (``unpruned``)."""
+
+    files: list[Shown]
+    notes: list[str]
+    last: int
+    summary: str
+    truncated: str | None
+    focused: Focused | None = None
+    focus: dict[str, Any] | None = None
+    unpruned: str | None = None
+
+    def pruned(self, focused: Focused | None, focus: dict[str, Any], unpruned: str | None) -> Showing:
+        """This page with the outcome of its focus question (``focus.prune_page``)."""
+        files = focused.files if focused is not None else self.files
+        return replace(self, files=files, focused=focused, focus=focus, unpruned=unpruned)
+
+
+def showing(
+    ctx: ToolContext,
+    paged: tuple[list[Shown], list[str], int, bool],
+    where: str,
+    first: int,
+    total: int,
+    file_count: int,
+) -> Showing:
+    """The page ``paged`` (as ``assemble.Pager`` gives it) of ``total`` matches in ``file_count``
+    files, from match ``first`` on."""
+    files, notes, consumed, capped = paged
+    last = first + consumed - 1
+    truncated = "bytes" if capped else "limit" if last < total else None
+    return Showing(files, notes, last, summary_line(where, total, file_count, first, last, capped, ctx), truncated)
+
+
+def metadata_of(
+    call_id: str,
+    where: str,
+    page: Showing,
+    total: int,
+    file_count: int,
+    first: int,
+    matches: list[dict[str, Any]],
+    literal: bool,
+    text: str,
+) -> dict[str, Any]:
+    """The result's metadata: counts, paging, the matches shown (id, path, line, column), whether
+    the pattern was searched as literal text, tokens of ``text``, and ``focus`` when asked."""
+    last = page.last
+    metadata: dict[str, Any] = {
+        "call_id": call_id,
+        "path": where,
+        "type": "grep",
+        "total_matches": total,
+        "total_files": file_count,
+        "offset": first,
+        "last_match": last if total else None,
+        "next_offset": last + 1 if last < total else None,
+        "truncated": page.truncated,
+        "matches": matches,
+        "literal": literal,
+        "tokens": count_tokens(text),
+    }
+    if page.focus is not None:
+        metadata["focus"] = page.focus
+    return metadata
+
+
+def _no_matches(where: str) -> str:
+    place = "the workspace" if where == "." else shown(where)
+    return f"(No matches in {place}; gitignored, binary and deny-listed files are not searched.)"
+
+
+def summary_line(where: str, total: int, file_count: int, first: int, last: int, capped: bool, ctx: ToolContext) -> str:
+    """The last line of a page of matches ``first``-``last`` of ``total``: the counts, and how to
+    page on when ``last`` < ``total``; ``capped``: the byte cap stopped the page."""
+    if not total:
+        return _no_matches(where)
+    files = plural(file_count, "file")
+    if first == 1 and last == total:
+        return f"({plural(total, 'match')} in {files}.)"
+    showing = f"Showing matches {first:,}-{last:,} of {total:,} in {files}."
+    if capped:
+        showing = f"Output capped at {byte_size(ctx.limits.max_bytes)}. {showing}"
+    if last < total:
+        showing += f" Use offset={last + 1} to continue, or narrow the search with path, glob or type."
+    return f"({showing})"
+
+
+def page_text(shown_files: Sequence[Shown], where: str, notes: Sequence[str], summary: str) -> str:
+    """The page as grep shows it without focus, its match ids numbered from ``m1``."""
+    count = sum(len(s.matches) for s in shown_files)
+    body, _ = assemble(shown_files, [f"m{i + 1}" for i in range(count)])
+    return envelope(shown(where), "grep", [*body, "", *notes, summary] if body else [*notes, summary])
+
+
+def files_only(
+    ctx: ToolContext,
+    call_id: str,
+    where: str,
+    files: Sequence[Any],
+    total: int,
+    first: int,
+    cap: int,
+    notes: Sequence[str] = (),
+) -> ToolResult:
+    """The files that match, ``path (N matches)`` one per line, paged over files, ``notes`` before the summary."""
+    if total and first > len(files):
+        raise InvalidArgument(
+            f"offset={first} is past the last file: {plural(len(files), 'file')} match; "
+            f"use an offset from 1 to {len(files)}."
+        )
+    page = files[first - 1 : first - 1 + cap]
+    rows = [f"{shown(ctx.workspace.display(f.path))} ({plural(f.count, 'match')})" for f in page]
+    last = first + len(page) - 1
+    if not total:
+        summary = _no_matches(where)
+    elif last < len(files):
+        summary = (
+            f"(Showing files {first:,}-{last:,} of {len(files):,}, {plural(total, 'match')} in all. "
+            f"Use offset={last + 1} to continue.)"
+        )
+    else:
+        summary = f"({plural(total, 'match')} in {plural(len(files), 'file')}.)"
+    text = envelope(shown(where), "grep", [*rows, *([""] if rows else []), *notes, summary])
+    metadata: dict[str, Any] = {
+        "call_id": call_id,
+        "path": where,
+        "type": "grep",
+        "files_only": True,
+        "total_matches": total,
+        "total_files": len(files),
+        "offset": first,
+        "next_offset": last + 1 if last < len(files) else None,
+        "tokens": count_tokens(text),
+    }
+    return ToolResult(text, metadata=metadata)

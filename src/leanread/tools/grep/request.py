@@ -1,0 +1,98 @@
+"""The ``grep`` request: its parameters as the model sees them, the limits they quote, and the
+checks that refuse a bad call before ripgrep runs."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ...errors import InvalidArgument
+
+NAME = "grep"
+
+#: Matches shown per call when ``max_results`` is not given.
+MAX_RESULTS = 100
+#: With a focus question and no ``max_results``, matches judged at once when they pass one page
+#: (the pruned page must still fit ``max_bytes``, else the first page is pruned on its own).
+FOCUS_MATCHES = 2000
+#: Characters of a line shown whole; a longer matching line shows a window around the match,
+#: a longer context line its start, cut with ``CUT_MARKER``.
+LINE_CHARS = 400
+#: Characters of the window of a long matching line, of which ``WINDOW_LEAD`` come before the match.
+WINDOW_CHARS = 240
+WINDOW_LEAD = 80
+#: Lines shown around a match by ``read(match_id=…)`` when no ``context_before``/``context_after`` is given.
+READ_CONTEXT = 20
+
+#: The constants ``grep.txt`` quotes (see ``tools.description``).
+FACTS: dict[str, object] = {
+    "max_results": MAX_RESULTS,
+    "line_chars": LINE_CHARS,
+    "read_context": READ_CONTEXT,
+}
+
+#: Model-facing description of each parameter (MCP input schema, CLI help).
+PARAMETERS: dict[str, str] = {
+    "pattern": "Regular expression (ripgrep/Rust syntax) to search for; escape ( [ { . * + ? | with a backslash "
+    "to match them literally.",
+    "path": "File or folder to search: relative to the workspace root, or absolute inside it. Default: the root.",
+    "glob": "Search only files whose path (from the workspace root) matches this glob, e.g. *.py, src/**/*.ts, "
+    "!*.min.js.",
+    "type": "Search only files of this ripgrep type, e.g. py, js, ts, rust, go, java, md.",
+    "case_insensitive": "true: ignore case.",
+    "context": "Lines to show before and after each match. Default: 0.",
+    "before": "Lines to show before each match (overrides context).",
+    "after": "Lines to show after each match (overrides context).",
+    "max_results": f"Matches to show at most. Default: {MAX_RESULTS}.",
+    "offset": "1-based number of the first match to show, to page on (0 is taken as 1). Default: 1.",
+    "files_only": "true: list only the files that match, with their match counts (no lines); offset and "
+    "max_results then count files.",
+    "focus": 'A complete, self-contained question the matches should answer, e.g. "Where is the retry delay '
+    'of failed uploads computed?": a long result keeps only the matches most relevant to it, and says how many '
+    "it omitted in which files.",
+}
+
+
+@dataclass(frozen=True)
+class GrepRequest:
+    """The parameters of one ``grep`` call (see ``PARAMETERS``); ``type`` is ``file_type`` here."""
+
+    pattern: str
+    path: str | None = None
+    glob: str | None = None
+    file_type: str | None = None
+    case_insensitive: bool = False
+    context: int | None = None
+    before: int | None = None
+    after: int | None = None
+    max_results: int | None = None
+    offset: int | None = None
+    files_only: bool = False
+    focus: str | None = None
+
+
+def check(request: GrepRequest) -> tuple[int, int, int, int]:
+    """``(before, after, max_results, first)`` of a valid request.
+
+    Raises:
+        InvalidArgument: an empty pattern or a count out of range.
+    """
+    if not request.pattern:
+        raise InvalidArgument("pattern is empty; pass the text or regular expression to search for.")
+    if "\x00" in request.pattern:
+        raise InvalidArgument("pattern contains a NUL character; ripgrep cannot search for it.")
+    for name in ("context", "before", "after"):
+        value = getattr(request, name)
+        if value is not None and value < 0:
+            raise InvalidArgument(f"{name} must be 0 or more (got {value}); it counts lines around each match.")
+    if request.max_results is not None and request.max_results < 1:
+        raise InvalidArgument(f"max_results must be 1 or more (got {request.max_results}).")
+    if request.offset is not None and request.offset < 0:
+        raise InvalidArgument(f"offset must be 1 or more (got {request.offset}); use offset=1 for the first match.")
+    both = request.context or 0
+    before = both if request.before is None else request.before
+    after = both if request.after is None else request.after
+    return before, after, request.max_results or MAX_RESULTS, max(request.offset or 1, 1)
+
+
+def plural(count: int, noun: str) -> str:
+    return f"{count:,} {noun}" + ("" if count == 1 else "es" if noun.endswith("ch") else "s")

@@ -1,0 +1,104 @@
+"""A read with a focus question: the window pruned to the lines that answer it, or (for what is
+never pruned: a directory, a document, an outline) the result with ``focus`` metadata saying why."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from ... import pruning
+from ...formats import Format, decorate
+from ...knowledge import Knowledge, ranges_of
+from ...outline import language_of
+from ...render import Window, unchanged_marker
+from ...result import ToolResult
+from ...textfile import TextFile
+from ...tokens import count_tokens
+from ...workspace import Resolved
+from ..common import ToolContext, audit_focus
+from .answer import Output
+from .shared import render, render_lines
+
+
+def focus_window(
+    ctx: ToolContext,
+    view: Resolved,
+    text_file: TextFile,
+    window: Window,
+    fmt: Format,
+    question: str,
+    asked_limit: bool,
+    knowledge: Knowledge,
+    answer: Output,
+) -> tuple[Output, dict[str, Any], str]:
+    """The answer to show for ``question``, the ``focus`` metadata and the text before pruning.
+    A stub or a diff is already as short as the truth gets; the full window, or one with markers
+    for lines the model has, gives way to the pruned window (``pruned_window``) when that is
+    shorter."""
+    if answer.mode not in ("full", "elided"):
+        return answer, {"question": question, "skipped": f"answered as {answer.mode}"}, answer.text
+    focused, focus = pruned_window(ctx, view, text_file, window, fmt, question, asked_limit, knowledge)
+    if focused is not None and focused.tokens < answer.tokens:
+        unpruned = render(ctx, view, text_file, window, fmt)
+        focus.update(tokens_before=count_tokens(unpruned), tokens_after=focused.tokens)
+        return focused, focus, unpruned
+    if focused is not None:
+        focus = {"question": question, "skipped": f"answered as {answer.mode}, shorter than pruned"}
+    return answer, focus, answer.text
+
+
+def pruned_window(
+    ctx: ToolContext,
+    resolved: Resolved,
+    text_file: TextFile,
+    window: Window,
+    fmt: Format,
+    question: str,
+    asked_limit: bool,
+    knowledge: Knowledge,
+) -> tuple[Output | None, dict[str, Any]]:
+    """The window pruned to the lines that answer ``question`` (None: shown whole), and the
+    ``focus`` metadata: ``kept_lines``/``total_lines`` or why it was ``skipped``/``fail_open``.
+    A run of kept lines the model already has, under the same numbers, is one unchanged marker."""
+    # cut: a long line cut, or the window stopped by the byte cap or the default line limit (a
+    # window that ends at the caller's own limit is whole as asked)
+    cut = bool(window.cut_lines) or window.stop == "bytes" or (window.stop == "limit" and not asked_limit)
+    result = pruning.prune(ctx.pruner, window.lines, question, language_of(resolved.display), already_cut=cut)
+    info: dict[str, Any] = {"question": question, "backend": pruning.backend_name(ctx.pruner), **result.metadata}
+    if not result.pruned:
+        return None, info
+    cut_numbers = {n for n, _ in window.cut_lines}
+
+    def held(a: int, b: int) -> str | None:
+        had = all(n not in cut_numbers and getattr(knowledge.lines.get(n), "then", None) == n for n in range(a, b + 1))
+        return unchanged_marker(a, b, a) if had else None
+
+    body, shown_numbers = pruning.focus_body(
+        window.lines, window.first, result.kept, lambda n, line: decorate(n, line, fmt), held
+    )
+    kept_numbers = {window.first + i - 1 for a, b in result.kept for i in range(a, b + 1)}
+    held_numbers = sorted(kept_numbers - set(shown_numbers))
+    header = pruning.focus_header(len(shown_numbers) + len(held_numbers), len(window.lines), question)
+    text = render_lines(ctx, resolved, text_file, window, [header, *body])
+    info.update(kept_lines=len(shown_numbers) + len(held_numbers), total_lines=len(window.lines))
+    points_to = list(dict.fromkeys(knowledge.lines[n].call_id for n in held_numbers))
+    return Output(text, ranges_of(shown_numbers), points_to, "focus"), info
+
+
+def unfocused(ctx: ToolContext, result: ToolResult, question: str | None, shown_as: str) -> ToolResult:
+    """``result`` (not a full-text window, so never pruned) with ``focus`` metadata saying so."""
+    if question is None:
+        return result
+    focus: dict[str, Any] = {"question": question, "skipped": shown_as}
+    if shown_as.startswith("outline") and not result.is_error:  # the model should know its question waits
+        text = result.text + "\n" + OUTLINE_FOCUS_NOTE
+        result = replace(result, text=text, metadata=dict(result.metadata, tokens=count_tokens(text)))
+    audit_focus(ctx, "read", str(result.metadata.get("path", "")), focus, result.text, result.text, False)
+    return replace(result, metadata=dict(result.metadata, focus=focus))
+
+
+#: After an outline given for a read with a focus question.
+OUTLINE_FOCUS_NOTE = (
+    "(focus: an outline is not pruned; read a definition with symbol= or a range with offset/limit, "
+    "with the same focus, to prune its text.)"
+)

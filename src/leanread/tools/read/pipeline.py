@@ -1,0 +1,114 @@
+"""The ``read`` pipeline, top to bottom: ``run`` resolves the path and picks the reader for its
+kind (``READERS``: one module per kind); a reader gives a finished result (a directory, an image,
+an outline, part of a line) or the lines to serve as a window, which ``serve`` does: take the
+window → compare it with what the model has (the ledger) → render the cheapest truthful answer
+→ prune it to a focus question → record what it showed → the result."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from ...documents import registry as document_registry
+from ...render import select_window
+from ...result import ToolResult
+from ...tokens import count_tokens
+from ...workspace import Resolved, read_regular_file
+from ..common import ToolContext, audit_focus, knowledge_of, record_view
+from . import directory, document, image, notebook, text
+from .answer import answer_of
+from .focus import focus_window, unfocused
+from .request import Job, ReadRequest, check, first_line
+from .shared import Lines, render, retyped, window_metadata, with_instructions
+
+#: A reader: the answer of one kind of thing, finished or as lines to serve; None when it is to be
+#: read as text instead (a notebook asked for as its JSON, a zip that holds no document).
+Reader = Callable[[Job], ToolResult | Lines | None]
+
+#: The reader of each kind (``kind_of``); any other document kind is read by ``document``.
+READERS: dict[str, Reader] = {
+    "directory": directory.read,
+    "image": image.read,
+    "notebook": notebook.read,
+    "text": text.read,
+}
+
+
+def run(ctx: ToolContext, request: ReadRequest, call_id: str) -> ToolResult:
+    """Execute one ``read``; what it showed is recorded in the ledger under ``call_id``.
+
+    Raises:
+        LeanreadError: any refusal (bad argument, path outside the workspace or denied, missing
+            file, special file, binary or undecodable content); the caller turns it into an
+            error result.
+    """
+    fmt = check(request)
+    resolved = ctx.workspace.resolve(request.path)
+    kind = kind_of(ctx, resolved)
+    job = Job(ctx, request, resolved, fmt, call_id, kind)
+    answer = READERS.get(kind, document.read)(job)
+    if answer is None:  # read as the text it is
+        answer = text.read(job)
+    return answer if isinstance(answer, ToolResult) else serve(job, answer)
+
+
+def kind_of(ctx: ToolContext, resolved: Resolved) -> str:
+    """What the path is: ``directory``, a document kind (``documents.registry.document_kind``, by
+    name and first bytes: ``image``, ``notebook``, ``pdf``, ``zip``, ...) or ``text``."""
+    if resolved.is_dir:
+        return "directory"
+    head = read_regular_file(resolved, ctx.limits.sniff_bytes)
+    return document_registry.document_kind(resolved.display, head) or "text"
+
+
+def serve(job: Job, lines: Lines) -> ToolResult:
+    """A window of ``lines``: the full window, a stub, a diff or the window with markers for
+    lines the model has (``answer``), pruned to a focus question (``focus``), recorded in the
+    ledger, with its metadata and the instruction files it brings.
+
+    Raises:
+        InvalidArgument: offset past the end.
+    """
+    ctx, request, fmt, view, text_file = job.ctx, lines.request, job.fmt, lines.view, lines.text_file
+    limit = request.limit or ctx.limits.max_lines
+    first = first_line(request, view.display, len(text_file.lines))
+    window = select_window(text_file.lines, first, limit, ctx.limits, fmt)
+    knowledge = knowledge_of(ctx, view, text_file).without(request.anchor)
+    answer = answer_of(ctx, view, text_file, window, fmt, knowledge, request.fresh)
+    focus = None
+    question = request.focus if lines.unpruned_as is None else None
+    if question is not None:
+        asked_limit = request.limit is not None
+        answer, focus, unpruned = focus_window(
+            ctx, view, text_file, window, fmt, question, asked_limit, knowledge, answer
+        )
+        if lines.outline_instead is not None and answer.mode in ("full", "elided"):  # not pruned: its outline
+            return lines.outline_instead(focus.get("skipped") or focus.get("fail_open") or "not pruned")
+        audit_focus(ctx, "read", view.display, focus, unpruned, answer.text, "kept_lines" in focus)
+    attached = tuple(i.real for i in lines.instructions)
+    record_view(
+        ctx,
+        job.call_id,
+        view,
+        text_file,
+        answer.shown,
+        kind="read",
+        knowledge=knowledge,
+        renumbered=answer.renumbered,
+        instructions=attached,
+    )
+    shown = retyped(answer.text, lines.kind)
+    metadata = window_metadata(job.call_id, view.display, lines.kind, window, count_tokens(shown))
+    instructions = [i.display for i in lines.instructions]
+    metadata.update(
+        mode=answer.mode, unchanged_since=answer.points_to or None, **lines.facts, instructions=instructions
+    )
+    if focus is not None:
+        metadata["focus"] = focus
+    if answer.mode != "full" or fmt != "plain":
+        plain = select_window(text_file.lines, first, limit, ctx.limits, "plain")
+        metadata["full_tokens"] = count_tokens(retyped(render(ctx, view, text_file, plain, "plain"), lines.kind))
+    if lines.problem:  # the model should know the file does not parse (its own edit may have broken it)
+        shown = f"{shown}\n({lines.problem}{lines.what}.)"
+        metadata.update(problem=lines.problem, tokens=count_tokens(shown))
+    result = with_instructions(ToolResult(text=shown, metadata=metadata), lines.instructions)
+    return result if lines.unpruned_as is None else unfocused(ctx, result, job.request.focus, lines.unpruned_as)

@@ -1,0 +1,100 @@
+"""The ``read`` request: its parameters as the model sees them, the checks that refuse a bad
+call, and ``Job``, what every reader is handed."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ...config import READ_MODES
+from ...errors import InvalidArgument
+from ...formats import FORMATS, Format
+from ...workspace import Resolved
+from ..common import ToolContext
+
+NAME = "read"
+
+#: Model-facing description of each parameter (MCP input schema, CLI help).
+PARAMETERS: dict[str, str] = {
+    "path": "File or folder to read: relative to the workspace root, or absolute inside it. "
+    "Omit it to go on with the file you read last.",
+    "offset": "1-based line number to start from (0 is taken as 1). Default: 1.",
+    "limit": "Number of lines to read. Default: the line limit.",
+    "format": "plain (default): lines exactly as in the file; tab: `41<TAB>code`; colon: `41: code`; "
+    "catn: `cat -n` style; visible: tabs as ^I, controls as ^X, `$` at line ends. "
+    "Numbers and markers are display only.",
+    "fresh": "true: return the full text even if you already have these lines unchanged.",
+    "char_offset": "With offset=N: read line N from this 1-based character on (for lines cut at the line-length cap).",
+    "mode": "auto (default): a whole read of a big file gives its outline; full: always the lines (of a "
+    "notebook: its JSON, to edit it); outline: the outline of any file.",
+    "symbol": 'Read one definition by name, e.g. "QuerySet.filter" (names are in the outline).',
+    "focus": 'A complete, self-contained question about the file, e.g. "How does parse_header handle quoted '
+    'values?": only the lines relevant to it are shown, the rest as `… lines A-B omitted …` markers.',
+    "match_id": "A match id from a grep result (m4): read the lines around that match instead of giving path and "
+    "offset.",
+    "context_before": "With match_id: lines to show before the match. Default: 20.",
+    "context_after": "With match_id: lines to show after the match. Default: 20.",
+}
+
+
+@dataclass(frozen=True)
+class ReadRequest:
+    """The parameters of one ``read`` call (see ``PARAMETERS``); ``path`` is already resolved
+    from the session when the caller omitted it."""
+
+    path: str
+    offset: int | None = None
+    limit: int | None = None
+    format: str = "plain"
+    fresh: bool = False
+    char_offset: int | None = None
+    mode: str | None = None
+    symbol: str | None = None
+    focus: str | None = None
+    #: A line the answer shows as text even when the model has it (a ``match_id`` read's match).
+    anchor: int | None = None
+
+    @property
+    def whole_file(self) -> bool:
+        """No window asked for: the read may give the outline of a big file."""
+        return self.offset is None and self.limit is None and self.char_offset is None and self.symbol is None
+
+
+def check(request: ReadRequest) -> Format:
+    if request.offset is not None and request.offset < 0:
+        raise InvalidArgument(f"offset must be 1 or more (got {request.offset}); use offset=1 for the start.")
+    if request.limit is not None and request.limit < 1:
+        raise InvalidArgument(f"limit must be 1 or more (got {request.limit}); omit it to read up to the default.")
+    if request.char_offset is not None and request.char_offset < 1:
+        raise InvalidArgument(f"char_offset must be 1 or more (got {request.char_offset}).")
+    if request.char_offset is not None and request.offset is None:
+        raise InvalidArgument("char_offset needs offset: pass offset=N too to read line N from that character on.")
+    if request.mode is not None and request.mode not in READ_MODES:
+        raise InvalidArgument(f"mode must be one of {', '.join(READ_MODES)} (got {request.mode!r}).")
+    if request.symbol is not None and (request.offset is not None or request.char_offset is not None):
+        raise InvalidArgument("symbol reads a whole definition; leave out offset and char_offset.")
+    if request.format not in FORMATS:
+        raise InvalidArgument(f"format must be one of {', '.join(FORMATS)} (got {request.format!r}).")
+    return request.format  # type: ignore[return-value]
+
+
+def first_line(request: ReadRequest, display: str, total: int) -> int:
+    first = max(request.offset or 1, 1)
+    if total and first > total:
+        raise InvalidArgument(
+            f"offset={first} is past the end of {display}, which has {total} lines; use an offset from 1 to {total}."
+        )
+    return first if total else 1
+
+
+@dataclass(frozen=True)
+class Job:
+    """One ``read`` call as its reader gets it: the session's context, the checked request, the
+    path resolved, the line format, the call's id and the kind of thing the path is
+    (``pipeline.kind_of``: ``directory``, ``text``, or a document kind such as ``image``)."""
+
+    ctx: ToolContext
+    request: ReadRequest
+    resolved: Resolved
+    fmt: Format
+    call_id: str
+    kind: str = "text"

@@ -1,0 +1,154 @@
+"""What the readers share: the metadata every window gives, the file's facts line, the window in
+its envelope, instruction files attached after the content, and ``sight``, the ledger's record
+of something shown whole that is not the file's lines."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from ... import documents
+from ...documents import registry as document_registry
+from ...errors import NotText
+from ...formats import Format
+from ...instructions import Instruction, reminder
+from ...render import Window, file_facts, render_body, render_window
+from ...result import ToolResult
+from ...textfile import TextFile
+from ...tokens import count_tokens
+from ...workspace import Resolved, read_regular_file
+from ..common import ToolContext
+from .request import ReadRequest
+
+
+@dataclass(frozen=True)
+class Lines:
+    """What a reader hands to the window pipeline (``pipeline.serve``): lines that stand for the
+    file's, and how to answer with a window of them.
+
+    ``view``: the file as the ledger knows these lines (a document's extracted text is a version
+    of its own, ``path#kind``); ``request``: the call as the window reads it (a symbol's range as
+    offset and limit); ``kind``: the result's ``<type>``; ``facts``: the kind's metadata fields;
+    ``unpruned_as``: None when a focus question prunes the window, else what the focus metadata
+    says it was shown as; ``outline_instead``: the outline to give, for a reason, when a focus
+    question does not prune the window; ``problem``: why the file's outline is unsure (``what``
+    after it in the note)."""
+
+    view: Resolved
+    text_file: TextFile
+    request: ReadRequest
+    instructions: list[Instruction]
+    kind: str = "file"
+    facts: dict[str, Any] = field(default_factory=dict)
+    unpruned_as: str | None = None
+    outline_instead: Callable[[str], ToolResult] | None = None
+    problem: str | None = None
+    what: str = ""
+
+
+def window_metadata(call_id: str, display: str, kind: str, window: Window, tokens: int) -> dict[str, Any]:
+    return {
+        "call_id": call_id,
+        "path": display,
+        "type": kind,
+        "offset": window.first,
+        "last_line": window.last,
+        "total_lines": window.total,
+        "next_offset": window.next_offset,
+        "truncated": None if window.stop == "eof" else window.stop,
+        "cut_lines": [number for number, _ in window.cut_lines],
+        "unchanged_since": None,
+        "tokens": tokens,
+        "full_tokens": tokens,
+    }
+
+
+def facts_of(text_file: TextFile) -> str | None:
+    growing = (len(text_file.lines), text_file.size) if text_file.growing else None
+    return file_facts(
+        text_file.encoding,
+        text_file.newline,
+        text_file.invalid_bytes,
+        text_file.mixed_newlines,
+        nul_bytes=text_file.nul_bytes,
+        growing=growing,
+    )
+
+
+def render_lines(
+    ctx: ToolContext,
+    resolved: Resolved,
+    text_file: TextFile,
+    window: Window,
+    body: list[str],
+    *,
+    note: str | None = None,
+    shown_as: str | None = None,
+) -> str:
+    """The window given as ``body`` (decorated lines, markers or diff hunks) in its envelope,
+    with the file's facts (``note`` above them)."""
+    facts = facts_of(text_file)
+    if note:
+        facts = f"{note}\n{facts}" if facts else note
+    return render_body(
+        resolved.display,
+        window,
+        body,
+        ctx.limits,
+        final_newline=text_file.final_newline,
+        facts=facts,
+        shown_as=shown_as,
+    )
+
+
+def render(ctx: ToolContext, resolved: Resolved, text_file: TextFile, window: Window, fmt: Format) -> str:
+    return render_window(
+        resolved.display,
+        window,
+        fmt,
+        ctx.limits,
+        final_newline=text_file.final_newline,
+        facts=facts_of(text_file),
+    )
+
+
+def with_instructions(result: ToolResult, instructions: list[Instruction]) -> ToolResult:
+    """The result with newly found instruction files attached after its content."""
+    if not instructions:
+        return result
+    text = result.text + "\n" + reminder(instructions)
+    metadata = dict(result.metadata, tokens=count_tokens(text))
+    return replace(result, text=text, metadata=metadata)
+
+
+def retyped(text: str, kind: str) -> str:
+    """``text`` with its ``<type>file</type>`` naming the document's kind (``"file"``: as it is)."""
+    if kind == "file":
+        return text
+    return text.replace("</path>\n<type>file</type>\n", f"</path>\n<type>{kind}</type>\n", 1)
+
+
+def sight(resolved: Resolved, what: str, digest: str, size: int) -> tuple[Resolved, TextFile]:
+    """Something shown whole that is not the file's lines (an image, an outline page) as the
+    ledger knows it: a one-line version of a file of its own (``path#what``), named by
+    ``digest``; that line is the thing shown."""
+    return replace(resolved, real=f"{resolved.real}#{what}"), TextFile(
+        (what,), "utf-8", False, "\n", True, f"{digest}:{what}", size
+    )
+
+
+def load_document(resolved: Resolved, kind: str) -> bytes:
+    """The bytes of a document (or image) of ``kind``.
+
+    Raises:
+        NotText: the file is over ``documents.MAX_DOCUMENT_BYTES``.
+        PathError: it cannot be read.
+    """
+    if resolved.size > documents.MAX_DOCUMENT_BYTES:
+        what = document_registry.NAMES.get(kind, "document")
+        raise NotText(
+            f"{resolved.display} is a {what} of {resolved.size:,} bytes, over the "
+            f"{documents.MAX_DOCUMENT_BYTES // (1024 * 1024)} MiB leanread extracts; split or convert it first."
+        )
+    return read_regular_file(resolved)

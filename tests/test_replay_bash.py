@@ -1,0 +1,43 @@
+"""The bash-agent replay strategies: ``bash`` prints what the agent's own commands printed,
+``leanread-cli`` what ``leanread read`` in one ``$LEANREAD_SESSION`` prints."""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+from leanread.bench.replay.calls import ReadCall, snapshot
+from leanread.bench.replay.strategies import available
+from leanread.bench.replay.strategies.bash_agent import Bash, LeanreadCli
+
+LINES = [f"line {i}" for i in range(1, 13)]
+
+
+def call(root: Path, offset: int | None, limit: int | None, cmd: str) -> ReadCall:
+    file = snapshot(root, "f.txt")
+    assert file is not None
+    return ReadCall("f.txt", offset, limit, file, cmd=cmd)
+
+
+def test_bash_prints_what_the_commands_printed(tmp_path: Path) -> None:
+    (tmp_path / "f.txt").write_text("".join(f"{line}\n" for line in LINES))
+    bash = Bash(tmp_path)
+    for cmd, offset, limit in [
+        ("nl -ba f.txt | sed -n '3,5p'", 3, 3),
+        ("sed -n '3,5p' f.txt", 3, 3),
+        ("head -n 4 f.txt", None, 4),
+        ("cat f.txt", None, None),
+        ("cat -n f.txt", None, None),
+    ]:
+        shell = subprocess.run(["sh", "-c", cmd], cwd=tmp_path, capture_output=True, text=True, check=True)
+        assert bash.read(call(tmp_path, offset, limit, cmd)) == shell.stdout, cmd
+
+
+def test_leanread_cli_is_the_commands_stdout_in_one_session(tmp_path: Path) -> None:
+    (tmp_path / "f.txt").write_text("".join(f"{line} of a file that is long enough to stub\n" for line in LINES))
+    cli = LeanreadCli(tmp_path)
+    first = cli.read(call(tmp_path, 3, 3, "sed -n '3,5p' f.txt"))
+    again = cli.read(call(tmp_path, 3, 3, "sed -n '3,5p' f.txt"))
+    assert first.endswith("(Showing lines 3-5 of 12. Use offset=6 to continue.)\n</content>\n")
+    assert "(Lines 3-5 unchanged since you read them" in again
+    assert {"bash", "leanread-cli"} <= set(available())
