@@ -18,6 +18,7 @@ READ_PARAMETERS = (
     "path, match_id, symbol, offset, limit, format, fresh, char_offset, context_before, context_after, mode, focus"
 )
 SEE = "see the tool's input schema."
+FORMATS = "'plain', 'tab', 'colon', 'catn', 'visible'"
 
 
 @pytest.fixture
@@ -48,12 +49,17 @@ def _file(path: str, body: str, total: int) -> str:
         ({"offset": 1e30}, "offset must be a whole number (got 1e+30)"),
         ({"offset": 2.0}, "offset must be a whole number (got 2.0)"),
         ({"offset": True}, "offset must be a whole number (got true)"),
-        ({"offset": "5"}, "offset must be a whole number (got '5')"),
+        ({"offset": "2.5"}, "offset must be a whole number (got '2.5')"),
+        ({"offset": " 2"}, "offset must be a whole number (got ' 2')"),
+        ({"offset": "0x10"}, "offset must be a whole number (got '0x10')"),
+        ({"offset": "1" * 31}, "offset must be a whole number (got '" + "1" * 31 + "')"),
         ({"offset": "null"}, "offset must be a whole number (got 'null')"),
         ({"limit": [10]}, "limit must be a whole number (got [10])"),
         ({"char_offset": {"n": 1}}, 'char_offset must be a whole number (got {"n": 1})'),
-        ({"format": None}, "format must be a string (got null)"),
-        ({"format": 1}, "format must be a string (got 1)"),
+        ({"format": None}, f"format must be one of {FORMATS} (got null)"),
+        ({"format": 1}, f"format must be one of {FORMATS} (got 1)"),
+        ({"format": "xml"}, f"format must be one of {FORMATS} (got 'xml')"),
+        ({"mode": "map"}, "mode must be one of 'auto', 'full', 'outline' (got 'map')"),
         ({"fresh": "yes"}, "fresh must be true or false (got 'yes')"),
         ({"fresh": 1}, "fresh must be true or false (got 1)"),
         ({"fresh": None}, "fresh must be true or false (got null)"),
@@ -67,6 +73,15 @@ async def test_wrong_types_are_one_sentence(repo: Path, arguments: dict[str, Any
         result = await client.call_tool("read", {"path": "a.txt", **arguments})
     assert result.is_error is True
     assert _text(result) == f"Invalid arguments for read: {problem}; {SEE}"
+
+
+async def test_a_whole_number_sent_as_text_is_that_number(repo: Path) -> None:
+    async with Client(build_server([repo])) as client:
+        result = await client.call_tool("read", {"path": "a.txt", "offset": "2", "limit": "+1"})
+        grep = await client.call_tool("grep", {"pattern": "a", "max_results": "1", "context": "0"})
+    assert result.is_error is False
+    assert _text(result) == _file("a.txt", "beta\n", 2)
+    assert (grep.is_error, grep.meta["leanread"]["total_matches"], grep.meta["leanread"]["last_match"]) == (False, 2, 1)
 
 
 async def test_unknown_argument(repo: Path) -> None:
@@ -88,8 +103,13 @@ async def test_context_tool_arguments(repo: Path) -> None:
         plain_string = await client.call_tool("context", {"action": "forget", "call_ids": "r1"})
         mixed = await client.call_tool("context", {"action": "forget", "call_ids": ["r1", 2]})
         unknown = await client.call_tool("context", {"action": "forget", "ids": ["r1"]})
-    assert _text(missing) == f"Invalid arguments for context: missing required argument 'action' (a string); {SEE}"
-    assert _text(wrong) == f"Invalid arguments for context: action must be a string (got 3); {SEE}"
+    assert _text(missing) == (
+        "Invalid arguments for context: missing required argument 'action' (one of 'forget', 'compact', 'rewind'); "
+        + SEE
+    )
+    assert _text(wrong) == (
+        f"Invalid arguments for context: action must be one of 'forget', 'compact', 'rewind' (got 3); {SEE}"
+    )
     assert _text(plain_string) == f"Invalid arguments for context: call_ids must be a list of strings (got 'r1'); {SEE}"
     assert _text(mixed) == f'Invalid arguments for context: call_ids must be a list of strings (got ["r1", 2]); {SEE}'
     assert _text(unknown) == (

@@ -6,45 +6,49 @@ builds each tool's input schema from them at registration.
 Each client gets its own ledger session (see ``_Sessions``), so two agents never see each
 other's dedup stubs.
 
-Arguments are checked against each tool's published input schema before the SDK sees them
-(``LeanreadServer.call_tool``): unknown names, missing ones and values of the wrong JSON type
-(``"abc"``, ``2.5`` or ``true`` for a whole number, ``null`` for a string) come back as one
-sentence in an ``is_error`` result, never as a pydantic dump, and nothing is coerced.
+The tools' input schemas come from ``tools.schema`` (one source for MCP, the OpenAI and Anthropic
+definitions and ``Session.call``), and every call of them runs through ``Session.call``: unknown
+names, missing ones and values of the wrong JSON type (``"abc"``, ``2.5`` or ``true`` for a whole
+number, ``null`` for a string) come back as one sentence in an ``is_error`` result, never as a
+pydantic dump; a whole number sent as text (``"10"``) is taken as that number.
 
 Whatever a call carries, it is answered and the server keeps serving: a request the SDK cannot
 parse because a string holds a lone surrogate is mended and refused in one sentence (``wire``),
 and every string going out is valid UTF-8 (``names.clean``), so no result can break the writer.
 """
 
-import json
-import math
 import os
-from collections.abc import Callable, Mapping, Sequence
-from typing import Annotated, Any, cast
+from collections.abc import Sequence
+from typing import Any, cast
 
 import anyio
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError, UnexpectedToolError
 from mcp.server.stdio import stdio_server
-from mcp_types import CallToolResult, ImageContent, InputRequiredResult, TextContent, ToolAnnotations
+from mcp_types import (
+    CallToolResult,
+    ImageContent,
+    InputRequiredResult,
+    NotificationParams,
+    TextContent,
+    ToolAnnotations,
+)
+from mcp_types import Tool as MCPTool
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
-from pydantic import Field, ValidationError
+from pydantic import ValidationError
 
 from . import __version__
-from .config import Settings, load_settings
+from .arguments import check_arguments, validation_problem
+from .calls import run_call
+from .client_roots import LIST_CHANGED, fetch_roots, on_list_changed
+from .config import Limits, Settings, load_settings
 from .ledger import LedgerStore
 from .ledger_sqlite import shared_ledger
 from .names import clean, clean_text
 from .pruning import AuditHook, make_pruner
 from .result import ToolResult
 from .session import Session
-from .tools import context as context_tool
-from .tools import description
-from .tools import edit as edit_tool
-from .tools import grep as grep_tool
-from .tools import ls as ls_tool
-from .tools import read as read_tool
-from .tools import write as write_tool
+from .tools.schema import TOOL_NAMES, input_schema, tool_description
 from .wire import INVALID_KEY, MendedReads
 from .workspace import Workspace
 
@@ -75,8 +79,10 @@ class _Sessions:
         settings: Settings,
         session_id: str | None,
         focus_audit: AuditHook | None = None,
+        follow_client_roots: bool = False,
     ) -> None:
         self._roots = roots
+        self._follow_client_roots = follow_client_roots
         self._ledger = ledger
         self._settings = settings
         self._fixed_id = session_id
@@ -97,7 +103,10 @@ class _Sessions:
             transcript=self._settings.transcript,
         )
 
-    def get(self, ctx: Context) -> Session:
+    def get(self, ctx: Context[Any, Any] | None) -> Session:
+        """The session of the caller of ``ctx``; the process's session without one."""
+        if ctx is None:
+            return self._process_session
         # The SDK (2.3.0) offers no public path from a tool's Context to its Connection.
         connection = ctx.session._connection
         if connection.protocol_version in MODERN_PROTOCOL_VERSIONS:
@@ -108,178 +117,77 @@ class _Sessions:
             connection.state[self._KEY] = session
         return session
 
-
-#: How an argument check names a JSON Schema type: "offset must be a whole number".
-_KIND_TEXT = {
-    "string": "a string",
-    "integer": "a whole number",
-    "number": "a number",
-    "boolean": "true or false",
-    "array": "a list",
-    "object": "an object",
-    "null": "null",
-}
-_KIND_PLURAL = {"string": "strings", "integer": "whole numbers", "number": "numbers", "boolean": "booleans"}
-#: The next step after an argument of the wrong type.
-_SEE_SCHEMA = "see the tool's input schema"
-#: Characters of a rejected value quoted in a message at most.
-_SHOWN_CHARS = 60
-
-
-def _or_null(schema: dict[str, Any]) -> None:
-    """Publish a field typed ``str`` with default None as ``anyOf: [string, null]``."""
-    schema["anyOf"] = [{"type": schema.pop("type")}, {"type": "null"}]
-
-
-def _optional_text(description: str) -> Any:
-    """The ``Field`` of an optional string parameter: omitted or null means None.
-
-    Its annotation must stay the bare ``str`` (not ``str | None``): the SDK JSON-decodes any
-    string argument of a non-``str`` field, which would turn the path ``"null"`` into None (the
-    last file read) and ``"[1]"`` into a list. Explicit nulls are dropped by
-    ``LeanreadServer.call_tool`` before the SDK validates, so the default None is what arrives.
-    """
-    return Field(default=None, description=description, json_schema_extra=_or_null)
-
-
-def _shown(value: object) -> str:
-    """A rejected value as a message quotes it: JSON words for null and booleans, ``'abc'`` for
-    strings, cut to ``_SHOWN_CHARS``."""
-    if value is None or isinstance(value, bool):
-        text = json.dumps(value)
-    elif isinstance(value, str | int | float):
-        text = repr(value)
-    else:
-        text = json.dumps(value, ensure_ascii=False, default=repr)
-    return text if len(text) <= _SHOWN_CHARS else text[: _SHOWN_CHARS - 3] + "..."
-
-
-def _is_kind(kind: object, value: object) -> bool:
-    """True when ``value`` (decoded JSON) is of the JSON Schema type ``kind``; strict: a boolean
-    is not a number, a float is not an integer, a numeric string is neither."""
-    if kind == "string":
-        return isinstance(value, str)
-    if kind == "integer":
-        return isinstance(value, int) and not isinstance(value, bool)
-    if kind == "number":
-        if isinstance(value, bool):
-            return False
-        return isinstance(value, int) or (isinstance(value, float) and math.isfinite(value))
-    if kind == "boolean":
-        return isinstance(value, bool)
-    if kind == "null":
-        return value is None
-    if kind == "array":
-        return isinstance(value, list)
-    if kind == "object":
-        return isinstance(value, dict)
-    return True  # a type this check does not know: left to pydantic
-
-
-def _fits(schema: Mapping[str, Any], value: object) -> bool:
-    """True when ``value`` fits ``schema`` in its types, ``anyOf``, ``enum`` and array ``items``;
-    bounds, formats and ``$ref`` are left to pydantic."""
-    if "anyOf" in schema:
-        return any(_fits(option, value) for option in schema["anyOf"])
-    if "enum" in schema and not any(value == e and type(value) is type(e) for e in schema["enum"]):
-        return False
-    kind = schema.get("type")
-    kinds = kind if isinstance(kind, list) else [kind] if kind is not None else []
-    if kinds and not any(_is_kind(k, value) for k in kinds):
-        return False
-    if isinstance(value, list) and isinstance(schema.get("items"), dict):
-        return all(_fits(schema["items"], item) for item in value)
-    return True
-
-
-def _expected(schema: Mapping[str, Any]) -> str:
-    """What ``schema`` asks for, in words ("a whole number", "a list of strings"); a nullable
-    type is named without its null."""
-    if "anyOf" in schema:
-        options = [_expected(option) for option in schema["anyOf"] if option.get("type") != "null"]
-        return " or ".join(dict.fromkeys(options)) or "null"
-    if "enum" in schema:
-        return "one of " + ", ".join(_shown(e) for e in schema["enum"])
-    kind = schema.get("type")
-    if kind == "array":
-        items = schema.get("items")
-        item_kind = items.get("type") if isinstance(items, dict) else None
-        return f"a list of {_KIND_PLURAL[item_kind]}" if item_kind in _KIND_PLURAL else "a list"
-    kinds = kind if isinstance(kind, list) else [kind]
-    return " or ".join(_KIND_TEXT.get(str(k), f"of type {k}") for k in kinds)
-
-
-def check_arguments(schema: Mapping[str, Any], arguments: Mapping[str, Any]) -> dict[str, Any] | str:
-    """The arguments of one tool call checked against the tool's input schema.
-
-    Checks, in this order: names not in ``properties`` (unless ``additionalProperties`` allows
-    them), names in ``required`` that are missing, and each value's JSON type (see ``_fits``) in
-    the schema's property order. A string holding a JSON list or object is decoded when the
-    property wants one (clients that send ``'["r1"]'``). An explicit null for a property whose
-    default is null is dropped, so the tool sees its default.
-
-    Args:
-        schema: the tool's input schema (an object schema with ``properties``).
-        arguments: the call's arguments, decoded from JSON.
-
-    Returns:
-        The arguments to pass on, or the first problem and its next step, without the tool's name
-        or a full stop: ``offset must be a whole number (got 'abc'); see the tool's input schema``
-        or ``unknown argument 'bogus'; the parameters are path, offset``.
-    """
-    properties: Mapping[str, Any] = schema.get("properties", {})
-    unknown = [name for name in arguments if name not in properties]
-    if unknown and not schema.get("additionalProperties"):
-        noun = "argument" if len(unknown) == 1 else "arguments"
-        names = ", ".join(repr(name) for name in unknown)
-        return f"unknown {noun} {names}; the parameters are {', '.join(properties)}"
-    for name in schema.get("required", ()):
-        if name not in arguments:
-            return f"missing required argument {name!r} ({_expected(properties.get(name, {}))}); {_SEE_SCHEMA}"
-    checked = dict(arguments)
-    for name, prop in properties.items():
-        if name not in checked:
-            continue
-        value = checked[name]
-        if isinstance(value, str) and not _fits(prop, value):
-            try:
-                decoded = json.loads(value)
-            except (ValueError, RecursionError):
-                decoded = None
-            if isinstance(decoded, list | dict) and _fits(prop, decoded):
-                checked[name] = value = decoded
-        if not _fits(prop, value):
-            return f"{name} must be {_expected(prop)} (got {_shown(value)}); {_SEE_SCHEMA}"
-        if value is None and "default" in prop and prop["default"] is None:
-            del checked[name]
-    return checked
-
-
-def _validation_problem(error: ValidationError) -> str:
-    """The first error pydantic found, with the next step, as ``check_arguments`` words a problem."""
-    first = error.errors()[0]
-    where = ".".join(str(part) for part in first["loc"]) or "the arguments"
-    message = first["msg"][:1].lower() + first["msg"][1:]
-    got = f", got {_shown(first['input'])}" if first.get("type") != "missing" else ""
-    return f"{where} is not valid ({message}{got}); {_SEE_SCHEMA}"
+    async def current(self, ctx: Context[Any, Any] | None) -> Session:
+        """``get(ctx)``, its workspace first moved to the client's roots when the server follows
+        them and they are new or changed (see ``client_roots``); no roots keeps the workspace."""
+        session = self.get(ctx)
+        if self._follow_client_roots and ctx is not None:
+            roots = await fetch_roots(ctx.session)
+            if roots:
+                session.use_roots(roots)
+        return session
 
 
 def _error(text: str) -> CallToolResult:
     return CallToolResult(content=[TextContent(type="text", text=text)], is_error=True)
 
 
+READ_ONLY = ToolAnnotations(read_only_hint=True, destructive_hint=False, idempotent_hint=True, open_world_hint=False)
+#: edit: a second identical call may change the file again (``a`` -> ``aa`` with replace_all).
+EDITS = ToolAnnotations(read_only_hint=False, destructive_hint=True, idempotent_hint=False, open_world_hint=False)
+#: write: the same content written twice leaves the same file.
+WRITES = ToolAnnotations(read_only_hint=False, destructive_hint=True, idempotent_hint=True, open_world_hint=False)
+BOOKKEEPING = ToolAnnotations(read_only_hint=False, destructive_hint=False, idempotent_hint=True, open_world_hint=False)
+#: What each tool may do to the workspace, as MCP clients are told.
+ANNOTATIONS: dict[str, ToolAnnotations] = {
+    "read": READ_ONLY,
+    "grep": READ_ONLY,
+    "ls": READ_ONLY,
+    "edit": EDITS,
+    "write": WRITES,
+    "context": BOOKKEEPING,
+}
+#: The tools the server can offer, in the order ``tools/list`` gives them (``context`` only when
+#: asked: ``build_server(expose_context_tool=True)``).
+OFFERED: tuple[str, ...] = TOOL_NAMES
+
+
 class LeanreadServer(MCPServer[Any]):
-    """``MCPServer`` whose tool calls check their arguments first (see ``check_arguments``).
+    """``MCPServer`` offering leanread's tools, each call run through ``Session.call``.
 
     A bad call gets one sentence as an ``is_error`` result, for example
     ``Invalid arguments for read: offset must be a whole number (got 'abc'); see the tool's
-    input schema.``; an unknown tool name lists the tools.
+    input schema.``; an unknown tool name lists the tools. Tools added with ``add_tool`` are
+    listed after leanread's and their arguments checked the same way (``check_arguments``).
     """
+
+    def __init__(self, sessions: _Sessions, limits: Limits, tools: Sequence[str] = OFFERED) -> None:
+        super().__init__("leanread", version=__version__, instructions=INSTRUCTIONS, log_level="WARNING")
+        self._sessions = sessions
+        self._offered = tuple(tools)
+        self._lowlevel_server.add_notification_handler(LIST_CHANGED, NotificationParams, on_list_changed)
+        self._listed = [
+            MCPTool(
+                name=name,
+                description=tool_description(name, limits),
+                input_schema=input_schema(name),
+                annotations=ANNOTATIONS[name],
+            )
+            for name in self._offered
+        ]
+
+    async def list_tools(self) -> list[MCPTool]:
+        """leanread's tools (schemas from ``tools.schema``), then any added with ``add_tool``."""
+        return [*self._listed, *await super().list_tools()]
+
+    def _tool_input_schema(self, name: str) -> dict[str, Any] | None:
+        return input_schema(name) if name in self._offered else super()._tool_input_schema(name)
 
     async def call_tool(
         self, name: str, arguments: dict[str, Any], context: Context[Any, Any] | None = None
     ) -> CallToolResult | InputRequiredResult:
-        """Check ``arguments`` against the tool's input schema, then call it as ``MCPServer`` does.
+        """Run one tool call: leanread's through ``Session.call`` of the caller's session, others
+        as ``MCPServer`` does after ``check_arguments``.
 
         Returns:
             The tool's result with every lone surrogate in its text escaped, or an ``is_error``
@@ -288,16 +196,24 @@ class LeanreadServer(MCPServer[Any]):
             schema check let through, such as a value out of a declared range).
 
         Raises:
-            ToolError: the tool failed other than on its arguments (as ``MCPServer.call_tool``).
-            MCPError: raised by the tool; passed through.
+            ToolError: an added tool failed other than on its arguments (as ``MCPServer.call_tool``).
+            MCPError: raised by an added tool; passed through.
         """
-        tools = {tool.name: tool for tool in await self.list_tools()}
-        tool = tools.get(name)
-        if tool is None:
-            return _error(f"Unknown tool {name!r}; the tools are {', '.join(tools)}.")
         if isinstance(problem := arguments.get(INVALID_KEY), str):
             step = "send the name as shown by ls or grep" if problem.startswith("path ") else "send it as text"
             return _error(f"Invalid arguments for {name}: {problem}, which is not text; {step}.")
+        added = {tool.name: tool for tool in await super().list_tools()}
+        if name in added:
+            return await self._call_added(name, added[name], arguments, context)
+        session = await self._sessions.current(context)
+        tools = [*self._offered, *added]
+        result = await anyio.to_thread.run_sync(lambda: run_call(session, name, arguments, tools=tools))
+        return _to_mcp(result)
+
+    async def _call_added(
+        self, name: str, tool: MCPTool, arguments: dict[str, Any], context: Context[Any, Any] | None
+    ) -> CallToolResult | InputRequiredResult:
+        """A tool added with ``add_tool``: its arguments checked, then called as ``MCPServer`` does."""
         checked = check_arguments(tool.input_schema, arguments)
         if isinstance(checked, str):
             return _error(f"Invalid arguments for {name}: {checked}.")
@@ -308,7 +224,7 @@ class LeanreadServer(MCPServer[Any]):
                 if clean_text(str(exc)) != str(exc):
                     raise ToolError(clean_text(str(exc))) from exc
                 raise
-            return _error(f"Invalid arguments for {name}: {_validation_problem(exc.__cause__)}.")
+            return _error(f"Invalid arguments for {name}: {validation_problem(exc.__cause__)}.")
         if isinstance(result, CallToolResult):  # whatever a tool said, it must go out as UTF-8
             for block in result.content:
                 if isinstance(block, TextContent):
@@ -323,11 +239,6 @@ class LeanreadServer(MCPServer[Any]):
         async with stdio_server() as (read_stream, write_stream):
             lowlevel = self._lowlevel_server  # the SDK (2.3.0) offers no public way to wrap a transport
             await lowlevel.run(MendedReads(read_stream), write_stream, lowlevel.create_initialization_options())
-
-
-READ_ONLY = ToolAnnotations(read_only_hint=True, destructive_hint=False, idempotent_hint=True)
-CHANGES = ToolAnnotations(read_only_hint=False, destructive_hint=True, idempotent_hint=False)
-BOOKKEEPING = ToolAnnotations(read_only_hint=False, destructive_hint=False, idempotent_hint=True)
 
 
 def _to_mcp(result: ToolResult) -> CallToolResult:
@@ -347,6 +258,7 @@ def build_server(
     session_id: str | None = None,
     focus_audit: AuditHook | None = None,
     expose_context_tool: bool = False,
+    follow_client_roots: bool | None = None,
 ) -> LeanreadServer:
     """A ``LeanreadServer`` (an ``MCPServer``) offering leanread's tools over ``roots``.
 
@@ -363,147 +275,23 @@ def build_server(
         expose_context_tool: also offer the ``context`` tool. It is for harnesses, not models, so
             it is off the tool list by default; a harness without it tells leanread through
             ``Session.context`` or ``leanread context`` (the hooks of ``leanread mcp-config``).
+        follow_client_roots: use the roots of a client that has the roots capability
+            (``roots/list``) as its session's workspace roots, following its changes; default
+            True when ``roots`` is None (``leanread serve`` without ``--root``). Settings stay
+            those loaded at start.
 
     Raises:
         PathError: a root is not an existing directory.
         ConfigError: the first root's configuration file is invalid.
         LeanreadError: the configured focus backend cannot be built.
     """
+    follow = roots is None if follow_client_roots is None else follow_client_roots
     checked_roots = Workspace(roots).roots
     settings = settings or load_settings(checked_roots[0])
-    limits = settings.limits
     store = ledger if ledger is not None else shared_ledger()
-    sessions = _Sessions(checked_roots, store, settings, session_id, focus_audit)
-    server = LeanreadServer("leanread", version=__version__, instructions=INSTRUCTIONS, log_level="WARNING")
-
-    async def run(ctx: Context, tool: Callable[[Session], ToolResult]) -> CallToolResult:
-        """Run a tool of the caller's session in a worker thread (tools do blocking file I/O)."""
-        session = sessions.get(ctx)
-        return _to_mcp(await anyio.to_thread.run_sync(lambda: tool(session)))
-
-    def offer(fn: Callable[..., Any], module: Any, annotations: ToolAnnotations, **facts: object) -> None:
-        server.add_tool(
-            fn, name=module.NAME, description=description(module.NAME, limits, **facts), annotations=annotations
-        )
-
-    params = read_tool.PARAMETERS
-
-    async def read(
-        ctx: Context,
-        path: Annotated[str, _optional_text(params["path"])],
-        match_id: Annotated[str, _optional_text(params["match_id"])],
-        symbol: Annotated[str, _optional_text(params["symbol"])],
-        offset: Annotated[int | None, Field(description=params["offset"])] = None,
-        limit: Annotated[int | None, Field(description=params["limit"])] = None,
-        format: Annotated[str, Field(description=params["format"])] = "plain",
-        fresh: Annotated[bool, Field(description=params["fresh"])] = False,
-        char_offset: Annotated[int | None, Field(description=params["char_offset"])] = None,
-        context_before: Annotated[int | None, Field(description=params["context_before"])] = None,
-        context_after: Annotated[int | None, Field(description=params["context_after"])] = None,
-        mode: Annotated[str | None, Field(description=params["mode"])] = None,
-        focus: Annotated[str | None, Field(description=params["focus"])] = None,
-    ) -> CallToolResult:
-        return await run(
-            ctx,
-            lambda session: session.read(
-                path,
-                offset=offset,
-                limit=limit,
-                format=format,
-                fresh=fresh,
-                char_offset=char_offset,
-                match_id=match_id,
-                context_before=context_before,
-                context_after=context_after,
-                mode=mode,
-                symbol=symbol,
-                focus=focus,
-            ),
-        )
-
-    offer(read, read_tool, READ_ONLY)
-    gparams = grep_tool.PARAMETERS
-
-    async def grep(
-        ctx: Context,
-        pattern: Annotated[str, Field(description=gparams["pattern"])],
-        path: Annotated[str, _optional_text(gparams["path"])],
-        glob: Annotated[str, _optional_text(gparams["glob"])],
-        type: Annotated[str, _optional_text(gparams["type"])],
-        case_insensitive: Annotated[bool, Field(description=gparams["case_insensitive"])] = False,
-        context: Annotated[int | None, Field(description=gparams["context"])] = None,
-        before: Annotated[int | None, Field(description=gparams["before"])] = None,
-        after: Annotated[int | None, Field(description=gparams["after"])] = None,
-        max_results: Annotated[int | None, Field(description=gparams["max_results"])] = None,
-        offset: Annotated[int | None, Field(description=gparams["offset"])] = None,
-        files_only: Annotated[bool, Field(description=gparams["files_only"])] = False,
-        focus: Annotated[str | None, Field(description=gparams["focus"])] = None,
-    ) -> CallToolResult:
-        return await run(
-            ctx,
-            lambda session: session.grep(
-                pattern,
-                path,
-                glob=glob,
-                type=type,
-                case_insensitive=case_insensitive,
-                context=context,
-                before=before,
-                after=after,
-                max_results=max_results,
-                offset=offset,
-                files_only=files_only,
-                focus=focus,
-            ),
-        )
-
-    offer(grep, grep_tool, READ_ONLY, **grep_tool.FACTS)
-    lparams = ls_tool.PARAMETERS
-
-    async def ls(
-        ctx: Context,
-        path: Annotated[str, _optional_text(lparams["path"])],
-        depth: Annotated[int | None, Field(description=lparams["depth"])] = None,
-        max_entries: Annotated[int | None, Field(description=lparams["max_entries"])] = None,
-    ) -> CallToolResult:
-        return await run(ctx, lambda session: session.ls(path, depth=depth, max_entries=max_entries))
-
-    offer(ls, ls_tool, READ_ONLY, **ls_tool.FACTS)
-    eparams = edit_tool.PARAMETERS
-
-    async def edit(
-        ctx: Context,
-        path: Annotated[str, Field(description=eparams["path"])],
-        old_string: Annotated[str, Field(description=eparams["old_string"])],
-        new_string: Annotated[str, Field(description=eparams["new_string"])],
-        replace_all: Annotated[bool, Field(description=eparams["replace_all"])] = False,
-    ) -> CallToolResult:
-        return await run(ctx, lambda session: session.edit(path, old_string, new_string, replace_all=replace_all))
-
-    offer(edit, edit_tool, CHANGES)
-    wparams = write_tool.PARAMETERS
-
-    async def write(
-        ctx: Context,
-        path: Annotated[str, Field(description=wparams["path"])],
-        content: Annotated[str, Field(description=wparams["content"])],
-    ) -> CallToolResult:
-        return await run(ctx, lambda session: session.write(path, content))
-
-    offer(write, write_tool, CHANGES)
-    cparams = context_tool.PARAMETERS
-
-    async def context(
-        ctx: Context,
-        action: Annotated[str, Field(description=cparams["action"])],
-        call_ids: Annotated[list[str] | None, Field(default=None, description=cparams["call_ids"])],
-        call_id: Annotated[str, _optional_text(cparams["call_id"])],
-    ) -> CallToolResult:
-        return await run(ctx, lambda session: session.context(action, call_ids or (), call_id))
-
-    if expose_context_tool:
-        offer(context, context_tool, BOOKKEEPING)
-    return server
+    sessions = _Sessions(checked_roots, store, settings, session_id, focus_audit, follow)
+    offered = OFFERED if expose_context_tool else tuple(name for name in OFFERED if name != "context")
+    return LeanreadServer(sessions, settings.limits, offered)
 
 
 def serve_stdio(

@@ -7,8 +7,10 @@ import hashlib
 import os
 import time
 import uuid
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any
 
+from .calls import run_call
 from .config import Limits, Policy, load_settings
 from .dedup import old_calls
 from .errors import InvalidArgument, LeanreadError, PathError
@@ -96,6 +98,15 @@ class Session:
         self.focus_audit = focus_audit
         self.workspace = Workspace(checked.roots, policy=policy)
         self.ledger: LedgerStore = ledger if ledger is not None else shared_ledger()
+
+    def use_roots(self, roots: Sequence[str | os.PathLike[str]]) -> None:
+        """Work in ``roots`` from now on (an MCP client's roots), keeping the deny list, limits and
+        ledger; what the model was shown stays recorded by real path.
+
+        Raises:
+            PathError: a root is not an existing directory; the workspace is then unchanged.
+        """
+        self.workspace = Workspace(roots, policy=self.workspace.policy)
 
     def _context(self) -> ToolContext:
         return ToolContext(
@@ -347,6 +358,25 @@ class Session:
         request = write_tool.WriteRequest(parse_path(path), content)
         given: dict[str, object] = {"path": path, "content": content}
         return self._run("write", given, lambda ctx, cid: write_tool.run(ctx, request, cid), call_id)
+
+    def call(self, name: str, arguments: Mapping[str, Any] | str | None, *, call_id: str | None = None) -> ToolResult:
+        """Run one tool call as a harness gets it from the model: a tool name and its arguments.
+
+        The arguments are checked as the MCP server checks them (``arguments.check_arguments``
+        against ``tools.schema.input_schema(name)``), so a well-formed numeric string for a whole
+        number (``"10"``) is taken, and ``"abc"``, ``2.5`` or ``true`` are refused in one sentence.
+
+        Args:
+            name: ``read``, ``grep``, ``ls``, ``edit``, ``write`` or ``context``.
+            arguments: the call's arguments: a dict, or the JSON text of one (OpenAI's
+                ``function.arguments``); None for none.
+            call_id: the harness's tool call id; default a new one.
+
+        Returns:
+            The result the model should see (``text``, ``images``; ``is_error`` for a refusal),
+            the same as the MCP server's for the same call. A refused call records nothing.
+        """
+        return run_call(self, name, arguments, call_id=call_id)
 
     def _run(
         self,

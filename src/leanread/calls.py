@@ -1,0 +1,76 @@
+"""One tool call given as a name and a dict of arguments, run on a ``Session``: the path every
+harness takes (``Session.call``, the MCP server, the pydantic-ai toolset), so each answers a call
+with the same text.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+from .arguments import check_arguments
+from .result import ToolResult
+from .tools.schema import TOOL_NAMES, input_schema
+
+if TYPE_CHECKING:
+    from .session import Session
+
+
+def _refused(text: str) -> ToolResult:
+    return ToolResult(text=text, is_error=True)
+
+
+def _as_object(name: str, arguments: object) -> dict[str, Any] | ToolResult:
+    """The arguments as a dict: a mapping as it is, a JSON object as text (as OpenAI sends
+    ``function.arguments``) decoded, None as no arguments; anything else refused."""
+    if arguments is None or arguments == "":
+        return {}
+    if isinstance(arguments, str):
+        try:
+            arguments = json.loads(arguments)
+        except (ValueError, RecursionError):
+            return _refused(f"Invalid arguments for {name}: they are not valid JSON; send one JSON object.")
+    if not isinstance(arguments, Mapping) or not all(isinstance(key, str) for key in arguments):
+        return _refused(f"Invalid arguments for {name}: they must be one JSON object of named values.")
+    return dict(arguments)
+
+
+def run_call(
+    session: Session,
+    name: str,
+    arguments: object,
+    *,
+    call_id: str | None = None,
+    tools: Sequence[str] = TOOL_NAMES,
+) -> ToolResult:
+    """Run the tool ``name`` of ``session`` with ``arguments`` (see ``Session.call``).
+
+    Args:
+        tools: the tool names offered; any other name is refused.
+
+    Returns:
+        The tool's result, or an ``is_error`` result of one sentence: ``Unknown tool 'reed'; the
+        tools are read, grep, ls, edit, write, context.`` or ``Invalid arguments for read: offset
+        must be a whole number (got 'abc'); see the tool's input schema.`` A refused call records
+        nothing in the ledger.
+    """
+    if name not in tools:
+        return _refused(f"Unknown tool {name!r}; the tools are {', '.join(tools)}.")
+    given = _as_object(name, arguments)
+    if isinstance(given, ToolResult):
+        return given
+    checked = check_arguments(input_schema(name), given)
+    if isinstance(checked, str):
+        return _refused(f"Invalid arguments for {name}: {checked}.")
+    if name == "read":
+        return session.read(**checked, call_id=call_id)
+    if name == "grep":
+        return session.grep(**checked, call_id=call_id)
+    if name == "ls":
+        return session.ls(**checked, call_id=call_id)
+    if name == "edit":
+        return session.edit(**checked, call_id=call_id)
+    if name == "write":
+        return session.write(**checked, call_id=call_id)
+    return session.context(checked["action"], checked.get("call_ids") or (), checked.get("call_id"))
