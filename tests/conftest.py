@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from redis_server import redis_prefix, redis_server  # noqa: F401  (fixtures)
 
 from leanread import MemoryLedger, Session
+from leanread.ledger import LedgerStore
+from leanread.ledger_redis import RedisLedger
+from leanread.ledger_sqlite import SQLiteLedger
 
 
 @pytest.fixture(autouse=True)
@@ -35,3 +39,20 @@ def _private_config_dir(tmp_path_factory: pytest.TempPathFactory, monkeypatch: p
     """Keep the user's own leanread config file out of every test (an empty config folder)."""
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path_factory.mktemp("config")))
     monkeypatch.delenv("LEANREAD_CONFIG", raising=False)
+
+
+@pytest.fixture(params=["memory", "sqlite", "redis"])
+def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[LedgerStore]:
+    """Each ledger store in turn, empty: in memory, a SQLite file, and a real Redis server."""
+    if request.param == "memory":
+        yield MemoryLedger()
+        return
+    if request.param == "redis":
+        server = request.getfixturevalue("redis_server")
+        shared = RedisLedger(server.url, prefix=request.getfixturevalue("redis_prefix"))
+        yield shared
+        shared.close()
+        return
+    ledger = SQLiteLedger(tmp_path / "l.sqlite3")
+    yield ledger
+    ledger.close()

@@ -18,7 +18,7 @@ import threading
 import time
 import uuid
 import zlib
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from operator import methodcaller
 from pathlib import Path
 from typing import Any
@@ -63,22 +63,6 @@ def rec(
 
 def visibility(store: LedgerStore, session: str, path: str = "/ws/a.py") -> list[tuple[str, int, bool]]:
     return [(r.call_id, r.seq, r.visible) for r in store.views_of(session, path)]
-
-
-@pytest.fixture(params=["memory", "sqlite", "redis"])
-def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[LedgerStore]:
-    if request.param == "memory":
-        yield MemoryLedger()
-        return
-    if request.param == "redis":
-        server = request.getfixturevalue("redis_server")
-        shared = RedisLedger(server.url, prefix=request.getfixturevalue("redis_prefix"))
-        yield shared
-        shared.close()
-        return
-    ledger = SQLiteLedger(tmp_path / "l.sqlite3")
-    yield ledger
-    ledger.close()
 
 
 # --- the contract, both stores ------------------------------------------------------------

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -12,26 +11,9 @@ from leanread import MemoryLedger, Session
 from leanread.config import load_settings
 from leanread.errors import ConfigError, LeanreadError
 from leanread.ledger import LedgerStore, ViewRecord
-from leanread.ledger_redis import RedisLedger
 from leanread.ledger_sqlite import SQLiteLedger
 from leanread.result import ImageData
 from leanread.transcript import CallRecord, SessionSummary
-
-
-@pytest.fixture(params=["memory", "sqlite", "redis"])
-def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[LedgerStore]:
-    if request.param == "memory":
-        yield MemoryLedger()
-        return
-    if request.param == "redis":
-        server = request.getfixturevalue("redis_server")
-        shared = RedisLedger(server.url, prefix=request.getfixturevalue("redis_prefix"))
-        yield shared
-        shared.close()
-        return
-    ledger = SQLiteLedger(tmp_path / "l.sqlite3")
-    yield ledger
-    ledger.close()
 
 
 def call(call_id: str, started: float = 100.0, tokens: int = 5, full: int = 9, **more: object) -> CallRecord:

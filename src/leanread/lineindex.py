@@ -31,7 +31,7 @@ import stat
 import threading
 from array import array
 from collections import OrderedDict, deque
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import contextmanager
 
@@ -532,6 +532,20 @@ class LineIndexCache:
             ino = now[2] if ino is None else ino
             ctime_ns = now[3] if ctime_ns is None else ctime_ns
         version = (size, mtime_ns, ino, ctime_ns)
+
+        def build() -> LineIndex:
+            self._require_version(real_path, version, shown)  # no full pass for a stale stat
+            index = LineIndex.build(real_path, stride=self.stride, name=shown)
+            self._store(real_path, index)  # kept even when newer than asked: the next stat hits it
+            if index.version != version:
+                raise StaleIndex(_stale_message(shown, "it was stat-ed", version, index.version))
+            return index
+
+        return self._once(real_path, version, build)
+
+    def _once(self, real_path: str, version: tuple[int, int, int, int], build: Callable[[], LineIndex]) -> LineIndex:
+        """The cached index of ``real_path`` at ``version``, else ``build()``'s, with one build
+        of a file at a time: a caller that waited for another's build takes its index."""
         with self._lock:
             hit = self._lookup(real_path, version)
             if hit is not None:
@@ -541,14 +555,7 @@ class LineIndexCache:
             with building:
                 with self._lock:
                     hit = self._lookup(real_path, version)
-                if hit is not None:
-                    return hit
-                self._require_version(real_path, version, shown)  # no full pass for a stale stat
-                index = LineIndex.build(real_path, stride=self.stride, name=shown)
-                self._store(real_path, index)  # kept even when newer than asked: the next stat hits it
-                if index.version != version:
-                    raise StaleIndex(_stale_message(shown, "it was stat-ed", version, index.version))
-                return index
+                return hit if hit is not None else build()
         finally:
             with self._lock:
                 if self._building.get(real_path) is building and not building.locked():
@@ -569,32 +576,16 @@ class LineIndexCache:
             StaleIndex: the file shrank, was replaced or rewritten during the pass.
         """
         shown = name or real_path
-        try:
-            fd = os.open(real_path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
-        except FileNotFoundError:
-            raise FileMissing(f"{shown} no longer exists; check the path and read it again.") from None
-        except OSError as exc:
-            raise PathError(f"Cannot open {shown}: {exc.strerror}.") from None
+        fd = open_regular(real_path, shown)  # never through a link, never blocking on a FIFO
         try:
             version = _version(os.fstat(fd))
-            with self._lock:
-                hit = self._lookup(real_path, version)
-                if hit is not None:
-                    return hit
-                building = self._building.setdefault(real_path, threading.Lock())
-            try:
-                with building:
-                    with self._lock:
-                        hit = self._lookup(real_path, version)
-                    if hit is not None:
-                        return hit
-                    index = LineIndex.build(fd, stride=self.stride, name=shown)
-                    self._store(real_path, index)
-                    return index
-            finally:
-                with self._lock:
-                    if self._building.get(real_path) is building and not building.locked():
-                        del self._building[real_path]
+
+            def build() -> LineIndex:
+                index = LineIndex.build(fd, stride=self.stride, name=shown)
+                self._store(real_path, index)
+                return index
+
+            return self._once(real_path, version, build)
         finally:
             os.close(fd)
 
