@@ -29,7 +29,7 @@ lint: $(STAMP)
 	@$(BIN)/mypy src
 
 test: lint
-	@echo "==> pytest (about a minute)"
+	@echo "==> pytest (a few minutes)"
 	@$(BIN)/pytest -q
 
 clean:

@@ -41,7 +41,7 @@ def _text(result: Any) -> str:
 
 
 def _file(body: str) -> str:
-    return f"<path>a.txt</path>\n<type>file</type>\n<content>\n{body}\n\n(End of file - total 1 lines)\n</content>"
+    return f"<path>a.txt</path>\n<type>file</type>\n<content>\n{body}\n\n(End of file - total 1 line)\n</content>"
 
 
 class _Roots:

@@ -179,7 +179,7 @@ def test_a_write_racing_an_edit_never_loses_it(session: Session, root: Path) -> 
         )
         assert _summary(texts[0]) == "Edited conc.py: replaced 1 occurrence; line 5 is now line 5."
         if texts[1].startswith("Wrote"):  # the write went first; the edit applied on top of it
-            assert texts[1] == "Wrote conc.py: 100 lines, 1,385 bytes."
+            assert texts[1] == "Wrote conc.py: 100 lines, 1385 bytes."
             assert (root / "conc.py").read_text() == rewritten.replace("value_5 = 5\n", "value_5 = 50\n")
         else:
             assert texts[1] == (

@@ -114,3 +114,10 @@ def test_plain_digits_cost_fewer_tokens_than_grouped_ones() -> None:
     ]  # fmt: skip
     for n in (1234, 400000, 20000000):
         assert count_tokens(f"(End of file - total {n} lines)") < count_tokens(f"(End of file - total {n:,} lines)")
+
+
+def test_a_session_takes_a_ledger_named_as_the_cli_names_it(tmp_path: Path) -> None:
+    (tmp_path / "a.txt").write_text("x\n")
+    session = Session([tmp_path], ledger="memory")
+    assert session.read("a.txt").text.endswith("(End of file - total 1 line)\n</content>")
+    assert session.read("a.txt").metadata["mode"] in ("full", "stub")

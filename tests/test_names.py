@@ -8,7 +8,7 @@ from pathlib import Path
 from hypothesis import given
 from hypothesis import strategies as st
 
-from leanread import Session
+from leanread import MemoryLedger, Session
 from leanread.names import clean, clean_text, parse_path, show_path
 
 #: File names as Linux may hold them: any bytes but NUL and "/".
@@ -95,3 +95,13 @@ def test_errors_and_suggestions_show_the_escaped_name(session: Session, root: Pa
     not_a_folder = "caf\\xe9.txt is a file, not a folder; read it, or ls the folder it is in."
     assert session.ls("caf\\xe9.txt").text == not_a_folder
     assert session.read(".").text.splitlines()[3:6] == ["caf\\xe9.txt", "ok.txt", "two\\x0alines.txt"]
+
+
+def test_an_escape_show_path_never_writes_is_a_literal_name(tmp_path: Path) -> None:
+    (tmp_path / "aA.txt").write_text("the A file\n")
+    (tmp_path / "a\\x41.txt").write_text("the backslash file\n")
+    assert parse_path("a\\x41.txt") == "a\\x41.txt"  # show_path writes an A as A, never as \x41
+    assert parse_path(show_path("a\\x41.txt")) == "a\\x41.txt"
+    session = Session([tmp_path], ledger=MemoryLedger())
+    assert "the backslash file" in session.read("a\\x41.txt").text
+    assert "the A file" in session.read("aA.txt").text

@@ -108,3 +108,12 @@ def test_context_names_the_results_gone_and_the_ids_it_does_not_know(session: Se
     assert session.context("rewind", call_id="r1").text == (
         "rewind: 2 tool results are now out of the context window (r2, r3)."
     )
+
+
+def test_a_long_run_of_results_gone_is_named_first_to_last(session: Session, root: Path) -> None:
+    for i in range(12):
+        (root / f"f{i}.py").write_text(f"value = {i}\n")
+        session.read(f"f{i}.py")
+    assert session.context("compact", call_id="r12").text == (
+        "compact: 12 tool results are now out of the context window (r1 … r12)."
+    )

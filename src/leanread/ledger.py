@@ -113,8 +113,9 @@ class LedgerStore(TranscriptStore, Protocol):
         ...
 
     def call_states(self, session_id: str) -> dict[str, bool]:
-        """Every call id the session recorded → whether any record of it is still visible (its
-        result is in the context window as far as leanread knows)."""
+        """Every call id the session recorded, in the order of its first record → whether any
+        record of it is still visible (its result is in the context window as far as leanread
+        knows)."""
         ...
 
     def forget(self, session_id: str, call_ids: Iterable[str]) -> int:

@@ -371,7 +371,8 @@ class SQLiteLedger:
         """Every call id of the session → whether any record of it is still visible."""
         with self._guard() as conn:
             rows = conn.execute(
-                "SELECT call_id, max(visible) FROM records WHERE session = ? GROUP BY call_id", (_b(session_id),)
+                "SELECT call_id, max(visible) FROM records WHERE session = ? GROUP BY call_id ORDER BY min(seq)",
+                (_b(session_id),),
             ).fetchall()
         return {_s(call_id): bool(visible) for call_id, visible in rows}
 

@@ -48,12 +48,20 @@ def show_path(path: str) -> str:
     return _UNSAFE.sub(_escape, path)
 
 
+#: The characters ``show_path`` writes as ``\\xHH`` or ``\\uHHHH`` (the backslash among them).
+_SHOWN_ESCAPED = re.compile("[\x00-\x1f\x7f-\x9f\u200e\u200f\u2028-\u202e\u2066-\u2069\ud800-\udfff]|\\\\")
+
+
 def _unescape(match: re.Match[str]) -> str:
+    """The character an escape stands for, when ``show_path`` writes that character so; any
+    other escape (``\\x41``, which ``show_path`` never writes) is kept as the literal text it is."""
     byte, code = match.groups()
     if byte is not None:
         value = int(byte, 16)
-        return chr(value) if value < 0x80 else chr(0xDC00 + value)
-    return chr(int(code, 16))
+        char = chr(value) if value < 0x80 else chr(0xDC00 + value)
+    else:
+        char = chr(int(code, 16))
+    return char if _SHOWN_ESCAPED.fullmatch(char) else match.group()
 
 
 def parse_path(path: str) -> str:

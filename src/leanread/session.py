@@ -15,7 +15,7 @@ from .config import Limits, Policy, load_settings
 from .dedup import old_calls
 from .errors import InvalidArgument, LeanreadError, PathError
 from .ledger import CALL, LedgerStore, ViewRecord
-from .ledger_sqlite import shared_ledger
+from .ledgers import open_ledger
 from .names import parse_path
 from .pruning import AuditHook, Pruner, make_pruner
 from .result import ToolResult
@@ -37,9 +37,11 @@ class Session:
         roots: workspace roots; the first resolves relative paths. Default: the current directory.
         id: a stable session id, so a harness that resumes a conversation finds its ledger.
             Default: a new random id.
-        ledger: where what the model was shown is recorded. Default: the SQLite ledger in the
-            user's state folder (``ledger_sqlite.default_ledger_path()``), shared by the process,
-            so a session resumed under the same ``id`` keeps its dedup after a restart.
+        ledger: where what the model was shown is recorded: a ``LedgerStore``, or what
+            ``--ledger`` takes (``"memory"``, a SQLite file path, ``"redis://host:6379/0"``; see
+            ``ledgers.open_ledger``). Default: the SQLite ledger in the user's state folder
+            (``ledger_sqlite.default_ledger_path()``), shared by the process, so a session resumed
+            under the same ``id`` keeps its dedup after a restart.
         limits: caps on each result. Default: from the first root's ``leanread.toml`` or
             ``[tool.leanread]`` in its ``pyproject.toml`` (see ``config.load_settings``), else
             ``Limits()``.
@@ -77,7 +79,7 @@ class Session:
         roots: Sequence[str | os.PathLike[str]] | None = None,
         *,
         id: str | None = None,
-        ledger: LedgerStore | None = None,
+        ledger: LedgerStore | str | None = None,
         limits: Limits | None = None,
         policy: Policy | None = None,
         pruner: Pruner | None = None,
@@ -97,7 +99,7 @@ class Session:
         self.pruner = pruner
         self.focus_audit = focus_audit
         self.workspace = Workspace(checked.roots, policy=policy)
-        self.ledger: LedgerStore = ledger if ledger is not None else shared_ledger()
+        self.ledger: LedgerStore = open_ledger(ledger) if ledger is None or isinstance(ledger, str) else ledger
 
     def use_roots(self, roots: Sequence[str | os.PathLike[str]]) -> None:
         """Work in ``roots`` from now on (an MCP client's roots), keeping the deny list, limits and

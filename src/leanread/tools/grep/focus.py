@@ -8,13 +8,13 @@ from collections.abc import Sequence
 from typing import Any
 
 from ... import pruning
+from ...frame import Own
 from ...pruning import guards
-from ...render import envelope
 from ...textfile import shown
 from ...tokens import count_tokens
 from ..common import ToolContext
 from .assemble import ID_BYTES, ID_SLOT, Focused, Pager, Shown
-from .render import Showing, page_text, summary_line
+from .render import Showing, grep_text, page_text, summary_line
 from .request import FOCUS_MATCHES, plural
 
 _PREFIX = re.compile(r"^  (?:\x00 )?[0-9]+[:-] ?")
@@ -45,7 +45,7 @@ def focus_on(
         )
         if focused is not None:
             unfocused = page_text(page.files, where, page.notes, page.summary)
-            wide_text = envelope(shown(where), "grep", [*focused.rows, "", *wide_notes, wide_summary])
+            wide_text = grep_text(where, [*focused.rows, ""], [*wide_notes, wide_summary])
             wide_bytes = len(wide_text.encode()) + (ID_BYTES - 1) * wide_text.count(ID_SLOT)
             if wide_bytes <= min(ctx.limits.max_bytes, len(unfocused.encode())):
                 focus.update(tokens_before=count_tokens(unfocused), matches_judged=wide_consumed)
@@ -110,8 +110,10 @@ def prune_page(
         focused = _focused_rows(shown_files, kept, first)
         focused.rows.insert(
             0,
-            f"[focus: kept {len(kept)} of {len(blocks)} matches for {pruning.quoted_question(question)}; "
-            "omitted matches can be shown by grep without focus or with offset]",
+            Own(
+                f"[focus: kept {len(kept)} of {len(blocks)} matches for {pruning.quoted_question(question)}; "
+                "omitted matches can be shown by grep without focus or with offset]"
+            ),
         )
     except Exception as exc:  # fail open: any error gives the whole page
         return None, {"question": question, "backend": backend, "fail_open": f"{type(exc).__name__}: {exc}"}, None
@@ -141,8 +143,10 @@ def _focused_rows(shown_files: Sequence[Shown], kept: set[int], first: int) -> F
             n = sum(omitted.values())
             where = ", ".join(f"{path}: {count}" for path, count in omitted.items())
             rows.append(
-                f"  … {plural(n, 'match')} omitted ({where}); "
-                f"grep without focus or with offset={run_start} shows {'it' if n == 1 else 'them'} …"
+                Own(
+                    f"  … {plural(n, 'match')} omitted ({where}); "
+                    f"grep without focus or with offset={run_start} shows {'it' if n == 1 else 'them'} …"
+                )
             )
             omitted.clear()
 

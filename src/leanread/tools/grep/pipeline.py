@@ -8,15 +8,13 @@ from __future__ import annotations
 
 from ...errors import InvalidArgument
 from ...knowledge import ranges_of
-from ...render import envelope
 from ...result import ToolResult
 from ...search import RgOptions
-from ...textfile import shown
 from ...tokens import count_tokens
 from ..common import ToolContext, audit_focus, knowledge_of, record_view
 from .assemble import Pager, assemble
 from .focus import fill, focus_on
-from .render import files_only, metadata_of, showing
+from .render import files_only, grep_text, metadata_of, showing
 from .request import GrepRequest, check, plural
 from .search import Prefetch, glob_under, search
 
@@ -61,7 +59,7 @@ def run(ctx: ToolContext, request: GrepRequest, call_id: str) -> ToolResult:
         knowledge = knowledge_of(ctx, s.resolved, s.text_file, keep_version=False)
         record_view(ctx, call_id, s.resolved, s.text_file, ranges_of(s.whole), kind="grep", knowledge=knowledge)
     lines = [*body, ""] if body else []
-    text = envelope(shown(target.display), "grep", [*lines, *literal, *page.notes, *skipped_note, page.summary])
+    text = grep_text(target.display, lines, [*literal, *page.notes, *skipped_note, page.summary])
     if page.focus is not None:
         if page.focused is not None:
             page.focus["tokens_after"] = count_tokens(text)

@@ -8,7 +8,8 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from ...errors import InvalidArgument
-from ...render import byte_size, envelope
+from ...frame import Own, framed
+from ...render import byte_size
 from ...result import ToolResult
 from ...textfile import shown
 from ...tokens import count_tokens
@@ -109,11 +110,18 @@ def summary_line(where: str, total: int, file_count: int, first: int, last: int,
     return f"({showing})"
 
 
+def grep_text(where: str, body: Sequence[str], own: Sequence[str]) -> str:
+    """A grep result's text: ``body`` (file names and match rows, which a repository's names and
+    lines fill) then leanread's own notes; sealed like a read (``frame.framed``) when a row could
+    be taken for the frame, as a file named ``</content>`` would be."""
+    return framed(shown(where), "grep", [*body, *(Own(line) for line in own)])
+
+
 def page_text(shown_files: Sequence[Shown], where: str, notes: Sequence[str], summary: str) -> str:
     """The page as grep shows it without focus, its match ids numbered from ``m1``."""
     count = sum(len(s.matches) for s in shown_files)
     body, _ = assemble(shown_files, [f"m{i + 1}" for i in range(count)])
-    return envelope(shown(where), "grep", [*body, "", *notes, summary] if body else [*notes, summary])
+    return grep_text(where, [*body, ""] if body else [], [*notes, summary])
 
 
 def files_only(
@@ -144,7 +152,7 @@ def files_only(
         )
     else:
         summary = f"({plural(total, 'match')} in {plural(len(files), 'file')}.)"
-    text = envelope(shown(where), "grep", [*rows, *([""] if rows else []), *notes, summary])
+    text = grep_text(where, [*rows, *([""] if rows else [])], [*notes, summary])
     metadata: dict[str, Any] = {
         "call_id": call_id,
         "path": where,
