@@ -121,3 +121,21 @@ def test_a_session_takes_a_ledger_named_as_the_cli_names_it(tmp_path: Path) -> N
     session = Session([tmp_path], ledger="memory")
     assert session.read("a.txt").text.endswith("(End of file - total 1 line)\n</content>")
     assert session.read("a.txt").metadata["mode"] in ("full", "stub")
+
+
+def test_grep_searches_every_root_and_ls_names_the_others(tmp_path: Path) -> None:
+    first, second = tmp_path / "a", tmp_path / "b"
+    (first / "src").mkdir(parents=True)
+    (second / "src").mkdir(parents=True)
+    (first / "src" / "x.py").write_text("onlyA = 1\n")
+    (second / "src" / "y.py").write_text("onlyB = 2\n")
+    session = Session([first, second], ledger="memory")
+    found = session.grep("only[AB]")
+    assert found.text == (  # files sorted by realpath: a/ before b/
+        f"<path>.</path>\n<type>grep</type>\n<content>\nsrc/x.py\n  m1 1: onlyA = 1\n{second / 'src' / 'y.py'}\n"
+        "  m2 1: onlyB = 2\n\n(2 matches in 2 files.)\n</content>"
+    )
+    assert session.ls().text == (
+        "<path>.</path>\n<type>tree</type>\n<content>\nsrc/\n  x.py\n\n(1 folder, 1 file.)\n"
+        f"(The workspace has 1 other root too: {second}; ls one by its path.)\n</content>"
+    )

@@ -39,6 +39,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..counts import plural
 from ..errors import InvalidArgument, NotAFile
 from ..frame import Own, framed
 from ..names import show_path
@@ -245,7 +246,12 @@ def run(ctx: ToolContext, request: LsRequest, call_id: str) -> ToolResult:
         note = f"({counts}; a folder shown with a file count is collapsed: ls it, or pass a larger depth.)"
     else:
         note = f"({counts}.)"
-    text = framed(where, "tree", [*rows, "", Own(note)] if rows else [Own(note)])
+    others = ctx.workspace.roots[1:] if request.path is None else ()
+    notes = [Own(note)]
+    if others:  # ls of the workspace lists its first root; say where the rest are
+        listed = ", ".join(show_path(r) for r in others)
+        notes.append(Own(f"(The workspace has {plural(len(others), 'other root')} too: {listed}; ls one by its path.)"))
+    text = framed(where, "tree", [*rows, "", *notes] if rows else notes)
     metadata: dict[str, Any] = {
         "call_id": call_id,
         "path": target.display,

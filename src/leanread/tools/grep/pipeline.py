@@ -36,7 +36,8 @@ def run(ctx: ToolContext, request: GrepRequest, call_id: str) -> ToolResult:
         policy=ctx.policy,
     )
     prefetch = Prefetch(ctx, before, after, 0 if request.files_only else first - 1 + cap)
-    files, by_path, searched, skipped = search(request.pattern, target, options, ctx, prefetch)
+    every_root = request.path is None and len(ctx.workspace.roots) > 1  # "the whole workspace"
+    files, by_path, searched, skipped = search(request.pattern, target, options, ctx, prefetch, every_root)
     options, literal = searched.options, [searched.note] if searched.note else []
     skipped_note = [skipped] if skipped else []
     total = sum(f.count for f in files)

@@ -36,23 +36,30 @@ class Prefetch:
 
 
 def search(
-    pattern: str, target: Resolved, options: RgOptions, ctx: ToolContext, prefetch: Prefetch
+    pattern: str,
+    target: Resolved,
+    options: RgOptions,
+    ctx: ToolContext,
+    prefetch: Prefetch,
+    every_root: bool = False,
 ) -> tuple[list[FileHits], dict[str, FileHits], Searched[list[FileHits]], str | None]:
-    """Every file with a match, sorted by path, deny-listed files dropped; the hits of each by
-    path (without their lines, ``block`` None, when the search passed its budget and only
-    counted); how it was searched (as literal text after ``search_or_literal``'s fallback); and
-    the note naming binary files with a match that were left out."""
+    """Every file with a match below ``target`` (below every workspace root with
+    ``every_root``), sorted by path, deny-listed files dropped; the hits of each by path (without
+    their lines, ``block`` None, when the search passed its budget and only counted); how it was
+    searched (as literal text after ``search_or_literal``'s fallback); and the note naming binary
+    files with a match that were left out."""
     cwd = target.real if target.is_dir else os.path.dirname(target.real)
+    paths = list(ctx.workspace.roots) if every_root else [target.real]
     binary: list[str] = []
     sniff = ctx.limits.sniff_bytes
 
     def once(how: RgOptions) -> list[FileHits]:
         binary.clear()
-        found = search_json(pattern, [target.real], how, cwd=cwd, on_file=prefetch, binary=binary, sniff_bytes=sniff)
+        found = search_json(pattern, paths, how, cwd=cwd, on_file=prefetch, binary=binary, sniff_bytes=sniff)
         if found is None:
             prefetch.ready.clear()
             binary.clear()
-            found = count_files(pattern, [target.real], how, cwd=cwd, binary=binary, sniff_bytes=sniff)
+            found = count_files(pattern, paths, how, cwd=cwd, binary=binary, sniff_bytes=sniff)
         return found
 
     searched = search_or_literal(pattern, options, once, len)
