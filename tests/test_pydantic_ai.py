@@ -4,6 +4,7 @@ again, all in one run."""
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 from typing import Any
 
@@ -68,7 +69,7 @@ def test_refused_edits_the_named_read_and_the_edit_again_in_one_run(tmp_path: Pa
 
     session = Session([tmp_path], ledger=MemoryLedger())
     agent = Agent(FunctionModel(model), toolsets=[leanread_toolset(session, prefix="leanread_")])
-    run = agent.run_sync("Change line 3 of app.py to upper case.")
+    run = asyncio.run(agent.run("Change line 3 of app.py to upper case."))  # its own loop, closed after
     assert run.output == "done"
     refusal = (
         "old_string spans line 3 of app.py, but you have not seen line 3 of its current version, so nothing was "
@@ -95,7 +96,7 @@ def test_a_bad_argument_is_answered_not_retried(tmp_path: Path) -> None:
         return ModelResponse(parts=[ToolCallPart(nxt[0], nxt[1])])
 
     agent = Agent(FunctionModel(model), toolsets=[leanread_toolset(Session([tmp_path], ledger=MemoryLedger()))])
-    assert agent.run_sync("read a.txt").output == (
+    assert asyncio.run(agent.run("read a.txt")).output == (
         "Invalid arguments for read: offset must be a whole number (got 'abc'); see the tool's input schema. | "
         "Invalid arguments for read: offset must be a whole number (got 2.5); see the tool's input schema."
     )
