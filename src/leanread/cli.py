@@ -451,13 +451,39 @@ def bench_speed(
     root: Annotated[Path | None, typer.Option(help="Tree to read and search; default leanread's source.")] = None,
     runs: Annotated[int, typer.Option(help="Timed repetitions; medians are reported.")] = 20,
     big_mb: Annotated[int, typer.Option(help="MiB of the generated log for the big-file window.")] = 256,
+    peer: Annotated[
+        bool, typer.Option(help="Instead: side by side with the npm reference MCP server, and p50 as a session grows.")
+    ] = False,
+    marks: Annotated[
+        list[int] | None,
+        typer.Option("--mark", help="With --peer: session calls to measure at (default 10, 1000, 10000)."),
+    ] = None,
 ) -> None:
     """Call latency: reads, a big-file window, an MCP round trip and grep, each against its shell equivalent."""
     from .bench.speed import bench_speed as run
     from .bench.speed import markdown_report
 
+    if peer:
+        _bench_peer(runs, marks)
+        return
     shown = f"leanread bench speed --runs {runs} --big-mb {big_mb}" + (f" --root {root}" if root else "")
     print(markdown_report(run(root, runs, big_mb), shown))
+
+
+def _bench_peer(runs: int, marks: list[int] | None) -> None:
+    """``bench speed --peer``: against the npm reference server, and latency as a session grows."""
+    import leanread
+
+    from .bench.growth import MARKS, bench_growth, growth_rows
+    from .bench.peer import bench_peer, peer_report
+    from .bench.redis_local import local_redis
+
+    chosen = tuple(marks) if marks else MARKS
+    rows = bench_peer(runs=runs)
+    with local_redis() as url:
+        growth = bench_growth(Path(leanread.__file__).parent, "tools/read.py", url, chosen)
+    shown = f"leanread bench speed --peer --runs {runs}" + "".join(f" --mark {m}" for m in marks or ())
+    print(peer_report(rows, growth_rows(growth), shown))
 
 
 @bench_app.command("faults")

@@ -135,11 +135,15 @@ def fold_seen(group: Sequence[ViewRecord], total: int | None = None) -> dict[int
         if (rec.ranges, rec.origins) in done:
             continue  # an older record showing the same lines as a newer one decides nothing
         done.add((rec.ranges, rec.origins))
-        for n, then in reversed(list(rec.known_as().items())):
-            holder = owner.setdefault(then, n)
-            if n not in decided:
-                decided[n] = KnownLine(rec.call_id, then) if holder == n else None
-                inside += total is not None and 1 <= n <= total
+        starts = rec.origins or tuple(a for a, _ in rec.ranges)
+        for (a, b), origin in zip(reversed(rec.ranges), reversed(starts), strict=True):
+            shift = origin - a
+            for n in range(b, a - 1, -1):
+                then = n + shift
+                holder = owner.setdefault(then, n)
+                if n not in decided:
+                    decided[n] = KnownLine(rec.call_id, then) if holder == n else None
+                    inside += total is not None and 1 <= n <= total
         if total is not None and inside >= total:
             break
     return {n: known for n, known in decided.items() if known is not None}

@@ -191,6 +191,7 @@ class MemoryLedger:
         self._versions: dict[str, str] = {}
         self._last_paths: dict[str, str] = {}
         self._matches: dict[str, list[MatchLocation]] = {}
+        self._by_path: dict[tuple[str, str], list[int]] = {}  # where each file's records stand
         self._lock = threading.Lock()
 
     def new_call_id(self, session_id: str) -> str:
@@ -202,12 +203,15 @@ class MemoryLedger:
         with self._lock:
             seq = next(self._seqs.setdefault(session_id, itertools.count(1)))
             stored = replace(record, seq=seq)
-            self._records.setdefault(session_id, []).append(stored)
+            records = self._records.setdefault(session_id, [])
+            self._by_path.setdefault((session_id, record.path), []).append(len(records))
+            records.append(stored)
             return stored
 
     def views_of(self, session_id: str, path: str) -> list[ViewRecord]:
         with self._lock:
-            return [r for r in self._records.get(session_id, []) if r.path == path]
+            records = self._records.get(session_id, [])
+            return [records[i] for i in self._by_path.get((session_id, path), [])]
 
     def visible_instructions(self, session_id: str) -> set[str]:
         with self._lock:

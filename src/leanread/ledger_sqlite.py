@@ -45,6 +45,7 @@ from typing import Any
 
 from .errors import LeanreadError
 from .ledger import LineRange, MatchLocation, ViewRecord, match_id, match_number, unknown_call
+from .memo import Puts
 
 __all__ = ["BUSY_TIMEOUT_MS", "SCHEMA_VERSION", "SQLiteLedger", "default_ledger_path"]
 
@@ -170,6 +171,7 @@ class SQLiteLedger:
         self.path = Path(os.fspath(path)) if path is not None else default_ledger_path()
         self._lock = threading.Lock()
         self._closed = False
+        self._puts = Puts()
         created = self._prepare_folder()
         try:
             self._conn = sqlite3.connect(
@@ -425,6 +427,8 @@ class SQLiteLedger:
 
     def put_version(self, content_hash: str, text: str) -> None:
         """Keep the logical text of a shown file version (shared by every session of the file)."""
+        if self._puts.seen(content_hash, text):
+            return
         blob = zlib.compress(_b(text))
         with self._guard() as conn:
             conn.execute(
