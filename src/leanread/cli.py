@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 from typing import Annotated
@@ -11,6 +12,7 @@ import typer
 from .config import Settings, load_settings
 from .errors import LeanreadError
 from .frame import for_terminal
+from .ledger import LedgerStore
 from .pruning import make_pruner
 from .result import ToolResult
 from .session import Session
@@ -290,8 +292,18 @@ def serve(
         bool,
         typer.Option(help="Let edit and write change .git and leanread's own configuration (refused by default)."),
     ] = False,
+    http: Annotated[
+        str | None,
+        typer.Option(
+            help="Serve streamable HTTP on HOST:PORT (at /mcp; GET /healthz) instead of stdio; each request names "
+            "its ledger session (header Leanread-Session or _meta key leanread/session)."
+        ),
+    ] = None,
+    token_env: Annotated[
+        str, typer.Option(help="With --http: the environment variable holding the bearer token (needed off loopback).")
+    ] = "LEANREAD_TOKEN",
 ) -> None:
-    """Serve the tools over MCP on stdin/stdout."""
+    """Serve the tools over MCP on stdin/stdout (or HTTP with --http)."""
     from .ledgers import open_ledger
     from .server import serve_stdio
 
@@ -309,7 +321,27 @@ def serve(
         (focus_backend, focus_url, focus_model, focus_api_key_env, focus_timeout),
         allow_write_protected,
     )
+    if http is not None:
+        _serve_http(root, settings, store, session, http, token_env)
+        return
     serve_stdio(root, settings=settings, ledger=store, session_id=session)
+
+
+def _serve_http(
+    root: list[str] | None, settings: Settings, store: LedgerStore, session: str | None, bind: str, token_env: str
+) -> None:
+    """``serve --http``: refuse a bad address or a missing token off loopback with exit status 2."""
+    from .server import build_server
+    from .server_http import check_bind, run_http
+
+    token = os.environ.get(token_env) or None
+    try:
+        check_bind(bind, token)
+        server = build_server(root, settings=settings, ledger=store, session_id=session, shared=True)
+    except LeanreadError as exc:
+        print(exc, file=sys.stderr)
+        raise typer.Exit(2) from None
+    run_http(server, bind, token)
 
 
 @app.command()

@@ -34,9 +34,11 @@ from . import __version__
 from .config import Settings, load_settings
 from .ledger import LedgerStore
 from .ledger_sqlite import shared_ledger
+from .memo import LRU
 from .names import clean, clean_text
 from .pruning import AuditHook, make_pruner
 from .result import ToolResult
+from .server_http import UnnamedSession, session_name, unnamed
 from .session import Session
 from .tools import context as context_tool
 from .tools import description
@@ -75,8 +77,11 @@ class _Sessions:
         settings: Settings,
         session_id: str | None,
         focus_audit: AuditHook | None = None,
+        shared: bool = False,
     ) -> None:
         self._roots = roots
+        self._shared = shared
+        self._named: LRU[Session] = LRU(4096)
         self._ledger = ledger
         self._settings = settings
         self._fixed_id = session_id
@@ -97,6 +102,13 @@ class _Sessions:
         )
 
     def get(self, ctx: Context) -> Session:
+        """The caller's ``Session``.
+
+        Raises:
+            UnnamedSession: the server is shared (HTTP) and the request names no usable session.
+        """
+        if self._shared:
+            return self._by_name(ctx)
         # The SDK (2.3.0) offers no public path from a tool's Context to its Connection.
         connection = ctx.session._connection
         if connection.protocol_version in MODERN_PROTOCOL_VERSIONS:
@@ -106,6 +118,12 @@ class _Sessions:
             session = self._new(self._fixed_id or connection.session_id)
             connection.state[self._KEY] = session
         return session
+
+    def _by_name(self, ctx: Context) -> Session:
+        name = session_name(ctx.request_context.meta, ctx.headers) or self._fixed_id
+        if name is None:
+            raise unnamed()
+        return self._named.get_or_make(name, lambda: self._new(name))
 
 
 #: How an argument check names a JSON Schema type: "offset must be a whole number".
@@ -345,6 +363,7 @@ def build_server(
     ledger: LedgerStore | None = None,
     session_id: str | None = None,
     focus_audit: AuditHook | None = None,
+    shared: bool = False,
 ) -> LeanreadServer:
     """A ``LeanreadServer`` (an ``MCPServer``) offering leanread's tools over ``roots``.
 
@@ -358,6 +377,8 @@ def build_server(
             default a new id per MCP session.
         focus_audit: the audit hook of every session (see ``Session``): it sees each focused
             output before and after pruning.
+        shared: each request names its ledger session (HTTP; see ``server_http``); one that
+            names none gets ``session_id``, or is refused when that is None.
 
     Raises:
         PathError: a root is not an existing directory.
@@ -368,12 +389,15 @@ def build_server(
     settings = settings or load_settings(checked_roots[0])
     limits = settings.limits
     store = ledger if ledger is not None else shared_ledger()
-    sessions = _Sessions(checked_roots, store, settings, session_id, focus_audit)
+    sessions = _Sessions(checked_roots, store, settings, session_id, focus_audit, shared)
     server = LeanreadServer("leanread", version=__version__, instructions=INSTRUCTIONS, log_level="WARNING")
 
     async def run(ctx: Context, tool: Callable[[Session], ToolResult]) -> CallToolResult:
         """Run a tool of the caller's session in a worker thread (tools do blocking file I/O)."""
-        session = sessions.get(ctx)
+        try:
+            session = sessions.get(ctx)
+        except UnnamedSession as exc:
+            return _error(str(exc))
         return _to_mcp(await anyio.to_thread.run_sync(lambda: tool(session)))
 
     def offer(fn: Callable[..., Any], module: Any, annotations: ToolAnnotations, **facts: object) -> None:
