@@ -512,10 +512,25 @@ def _bench_peer(runs: int, marks: list[int] | None) -> None:
 
     chosen = tuple(marks) if marks else MARKS
     rows = bench_peer(runs=runs)
-    with local_redis() as url:
-        growth = bench_growth(Path(leanread.__file__).parent, "tools/read.py", url, chosen)
+    with local_redis() as redis:
+        growth = bench_growth(Path(leanread.__file__).parent, "tools/read.py", redis.url, chosen)
     shown = f"leanread bench speed --peer --runs {runs}" + "".join(f" --mark {m}" for m in marks or ())
     print(peer_report(rows, growth_rows(growth), shown))
+
+
+@bench_app.command("load")
+def bench_load(
+    sessions: Annotated[int, typer.Option(help="Concurrent MCP sessions.")] = 50,
+    calls: Annotated[int, typer.Option(help="Calls per session.")] = 1000,
+    max_seconds: Annotated[float, typer.Option(help="Each configuration stops after this many seconds.")] = 900.0,
+    faults: Annotated[bool, typer.Option(help="Also kill -9 one server, and stop Redis, half-way.")] = True,
+) -> None:
+    """Concurrent sessions over HTTP on loopback: one server, then two sharing Redis (and faults)."""
+    from .bench.load import bench_load as run
+    from .bench.load import load_report
+
+    shown = f"leanread bench load --sessions {sessions} --calls {calls}" + ("" if faults else " --no-faults")
+    print(load_report(run(sessions, calls, max_seconds, faults), shown))
 
 
 @bench_app.command("faults")

@@ -316,7 +316,10 @@ class Session:
         """Run one tool with a call id; refusals and file-system failures become error results.
         The call's place in the session is recorded whatever it showed, so a compact or a rewind
         may name it."""
-        call_id = call_id or self.ledger.new_call_id(self.id)
+        try:
+            call_id = call_id or self.ledger.new_call_id(self.id)
+        except LeanreadError as exc:  # the store is away (Redis stopped): say so, record nothing
+            return ToolResult(text=str(exc), is_error=True, metadata={})
         try:
             return tool(self._context(), call_id)
         except LeanreadError as exc:
