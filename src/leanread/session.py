@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import os
 import uuid
@@ -165,7 +164,10 @@ class Session:
 
         result = self._run(read, call_id)
         if result.metadata.get("type") in ("file", "outline") or result.metadata.get("document"):
-            self.ledger.set_last_path(self.id, result.metadata["path"])
+            try:
+                self.ledger.set_last_path(self.id, result.metadata["path"])
+            except LeanreadError as exc:  # the store went away after the read was recorded
+                return ToolResult(text=str(exc), is_error=True, metadata={"call_id": result.metadata.get("call_id")})
         return result
 
     def _require_unchanged_since_grep(self, real: str, match_id: str) -> None:
@@ -304,36 +306,44 @@ class Session:
             names the read that fixes it; nothing is written on a refusal.
         """
         request = edit_tool.EditRequest(parse_path(path), old_string, new_string, replace_all)
-        return self._run(lambda ctx, cid: edit_tool.run(ctx, request, cid), call_id)
+        return self._run(lambda ctx, cid: edit_tool.run(ctx, request, cid), call_id, changes=True)
 
     def write(self, path: str, content: str, *, call_id: str | None = None) -> ToolResult:
         """Run the ``write`` tool (see ``tools/write.txt``): create ``path``, or replace a file the
         model has seen whole in its current version, keeping its encoding and line endings."""
         request = write_tool.WriteRequest(parse_path(path), content)
-        return self._run(lambda ctx, cid: write_tool.run(ctx, request, cid), call_id)
+        return self._run(lambda ctx, cid: write_tool.run(ctx, request, cid), call_id, changes=True)
 
-    def _run(self, tool: Callable[[ToolContext, str], ToolResult], call_id: str | None) -> ToolResult:
+    def _run(
+        self, tool: Callable[[ToolContext, str], ToolResult], call_id: str | None, changes: bool = False
+    ) -> ToolResult:
         """Run one tool with a call id; refusals and file-system failures become error results.
         The call's place in the session is recorded whatever it showed, so a compact or a rewind
-        may name it."""
+        may name it; when the store fails to, a tool that ``changes`` nothing answers with the
+        store's error instead (its answer would be one the ledger does not know)."""
         try:
             call_id = call_id or self.ledger.new_call_id(self.id)
         except LeanreadError as exc:  # the store is away (Redis stopped): say so, record nothing
             return ToolResult(text=str(exc), is_error=True, metadata={})
         try:
-            return tool(self._context(), call_id)
+            result = tool(self._context(), call_id)
         except LeanreadError as exc:
-            return ToolResult(text=str(exc), is_error=True, metadata={"call_id": call_id})
+            result = ToolResult(text=str(exc), is_error=True, metadata={"call_id": call_id})
         except OSError as exc:  # the file system failed mid-call (/proc, FUSE, a vanished mount)
             reason = exc.strerror or str(exc)
-            return ToolResult(
+            result = ToolResult(
                 text=f"The file system refused the call ({reason}); nothing was changed, so try again or another file.",
                 is_error=True,
                 metadata={"call_id": call_id},
             )
-        finally:
-            with contextlib.suppress(Exception):  # a failing store must not turn a done edit or write into an error
-                self.ledger.record(self.id, ViewRecord(call_id, "", "", (), 0, 0, kind=CALL, visible=False))
+        try:
+            self.ledger.record(self.id, ViewRecord(call_id, "", "", (), 0, 0, kind=CALL, visible=False))
+        except LeanreadError as exc:
+            if not changes:  # a read's answer the store could not note would be lost to compact/rewind
+                return ToolResult(text=str(exc), is_error=True, metadata={"call_id": call_id})
+        except Exception:  # a failing store must not turn a done edit or write into an error
+            pass
+        return result
 
     @property
     def last_path(self) -> str | None:

@@ -13,6 +13,7 @@ recover; every session's records are checked afterwards).
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import statistics
 import tempfile
@@ -93,7 +94,7 @@ async def _session(
     """Session ``k``'s calls, round-robin over the live servers. A killed server breaks its client
     (and cancels what runs under it), so the clients are opened afresh without it and the call in
     flight is sent again to the next server."""
-    state = {"value": 0, "next": 0}
+    state = {"value": 0, "next": 0, "resync": 0}
     name = f"load-{k}-{os.getpid()}"
     while state["next"] < calls and time.monotonic() < deadline:
         live = [s for s in servers if s.process.poll() is None]
@@ -105,6 +106,7 @@ async def _session(
                 await _calls(k, clients, calls, files, tally, deadline, state)
         except Exception:
             tally.failovers += 1
+            state["resync"] = 1
             await anyio.sleep(0.05)
 
 
@@ -117,7 +119,13 @@ async def _calls(
     deadline: float,
     state: dict[str, int],
 ) -> None:
-    while (i := state["next"]) < calls and time.monotonic() < deadline:
+    while state["next"] < calls and time.monotonic() < deadline:
+        if state["resync"]:
+            await _resync(k, clients[0], state)
+            if state["resync"]:  # the ledger is still away
+                await anyio.sleep(0.2)
+                continue
+        i = state["next"]
         tool, arguments = _call(k, i, files, state)
         start = time.perf_counter()
         result = await clients[i % len(clients)].call_tool(tool, arguments)
@@ -133,9 +141,24 @@ async def _calls(
         elif text.startswith(REDIS_DOWN):
             tally.outage_errors += 1
             state["next"] -= 1  # the ledger was away: send the call again
+            state["resync"] = int(tool == "edit")  # after reading the file: the edit may have been made
             await anyio.sleep(0.2)
         else:
             tally.error(f"{tool}: {text}")
+
+
+async def _resync(k: int, client: Any, state: dict[str, int]) -> None:
+    """After a server died mid-call: read the scratch file afresh, as an agent would, since the
+    edit in flight may or may not have been made (its answer was lost); skip it if it was."""
+    result = await client.call_tool("read", {"path": f"scratch/s{k}.py", "fresh": True})
+    text = "".join(getattr(block, "text", "") for block in result.content)
+    if result.is_error:
+        return  # the ledger is still away: try again before the next call
+    state["resync"] = 0
+    found = re.search(r"^value = (\d+)$", text, re.M)
+    if found is not None and int(found.group(1)) != state["value"]:
+        state["value"] = int(found.group(1))
+        state["next"] += state["next"] % 10 == 7  # the edit in flight was made
 
 
 def _lost(url: str, tally: Tally) -> int:
