@@ -43,6 +43,7 @@ class Tally:
     failovers: int = 0
     calls: int = 0
     call_ids: dict[str, list[str]] = field(default_factory=dict)
+    tools: dict[str, str] = field(default_factory=dict)  # "session call_id" → the tool called
 
     def error(self, text: str) -> None:
         key = text.splitlines()[0][:160] if text else "(empty)"
@@ -135,9 +136,9 @@ async def _calls(
         if not result.is_error:
             tally.latencies.append(time.perf_counter() - start)
             state["value"] += tool == "edit"
-            tally.call_ids.setdefault(f"load-{k}-{os.getpid()}", []).append(
-                str((result.meta or {})["leanread"]["call_id"])
-            )
+            call_id = str((result.meta or {})["leanread"]["call_id"])
+            tally.call_ids.setdefault(f"load-{k}-{os.getpid()}", []).append(call_id)
+            tally.tools[f"load-{k}-{os.getpid()} {call_id}"] = tool
         elif text.startswith(REDIS_DOWN):
             tally.outage_errors += 1
             state["next"] -= 1  # the ledger was away: send the call again
@@ -161,16 +162,21 @@ async def _resync(k: int, client: Any, state: dict[str, int]) -> None:
         state["next"] += state["next"] % 10 == 7  # the edit in flight was made
 
 
-def _lost(url: str, tally: Tally) -> int:
-    """Call ids a client was answered with that the Redis ledger no longer knows (each session's
-    records are read back whole, so a damaged one raises)."""
+def _lost(url: str, tally: Tally) -> dict[str, int]:
+    """Tool → how many of its calls a client was answered for that the Redis ledger no longer
+    knows (each session's records are read back whole, so a damaged one raises)."""
     from ..ledger_redis import RedisLedger
 
     ledger = RedisLedger(url)
+    lost: dict[str, int] = {}
     try:
-        return sum(len(set(ids) - set(ledger.call_states(name))) for name, ids in tally.call_ids.items())
+        for name, ids in tally.call_ids.items():
+            for call_id in set(ids) - set(ledger.call_states(name)):
+                tool = tally.tools[f"{name} {call_id}"]
+                lost[tool] = lost.get(tool, 0) + 1
     finally:
         ledger.close()
+    return lost
 
 
 def _cpu_seconds(pid: int) -> float:
@@ -246,7 +252,7 @@ def run_load(
         try:
             cpu0 = [_cpu_seconds(s.process.pid) for s in started]
             tally, wall = anyio.run(_drive, started, sessions, calls, files, max_seconds, fault, redis)
-            lost = _lost(redis.url, tally) if redis is not None else 0
+            lost = _lost(redis.url, tally) if redis is not None else {}
             live = [s for s in started if s.process.poll() is None]
             cpu = sum(_cpu_seconds(s.process.pid) - cpu0[started.index(s)] for s in live)
             peak = max((_peak_rss_mb(s.process.pid) for s in live), default=0.0)
@@ -292,13 +298,17 @@ def bench_load(
     return rows
 
 
+def _counted(counts: dict[str, int]) -> str:
+    return str(sum(counts.values())) + "".join(f" ({n} {tool})" for tool, n in sorted(counts.items()) if n)
+
+
 def load_report(rows: list[dict[str, Any]], command: str) -> str:
     """A Markdown section for BENCHMARKS.md from ``bench_load`` rows."""
     what = {None: "", "kill": "; kill -9 of server 2 half-way", "redis": "; Redis stopped 3 s half-way"}
     lines = "\n".join(
         f"| {r['servers']} ({'Redis' if r['servers'] > 1 else 'SQLite'}){what[r['fault']]} | {r['calls']:,} of "
         f"{r['planned']:,} | {sum(r['errors'].values())} | {r['outage_errors']} | {r['failovers']} | "
-        f"{r['lost_records']} | {r['p50_ms']:.1f} | {r['p99_ms']:.1f} | {r['calls_per_s']:.0f} | "
+        f"{_counted(r['lost_records'])} | {r['p50_ms']:.1f} | {r['p99_ms']:.1f} | {r['calls_per_s']:.0f} | "
         f"{r['cpu_ms_per_call']:.2f} | {r['peak_mb']:.0f} |"
         for r in rows
     )
