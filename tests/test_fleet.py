@@ -111,3 +111,23 @@ def test_a_stopped_redis_gives_clear_errors_then_recovers(redis_server: Any, red
     assert store.views_of("s", "/ws/a.py") == []
     kept = store.record("s", ViewRecord("r2", "/ws/a.py", "h", ((1, 3),), 10, 1))
     assert [r.call_id for r in store.views_of("s", "/ws/a.py")] == ["r2"] and kept.seq == 1
+
+
+def test_every_tool_answers_with_the_store_sentence_while_redis_is_away(
+    repo: Path, redis_server: Any, redis_prefix: str
+) -> None:
+    from leanread import Session
+
+    session = Session([repo], ledger=RedisLedger(redis_server.url, prefix=redis_prefix), id="away")
+    assert session.read("app.py", limit=2).is_error is False
+    redis_server.stop()
+    try:
+        answers = [session.read("app.py", offset=5, limit=2), session.grep("function_1"), session.ls(".")]
+        answers.append(session.context("compact", call_id="r1"))
+    finally:
+        redis_server.start()
+    for answer in answers:
+        assert answer.is_error is True
+        assert answer.text.startswith(f"The Redis ledger at {redis_server.url} did not answer (ConnectionError: ")
+        assert answer.text.endswith("check that the server is running, then retry the call.")
+    assert session.read("app.py", limit=2).is_error is False  # back (this Redis keeps nothing on disk)

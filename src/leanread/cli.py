@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 from typing import Annotated
@@ -11,6 +12,7 @@ import typer
 from .config import Settings, load_settings
 from .errors import LeanreadError
 from .frame import for_terminal
+from .ledger import LedgerStore
 from .pruning import make_pruner
 from .result import ToolResult
 from .session import Session
@@ -311,8 +313,18 @@ def serve(
         bool,
         typer.Option(help="Also offer the context tool (for a harness that tells leanread what it compacted)."),
     ] = False,
+    http: Annotated[
+        str | None,
+        typer.Option(
+            help="Serve streamable HTTP on HOST:PORT (at /mcp; GET /healthz) instead of stdio; each request names "
+            "its ledger session (header Leanread-Session or _meta key leanread/session)."
+        ),
+    ] = None,
+    token_env: Annotated[
+        str, typer.Option(help="With --http: the environment variable holding the bearer token (needed off loopback).")
+    ] = "LEANREAD_TOKEN",
 ) -> None:
-    """Serve the tools over MCP on stdin/stdout."""
+    """Serve the tools over MCP on stdin/stdout (or HTTP with --http)."""
     from .ledgers import open_ledger
     from .server import serve_stdio
 
@@ -331,6 +343,9 @@ def serve(
         allow_write_protected,
         dedup,
     )
+    if http is not None:
+        _serve_http(root, settings, store, session, http, token_env, expose_context_tool)
+        return
     serve_stdio(root, settings=settings, ledger=store, session_id=session, expose_context_tool=expose_context_tool)
 
 
@@ -366,6 +381,36 @@ def inspect_command(
     except LeanreadError as exc:
         print(str(exc), file=sys.stderr)
         raise typer.Exit(1) from None
+
+
+def _serve_http(
+    root: list[str] | None,
+    settings: Settings,
+    store: LedgerStore,
+    session: str | None,
+    bind: str,
+    token_env: str,
+    expose_context_tool: bool = False,
+) -> None:
+    """``serve --http``: refuse a bad address or a missing token off loopback with exit status 2."""
+    from .server import build_server
+    from .server_http import check_bind, run_http
+
+    token = os.environ.get(token_env) or None
+    try:
+        check_bind(bind, token)
+        server = build_server(
+            root,
+            settings=settings,
+            ledger=store,
+            session_id=session,
+            shared=True,
+            expose_context_tool=expose_context_tool,
+        )
+    except LeanreadError as exc:
+        print(exc, file=sys.stderr)
+        raise typer.Exit(2) from None
+    run_http(server, bind, token)
 
 
 @app.command()
@@ -521,13 +566,54 @@ def bench_speed(
     root: Annotated[Path | None, typer.Option(help="Tree to read and search; default leanread's source.")] = None,
     runs: Annotated[int, typer.Option(help="Timed repetitions; medians are reported.")] = 20,
     big_mb: Annotated[int, typer.Option(help="MiB of the generated log for the big-file window.")] = 256,
+    peer: Annotated[
+        bool, typer.Option(help="Instead: side by side with the npm reference MCP server, and p50 as a session grows.")
+    ] = False,
+    marks: Annotated[
+        list[int] | None,
+        typer.Option("--mark", help="With --peer: session calls to measure at (default 10, 1000, 10000)."),
+    ] = None,
 ) -> None:
     """Call latency: reads, a big-file window, an MCP round trip and grep, each against its shell equivalent."""
     from .bench.speed import bench_speed as run
     from .bench.speed import markdown_report
 
+    if peer:
+        _bench_peer(runs, marks)
+        return
     shown = f"leanread bench speed --runs {runs} --big-mb {big_mb}" + (f" --root {root}" if root else "")
     print(markdown_report(run(root, runs, big_mb), shown))
+
+
+def _bench_peer(runs: int, marks: list[int] | None) -> None:
+    """``bench speed --peer``: against the npm reference server, and latency as a session grows."""
+    import leanread
+
+    from .bench.growth import MARKS, bench_growth, growth_rows
+    from .bench.peer import bench_peer, peer_report
+    from .bench.redis_local import local_redis
+
+    chosen = tuple(marks) if marks else MARKS
+    rows = bench_peer(runs=runs)
+    with local_redis() as redis:
+        growth = bench_growth(Path(leanread.__file__).parent, "tools/read.py", redis.url, chosen)
+    shown = f"leanread bench speed --peer --runs {runs}" + "".join(f" --mark {m}" for m in marks or ())
+    print(peer_report(rows, growth_rows(growth), shown))
+
+
+@bench_app.command("load")
+def bench_load(
+    sessions: Annotated[int, typer.Option(help="Concurrent MCP sessions.")] = 50,
+    calls: Annotated[int, typer.Option(help="Calls per session.")] = 1000,
+    max_seconds: Annotated[float, typer.Option(help="Each configuration stops after this many seconds.")] = 900.0,
+    faults: Annotated[bool, typer.Option(help="Also kill -9 one server, and stop Redis, half-way.")] = True,
+) -> None:
+    """Concurrent sessions over HTTP on loopback: one server, then two sharing Redis (and faults)."""
+    from .bench.load import bench_load as run
+    from .bench.load import load_report
+
+    shown = f"leanread bench load --sessions {sessions} --calls {calls}" + ("" if faults else " --no-faults")
+    print(load_report(run(sessions, calls, max_seconds, faults), shown))
 
 
 @bench_app.command("faults")

@@ -116,6 +116,39 @@ def map_lines(opcodes: Sequence[Opcode]) -> dict[int, int]:
     return mapping
 
 
+def fold_seen(group: Sequence[ViewRecord], total: int | None = None) -> dict[int, KnownLine]:
+    """The lines of one version the model has, from that version's visible records ``group``
+    (newest first): the newest call wins each line and each number the model knows a line by
+    (a line whose number a newer call gave to another line is lost). ``total`` (the version's
+    line count, when known) lets the fold stop once every line is decided, so a session that
+    read a file many times costs one pass over its lines, not one per read; an older record of
+    the very ranges of a newer one is skipped (it can decide nothing).
+
+    Returns:
+        line number → where the model has it from.
+    """
+    decided: dict[int, KnownLine | None] = {}
+    owner: dict[int, int] = {}  # number the model knows a line by → the line a newer call gave it
+    inside = 0  # lines of 1..total decided
+    done: set[tuple[tuple[LineRange, ...], tuple[int, ...]]] = set()
+    for rec in group:
+        if (rec.ranges, rec.origins) in done:
+            continue  # an older record showing the same lines as a newer one decides nothing
+        done.add((rec.ranges, rec.origins))
+        starts = rec.origins or tuple(a for a, _ in rec.ranges)
+        for (a, b), origin in zip(reversed(rec.ranges), reversed(starts), strict=True):
+            shift = origin - a
+            for n in range(b, a - 1, -1):
+                then = n + shift
+                holder = owner.setdefault(then, n)
+                if n not in decided:
+                    decided[n] = KnownLine(rec.call_id, then) if holder == n else None
+                    inside += total is not None and 1 <= n <= total
+        if total is not None and inside >= total:
+            break
+    return {n: known for n, known in decided.items() if known is not None}
+
+
 def know(
     records: Sequence[ViewRecord],
     current_hash: str,
@@ -128,25 +161,15 @@ def know(
     if not group:
         return Knowledge({}, None, None, {})
     seen_hash = group[0].content_hash
-    seen: dict[int, KnownLine] = {}
-    holder: dict[int, int] = {}  # number the model knows a line by → the line now holding it
-    for rec in reversed(group):  # oldest first, so the newest call wins each line and each number
-        for n, then in rec.known_as().items():
-            stale = holder.get(then)
-            if stale is not None and stale != n:
-                del seen[stale]  # the model's memory at that number now holds another line
-            previous = seen.get(n)
-            if previous is not None and holder.get(previous.then) == n:
-                del holder[previous.then]
-            seen[n] = KnownLine(rec.call_id, then)
-            holder[then] = n
     if seen_hash == current_hash:
+        seen = fold_seen(group, None if current_lines is None else len(current_lines))
         return Knowledge(dict(seen), seen_hash, None, seen)
     changed_since = next((r.call_id for r in group if r.ranges), group[0].call_id)
     old_text = get_version(seen_hash)
-    if old_text is None or current_lines is None:
+    old_lines = None if old_text is None else old_text.split("\n")
+    seen = fold_seen(group, None if old_lines is None else len(old_lines))
+    if old_lines is None or current_lines is None:
         return Knowledge({}, seen_hash, changed_since, seen)
-    old_lines = old_text.split("\n")
     opcodes = line_opcodes(old_lines, current_lines)
     lines = {new: seen[old] for old, new in map_lines(opcodes).items() if old in seen}
     return Knowledge(lines, seen_hash, changed_since, seen, opcodes, old_lines)

@@ -207,6 +207,8 @@ class MemoryLedger:
         self._last_paths: dict[str, str] = {}
         self._matches: dict[str, list[MatchLocation]] = {}
         self._calls: dict[str, list[CallRecord]] = {}
+        self._by_path: dict[tuple[str, str], list[int]] = {}  # where each file's records stand
+        self._with_instructions: dict[str, list[int]] = {}  # where records naming instruction files stand
         self._lock = threading.Lock()
 
     def new_call_id(self, session_id: str) -> str:
@@ -218,16 +220,23 @@ class MemoryLedger:
         with self._lock:
             seq = next(self._seqs.setdefault(session_id, itertools.count(1)))
             stored = replace(record, seq=seq)
-            self._records.setdefault(session_id, []).append(stored)
+            records = self._records.setdefault(session_id, [])
+            self._by_path.setdefault((session_id, record.path), []).append(len(records))
+            if record.instructions:
+                self._with_instructions.setdefault(session_id, []).append(len(records))
+            records.append(stored)
             return stored
 
     def views_of(self, session_id: str, path: str) -> list[ViewRecord]:
         with self._lock:
-            return [r for r in self._records.get(session_id, []) if r.path == path]
+            records = self._records.get(session_id, [])
+            return [records[i] for i in self._by_path.get((session_id, path), [])]
 
     def visible_instructions(self, session_id: str) -> set[str]:
         with self._lock:
-            return {f for r in self._records.get(session_id, []) if r.visible for f in r.instructions}
+            records = self._records.get(session_id, [])
+            held = (records[i] for i in self._with_instructions.get(session_id, []))
+            return {f for r in held if r.visible for f in r.instructions}
 
     def call_states(self, session_id: str) -> dict[str, bool]:
         with self._lock:

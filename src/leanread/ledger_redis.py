@@ -37,6 +37,7 @@ from typing import Any, TypeVar, cast
 
 from .errors import LeanreadError
 from .ledger import CALL, CARRY, LineRange, MatchLocation, ViewRecord, inside, match_id, match_number, unknown_call
+from .memo import Puts
 from .transcript import CallRecord, SessionSummary, decode_body, encode_body, normalized
 
 try:
@@ -139,6 +140,7 @@ class RedisLedger:
         self.url = url
         self.prefix = prefix
         self.idle_seconds = idle_seconds
+        self._puts = Puts()
         try:
             self._redis = redis.Redis.from_url(
                 url, socket_timeout=SOCKET_TIMEOUT, socket_connect_timeout=SOCKET_TIMEOUT, health_check_interval=30
@@ -344,7 +346,11 @@ class RedisLedger:
         return self._hide_around(session_id, to_call_id, lambda records, limit: [r for r in records if r.seq > limit])
 
     def put_version(self, content_hash: str, text: str) -> None:
-        """Keep the logical text of a shown file version (shared by every session of the file)."""
+        """Keep the logical text of a shown file version (shared by every session of the file); a
+        text this process stored already only has its expiry renewed."""
+        key = self._version_key(content_hash)
+        if self._puts.seen(content_hash, text) and self._call(self._redis.expire, key, self.idle_seconds):
+            return
         self._call(self._redis.set, self._version_key(content_hash), zlib.compress(_b(text)), ex=self.idle_seconds)
 
     def get_version(self, content_hash: str) -> str | None:

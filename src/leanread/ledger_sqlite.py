@@ -49,6 +49,7 @@ from typing import Any
 
 from .errors import LeanreadError
 from .ledger import LineRange, MatchLocation, ViewRecord, match_id, match_number, unknown_call
+from .memo import Puts
 from .transcript import CallRecord, SessionSummary
 from .transcript_sqlite import SCHEMA_V3, insert_call, select_call, select_calls, select_sessions
 
@@ -176,6 +177,7 @@ class SQLiteLedger:
         self.path = Path(os.fspath(path)) if path is not None else default_ledger_path()
         self._lock = threading.Lock()
         self._closed = False
+        self._puts = Puts()
         created = self._prepare_folder()
         try:
             self._conn = sqlite3.connect(
@@ -432,6 +434,8 @@ class SQLiteLedger:
 
     def put_version(self, content_hash: str, text: str) -> None:
         """Keep the logical text of a shown file version (shared by every session of the file)."""
+        if self._puts.seen(content_hash, text):
+            return
         blob = zlib.compress(_b(text))
         with self._guard() as conn:
             conn.execute(

@@ -19,6 +19,8 @@ from functools import cache
 from typing import Any
 
 from .errors import InvalidArgument
+from .memo import LRU, lines_digest
+from .pyparse import parse_python
 
 #: Lines of head and tail shown for a file with no structure leanread knows (a log).
 HEAD_TAIL_LINES = 20
@@ -87,7 +89,7 @@ def _code_outline(language: str, lines: Sequence[str], head: int, symbols: Seque
 def _python(lines: Sequence[str]) -> Outline | None:
     """The outline through ``ast``; Python it cannot parse through tree-sitter, with the reason."""
     try:
-        tree = ast.parse("\n".join(lines))
+        tree = parse_python("\n".join(lines))
     except (SyntaxError, ValueError) as exc:
         made = _tree_sitter("python", lines)
         where = f"line {exc.lineno}: " if isinstance(exc, SyntaxError) and exc.lineno else ""
@@ -813,7 +815,16 @@ def outline(path: str, lines: Sequence[str]) -> Outline:
 
 def outline_of_language(language: str | None, lines: Sequence[str]) -> Outline:
     """Like ``outline`` for lines of a known ``language`` (as ``language_of`` names it; None: head
-    and tail)."""
+    and tail). Outlines are kept per process by language and content (``OUTLINES``), so a file
+    read again is not parsed again."""
+    return OUTLINES.get_or_make((language, lines_digest(lines)), lambda: _outline_of(language, lines))
+
+
+#: Outlines made in this process, by (language, digest of the lines).
+OUTLINES: LRU[Outline] = LRU(256)
+
+
+def _outline_of(language: str | None, lines: Sequence[str]) -> Outline:
     made: Outline | None = None
     if language in _SCANNERS:
         made = _SCANNERS[language](lines)

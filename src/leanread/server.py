@@ -44,9 +44,11 @@ from .client_roots import LIST_CHANGED, fetch_roots, on_list_changed
 from .config import Limits, Settings, load_settings
 from .ledger import LedgerStore
 from .ledger_sqlite import shared_ledger
+from .memo import LRU
 from .names import clean, clean_text
 from .pruning import AuditHook, make_pruner
 from .result import ToolResult
+from .server_http import UnnamedSession, session_name, unnamed
 from .session import Session
 from .tools.schema import TOOL_NAMES, input_schema, tool_description
 from .wire import INVALID_KEY, MendedReads
@@ -80,9 +82,12 @@ class _Sessions:
         session_id: str | None,
         focus_audit: AuditHook | None = None,
         follow_client_roots: bool = False,
+        shared: bool = False,
     ) -> None:
         self._roots = roots
         self._follow_client_roots = follow_client_roots
+        self._shared = shared
+        self._named: LRU[Session] = LRU(4096)
         self._ledger = ledger
         self._settings = settings
         self._fixed_id = session_id
@@ -104,7 +109,13 @@ class _Sessions:
         )
 
     def get(self, ctx: Context[Any, Any] | None) -> Session:
-        """The session of the caller of ``ctx``; the process's session without one."""
+        """The session of the caller of ``ctx``; the process's session without one.
+
+        Raises:
+            UnnamedSession: the server is shared (HTTP) and the request names no usable session.
+        """
+        if self._shared and ctx is not None:
+            return self._by_name(ctx)
         if ctx is None:
             return self._process_session
         # The SDK (2.3.0) offers no public path from a tool's Context to its Connection.
@@ -116,6 +127,12 @@ class _Sessions:
             session = self._new(self._fixed_id or connection.session_id)
             connection.state[self._KEY] = session
         return session
+
+    def _by_name(self, ctx: Context[Any, Any]) -> Session:
+        name = session_name(ctx.request_context.meta, ctx.headers) or self._fixed_id
+        if name is None:
+            raise unnamed()
+        return self._named.get_or_make(name, lambda: self._new(name))
 
     async def current(self, ctx: Context[Any, Any] | None) -> Session:
         """``get(ctx)``, its workspace first moved to the client's roots when the server follows
@@ -205,7 +222,10 @@ class LeanreadServer(MCPServer[Any]):
         added = {tool.name: tool for tool in await super().list_tools()}
         if name in added:
             return await self._call_added(name, added[name], arguments, context)
-        session = await self._sessions.current(context)
+        try:
+            session = await self._sessions.current(context)
+        except UnnamedSession as exc:
+            return _error(str(exc))
         tools = [*self._offered, *added]
         result = await anyio.to_thread.run_sync(lambda: run_call(session, name, arguments, tools=tools))
         return _to_mcp(result)
@@ -259,6 +279,7 @@ def build_server(
     focus_audit: AuditHook | None = None,
     expose_context_tool: bool = False,
     follow_client_roots: bool | None = None,
+    shared: bool = False,
 ) -> LeanreadServer:
     """A ``LeanreadServer`` (an ``MCPServer``) offering leanread's tools over ``roots``.
 
@@ -279,6 +300,8 @@ def build_server(
             (``roots/list``) as its session's workspace roots, following its changes; default
             True when ``roots`` is None (``leanread serve`` without ``--root``). Settings stay
             those loaded at start.
+        shared: each request names its ledger session (HTTP; see ``server_http``); one that
+            names none gets ``session_id``, or is refused when that is None.
 
     Raises:
         PathError: a root is not an existing directory.
@@ -289,7 +312,7 @@ def build_server(
     checked_roots = Workspace(roots).roots
     settings = settings or load_settings(checked_roots[0])
     store = ledger if ledger is not None else shared_ledger()
-    sessions = _Sessions(checked_roots, store, settings, session_id, focus_audit, follow)
+    sessions = _Sessions(checked_roots, store, settings, session_id, focus_audit, follow, shared)
     offered = OFFERED if expose_context_tool else tuple(name for name in OFFERED if name != "context")
     return LeanreadServer(sessions, settings.limits, offered)
 

@@ -193,7 +193,10 @@ class Session:
         )  # fmt: skip
         result = self._run("read", given, read, call_id)
         if result.metadata.get("type") in ("file", "outline") or result.metadata.get("document"):
-            self.ledger.set_last_path(self.id, result.metadata["path"])
+            try:
+                self.ledger.set_last_path(self.id, result.metadata["path"])
+            except LeanreadError as exc:  # the store went away after the read was recorded
+                return ToolResult(text=str(exc), is_error=True, metadata={"call_id": result.metadata.get("call_id")})
         return result
 
     def _must_show(self, path: str, call_id: str) -> bool:
@@ -352,14 +355,14 @@ class Session:
         """
         request = edit_tool.EditRequest(parse_path(path), old_string, new_string, replace_all)
         given = _given(path=path, old_string=old_string, new_string=new_string, replace_all=replace_all)
-        return self._run("edit", given, lambda ctx, cid: edit_tool.run(ctx, request, cid), call_id)
+        return self._run("edit", given, lambda ctx, cid: edit_tool.run(ctx, request, cid), call_id, changes=True)
 
     def write(self, path: str, content: str, *, call_id: str | None = None) -> ToolResult:
         """Run the ``write`` tool (see ``tools/write.txt``): create ``path``, or replace a file the
         model has seen whole in its current version, keeping its encoding and line endings."""
         request = write_tool.WriteRequest(parse_path(path), content)
         given: dict[str, object] = {"path": path, "content": content}
-        return self._run("write", given, lambda ctx, cid: write_tool.run(ctx, request, cid), call_id)
+        return self._run("write", given, lambda ctx, cid: write_tool.run(ctx, request, cid), call_id, changes=True)
 
     def call(self, name: str, arguments: Mapping[str, Any] | str | None, *, call_id: str | None = None) -> ToolResult:
         """Run one tool call as a harness gets it from the model: a tool name and its arguments.
@@ -386,11 +389,17 @@ class Session:
         arguments: dict[str, object],
         tool: Callable[[ToolContext, str], ToolResult],
         call_id: str | None,
+        changes: bool = False,
     ) -> ToolResult:
         """Run one tool with a call id; refusals and file-system failures become error results.
         The call's place in the session is recorded whatever it showed, so a compact or a rewind
-        may name it, and so is the call itself in the transcript (unless it is off)."""
-        call_id = call_id or self.ledger.new_call_id(self.id)
+        may name it, and so is the call itself in the transcript (unless it is off); when the
+        store fails to note its place, a tool that ``changes`` nothing answers with the store's
+        error instead (its answer would be one the ledger does not know)."""
+        try:
+            call_id = call_id or self.ledger.new_call_id(self.id)
+        except LeanreadError as exc:  # the store is away (Redis stopped): say so, record nothing
+            return ToolResult(text=str(exc), is_error=True, metadata={})
         started = time.time()
         clock = time.perf_counter()
         try:
@@ -404,9 +413,13 @@ class Session:
                 is_error=True,
                 metadata={"call_id": call_id},
             )
-        finally:
-            with contextlib.suppress(Exception):  # a failing store must not turn a done edit or write into an error
-                self.ledger.record(self.id, ViewRecord(call_id, "", "", (), 0, 0, kind=CALL, visible=False))
+        try:
+            self.ledger.record(self.id, ViewRecord(call_id, "", "", (), 0, 0, kind=CALL, visible=False))
+        except LeanreadError as exc:
+            if not changes:  # a read's answer the store could not note would be lost to compact/rewind
+                return ToolResult(text=str(exc), is_error=True, metadata={"call_id": call_id})
+        except Exception:  # a failing store must not turn a done edit or write into an error
+            pass
         self._record_call(name, arguments, result, call_id, started, (time.perf_counter() - clock) * 1000)
         return result
 

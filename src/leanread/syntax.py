@@ -8,7 +8,6 @@ Line numbers are 1-based.
 
 from __future__ import annotations
 
-import ast
 import functools
 import warnings
 from collections.abc import Iterator
@@ -16,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .outline import language_of, tree_sitter_parser
+from .pyparse import parse_python
 
 #: Texts longer than this (characters) are not parsed: the check would cost more than it tells.
 MAX_PARSE_CHARS = 2_000_000
@@ -47,7 +47,7 @@ def _python_error(text: str) -> tuple[int, str] | None:
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # invalid escapes and the like are not errors
-            ast.parse(text)
+            parse_python(text)
     except SyntaxError as exc:
         return exc.lineno or 1, exc.msg
     except (ValueError, RecursionError, MemoryError) as exc:  # NUL bytes, nesting too deep

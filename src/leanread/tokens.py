@@ -17,6 +17,7 @@ from functools import lru_cache
 import tiktoken
 
 from .errors import TokenizerError
+from .memo import LRU, lines_digest
 
 #: SHA-256 of the unzipped ``o200k_base.tiktoken``, as pinned by tiktoken's ``openai_public.py``.
 O200K_SHA256 = "446a9538cb6c348e3516120d7c08b09f57c36495e2acfffe59a5bf8b0cfb1a2d"
@@ -80,4 +81,11 @@ def count_tokens(text: str) -> int:
     """Number of o200k_base tokens in ``text``; special-token strings count as plain text."""
     if not text:
         return 0
-    return len(encoding().encode(text, disallowed_special=()))
+    if len(text) < _MEMO_FROM:
+        return len(encoding().encode(text, disallowed_special=()))
+    return _COUNTS.get_or_make(lines_digest((text,)), lambda: len(encoding().encode(text, disallowed_special=())))
+
+
+#: Texts this long or longer have their counts kept per process (a file's text, read again).
+_MEMO_FROM = 4096
+_COUNTS: LRU[int] = LRU(512)

@@ -1,0 +1,185 @@
+"""``leanread bench speed --peer``: leanread's ``read`` against the reference MCP filesystem server
+(npm ``@modelcontextprotocol/server-filesystem``, ``read_text_file``), side by side in one run,
+both over MCP stdio with the official Python client; and the p50 of one call as a session grows
+(calls 10, 1,000 and 10,000), for the memory, SQLite and Redis ledgers.
+
+The reference server is installed with ``npm install --prefix`` into the cache
+(``~/.cache/leanread/reference-mcp``) on first use.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+import anyio
+
+from ..errors import LeanreadError
+from .sources import default_cache
+
+#: The reference server's npm package and the version measured.
+REFERENCE = "@modelcontextprotocol/server-filesystem@2026.8.31"
+
+
+def reference_server(cache: Path | None = None) -> Path:
+    """The reference server's entry script, installed into ``cache/reference-mcp`` if absent.
+
+    Raises:
+        LeanreadError: npm is missing or the install failed.
+    """
+    prefix = (cache or default_cache()) / "reference-mcp"
+    script = prefix / "node_modules" / "@modelcontextprotocol" / "server-filesystem" / "dist" / "index.js"
+    if script.is_file():
+        return script
+    npm = shutil.which("npm")
+    if npm is None or shutil.which("node") is None:
+        raise LeanreadError("node and npm are needed for the reference server; install them (apt-get install npm).")
+    prefix.mkdir(parents=True, exist_ok=True)
+    done = subprocess.run([npm, "install", "--prefix", str(prefix), REFERENCE], capture_output=True, text=True)
+    if done.returncode != 0 or not script.is_file():
+        raise LeanreadError(f"npm install {REFERENCE} failed: {done.stderr.strip()[-300:]}")
+    return script
+
+
+def peer_files() -> list[Path]:
+    """The files measured: leanread's ``tools/read.py`` and ``outline.py``, the stdlib's ``argparse.py``."""
+    package = Path(__file__).resolve().parents[1]
+    return [package / "tools" / "read.py", package / "outline.py", Path(argparse.__file__)]
+
+
+async def _p50(call: Callable[[], Awaitable[object]], runs: int) -> float:
+    await call()
+    times = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        await call()
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+async def _side_by_side(
+    root: Path, names: list[str], copies: list[str], runs: int, script: Path
+) -> list[dict[str, Any]]:
+    from mcp import Client, StdioServerParameters
+
+    lean = StdioServerParameters(
+        command=sys.executable,
+        args=["-m", "leanread", "serve", "--root", str(root), "--ledger", "memory"],
+        env=dict(os.environ),
+    )
+    ref = StdioServerParameters(command="node", args=[str(script), str(root)], env=dict(os.environ))
+    rows: list[dict[str, Any]] = []
+    async with Client(lean) as lc, Client(ref) as rc:
+        for name in names:
+            size = (root / name).stat().st_size
+
+            async def reference(name: str = name) -> object:
+                return await rc.call_tool("read_text_file", {"path": str(root / name)})
+
+            async def outline(name: str = name) -> object:
+                return await lc.call_tool("read", {"path": name, "fresh": True})
+
+            async def full(name: str = name) -> object:
+                return await lc.call_tool("read", {"path": name, "fresh": True, "mode": "full"})
+
+            base = await _p50(reference, runs)
+            rows.append(
+                {
+                    "file": name,
+                    "bytes": size,
+                    "reference_s": base,
+                    "outline_s": await _p50(outline, runs),
+                    "full_s": await _p50(full, runs),
+                }
+            )
+        first_lean: list[float] = []
+        first_ref: list[float] = []
+        for copy in copies:  # each copy is a file this session has not seen
+            start = time.perf_counter()
+            await rc.call_tool("read_text_file", {"path": str(root / copy)})
+            first_ref.append(time.perf_counter() - start)
+            start = time.perf_counter()
+            await lc.call_tool("read", {"path": copy, "mode": "full"})
+            first_lean.append(time.perf_counter() - start)
+        rows.append(
+            {
+                "file": f"first read of {len(copies)} unseen copies",
+                "bytes": 0,
+                "reference_s": statistics.median(first_ref),
+                "outline_s": None,
+                "full_s": statistics.median(first_lean),
+            }
+        )
+    return rows
+
+
+def bench_peer(runs: int = 30, copies: int = 30, cache: Path | None = None) -> list[dict[str, Any]]:
+    """Rows ``{file, bytes, reference_s, outline_s, full_s}``: p50 of ``runs`` calls after a warm-up
+    of the reference's ``read_text_file`` and of leanread's ``read`` (``fresh=true``; the default
+    mode, an outline for big files, and ``mode="full"``); a last row for first reads of files not
+    seen before (distinct copies of the files, one line added to each).
+
+    Raises:
+        LeanreadError: the reference server cannot be installed.
+    """
+    script = reference_server(cache)
+    with tempfile.TemporaryDirectory(prefix="leanread-peer-") as tmp:
+        root = Path(tmp)
+        names = []
+        made = []
+        for path in peer_files():
+            data = path.read_bytes()
+            (root / path.name).write_bytes(data)
+            names.append(path.name)
+            for k in range(copies // 3 + 1):
+                copy = f"copy{k}-{path.name}"
+                (root / copy).write_bytes(data + f"# copy {k}\n".encode())
+                made.append(copy)
+        return anyio.run(_side_by_side, root, names, made[:copies], runs, script)
+
+
+def _ms(seconds: float | None) -> str:
+    return "—" if seconds is None else f"{seconds * 1000:.1f} ms"
+
+
+def _ratio(lean: float | None, base: float) -> str:
+    return "—" if lean is None else f"{lean / base:.2f}x"
+
+
+def peer_report(rows: list[dict[str, Any]], growth: list[dict[str, Any]], command: str) -> str:
+    """A Markdown section for BENCHMARKS.md from ``bench_peer`` rows and ``growth.growth_rows``."""
+    table = "\n".join(
+        f"| {r['file']} | {r['bytes'] or '—'} | {_ms(r['reference_s'])} | {_ms(r['outline_s'])} "
+        f"({_ratio(r['outline_s'], r['reference_s'])}) | {_ms(r['full_s'])} ({_ratio(r['full_s'], r['reference_s'])}) |"
+        for r in rows
+    )
+    marks = sorted({m for g in growth for m in g["p50"]})
+    head = " | ".join(f"call {m:,}" for m in marks)
+    grown = "\n".join(f"| {g['store']} | " + " | ".join(_ms(g["p50"].get(m)) for m in marks) + " |" for g in growth)
+    return f"""## Speed against the reference MCP filesystem server
+
+Command: `{command}`
+
+Both servers over MCP stdio, the official Python client, side by side in one run; p50 after a
+warm-up. Reference: `{REFERENCE}` (`read_text_file`); leanread: `read` with `fresh=true`.
+
+| file | bytes | reference | leanread (default mode) | leanread `mode="full"` |
+|---|---:|---:|---:|---:|
+{table}
+
+Per-call latency as one session grows (in process; the probe is a `fresh=true` full read of
+`tools/read.py` amid windows, whole reads and `ls` over leanread's source):
+
+| ledger | {head} |
+|---|{"---:|" * len(marks)}
+{grown}
+"""

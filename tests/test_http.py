@@ -1,0 +1,140 @@
+"""``leanread serve --http``: streamable HTTP, the bearer token, ``/healthz``, the ledger session
+named per request, and a fleet of two HTTP servers on one real Redis (one of them killed)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx2
+import pytest
+
+from leanread.bench.http_serve import HttpServer, http_client, start_http_server
+from leanread.errors import InvalidArgument
+from leanread.server_http import is_loopback, parse_bind, session_name, token_matches
+
+pytestmark = pytest.mark.anyio
+UNNAMED = (
+    "This server is shared, so each request must name its ledger session; send the conversation's id "
+    "in the Leanread-Session header or the _meta key leanread/session."
+)
+
+
+@pytest.fixture
+def anyio_backend() -> str:
+    return "asyncio"
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> Path:
+    lines = [f"def function_{i}(argument_one, argument_two): return {i}\n" for i in range(1, 21)]
+    (tmp_path / "app.py").write_text("".join(lines))
+    return tmp_path
+
+
+@pytest.fixture
+def server(repo: Path) -> Iterator[HttpServer]:
+    started = start_http_server(repo, "memory", token="s3cret-token")
+    yield started
+    started.stop()
+
+
+def _meta(result: Any) -> dict[str, Any]:
+    return dict((result.meta or {})["leanread"])
+
+
+def _text(result: Any) -> str:
+    return "".join(block.text for block in result.content)
+
+
+def test_bind_addresses_and_tokens() -> None:
+    assert parse_bind("127.0.0.1:8765") == ("127.0.0.1", 8765)
+    assert parse_bind("[::1]:80") == ("::1", 80)
+    with pytest.raises(InvalidArgument, match=r"^--http takes HOST:PORT, such as 127.0.0.1:8765 \(got '8765'\)\.$"):
+        parse_bind("8765")
+    assert [is_loopback(h) for h in ("127.0.0.1", "::1", "localhost", "0.0.0.0", "10.0.0.2", "example.com")] == [
+        True, True, True, False, False, False,
+    ]  # fmt: skip
+    assert token_matches(b"Bearer abc", "abc") and not token_matches(b"Bearer abd", "abc")
+    assert not token_matches(None, "abc") and not token_matches(b"abc", "abc")
+
+
+def test_session_named_by_meta_then_header() -> None:
+    assert session_name({"leanread/session": "a"}, {"leanread-session": "b"}) == "a"
+    assert session_name(None, {"leanread-session": "b"}) == "b"
+    assert session_name({}, None) is None
+    with pytest.raises(InvalidArgument, match=r"^The ledger session must be a non-empty string"):
+        session_name({"leanread/session": 7}, None)
+
+
+def test_off_loopback_without_a_token_is_refused(repo: Path) -> None:
+    env = {k: v for k, v in os.environ.items() if k != "LEANREAD_TOKEN"}
+    args = [sys.executable, "-m", "leanread", "serve", "--root", str(repo), "--ledger", "memory"]
+    done = subprocess.run([*args, "--http", "0.0.0.0:1"], env=env, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2
+    assert done.stderr == (
+        "Serving on 0.0.0.0, which is not a loopback address, needs a bearer token; set LEANREAD_TOKEN "
+        "(or the variable --token-env names) to a long random secret.\n"
+    )
+
+
+def test_healthz_needs_no_token_and_mcp_does(server: HttpServer) -> None:
+    health = httpx2.get(f"http://127.0.0.1:{server.port}/healthz")
+    assert (health.status_code, health.text) == (200, "ok\n")
+    for headers in ({}, {"Authorization": "Bearer wrong"}, {"Authorization": "s3cret-token"}):
+        refused = httpx2.post(server.url, json={}, headers=headers)
+        assert refused.status_code == 401
+        assert refused.json() == {"error": "Unauthorized: send the server's token as Authorization: Bearer <token>."}
+
+
+async def test_each_request_names_its_ledger_session(server: HttpServer) -> None:
+    token = "s3cret-token"
+    async with http_client(server.url, None, token) as anonymous:
+        refused = await anonymous.call_tool("read", {"path": "app.py"})
+        by_meta = await anonymous.call_tool("read", {"path": "app.py"}, meta={"leanread/session": "conv-a"})
+    async with http_client(server.url, "conv-a", token) as named, http_client(server.url, "conv-b", token) as other:
+        again = await named.call_tool("read", {"path": "app.py"})
+        elsewhere = await other.call_tool("read", {"path": "app.py"})
+    assert refused.is_error is True and _text(refused) == UNNAMED
+    assert _meta(by_meta)["mode"] == "full"
+    assert (_meta(again)["mode"], _meta(again)["unchanged_since"]) == ("stub", ["r1"])
+    assert _meta(elsewhere)["mode"] == "full"
+
+
+async def test_two_http_servers_on_one_redis_share_sessions_and_survive_a_kill(
+    repo: Path, redis_server: Any
+) -> None:
+    session = f"fleet-{uuid.uuid4().hex[:8]}"
+    a = start_http_server(repo, redis_server.url)
+    b = start_http_server(repo, redis_server.url)
+    try:
+        async with http_client(a.url, session) as on_a:
+            await on_a.call_tool("read", {"path": "app.py", "offset": 3, "limit": 2})
+        a.kill()  # kill -9 between a session's calls: the next one lands on B
+        async with http_client(b.url, session) as on_b:
+            stub = await on_b.call_tool("read", {"path": "app.py", "offset": 3, "limit": 2})
+            change = {"path": "app.py", "old_string": "return 3", "new_string": "return 33"}
+            edited = await on_b.call_tool("edit", change)
+            refused = await on_b.call_tool("edit", {"path": "app.py", "old_string": "return 9\n", "new_string": "x\n"})
+            await on_b.call_tool("read", {"path": "app.py"})
+            told = await on_b.call_tool("context", {"action": "compact", "call_id": "r5"})
+        c = start_http_server(repo, redis_server.url)
+        try:
+            async with http_client(c.url, session) as on_c:
+                after = await on_c.call_tool("read", {"path": "app.py"})
+        finally:
+            c.stop()
+    finally:
+        a.stop()
+        b.stop()
+    assert (_meta(stub)["mode"], _meta(stub)["unchanged_since"]) == ("stub", ["r1"])
+    assert edited.is_error is False, _text(edited)
+    assert refused.is_error is True
+    assert (repo / "app.py").read_text().splitlines()[2] == "def function_3(argument_one, argument_two): return 33"
+    assert _text(told) == "compact: 4 tool results are now out of the context window (r1, r2, r3, r5)."
+    assert _meta(after)["mode"] == "full"

@@ -1,0 +1,97 @@
+"""The fast paths of a read give exactly what the plain loops they replace give: the reverse fold
+of ``knowledge.fold_seen`` (newest call first, stopping once every line is decided) against the
+forward fold over the whole history, and ``select_window``'s C-level plain window against the
+line-by-line loop."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from leanread.config import Limits
+from leanread.knowledge import KnownLine, fold_seen
+from leanread.ledger import ViewRecord
+from leanread.render import Window, cut_line, select_window
+
+
+def forward_fold(group: list[ViewRecord]) -> dict[int, KnownLine]:
+    """The fold as ``know`` did it before: every record, oldest first."""
+    seen: dict[int, KnownLine] = {}
+    holder: dict[int, int] = {}
+    for rec in reversed(group):
+        for n, then in rec.known_as().items():
+            stale = holder.get(then)
+            if stale is not None and stale != n:
+                del seen[stale]
+            previous = seen.get(n)
+            if previous is not None and holder.get(previous.then) == n:
+                del holder[previous.then]
+            seen[n] = KnownLine(rec.call_id, then)
+            holder[then] = n
+    return seen
+
+
+TOTAL = 12
+
+
+@st.composite
+def records(draw: st.DrawFn) -> list[ViewRecord]:
+    out: list[ViewRecord] = []
+    for seq in range(1, draw(st.integers(0, 8)) + 1):
+        cuts = sorted(draw(st.sets(st.integers(1, TOTAL), max_size=6)))
+        ranges = tuple((a, b) for a, b in zip(cuts[::2], cuts[1::2], strict=False))
+        moved = draw(st.booleans())
+        origins = tuple(draw(st.integers(1, TOTAL)) for _ in ranges) if moved else ()
+        out.append(ViewRecord(f"r{seq}", "/f", "h", ranges, 1, 1, seq=seq, origins=origins))
+    return list(reversed(out))  # newest first, as ``fold_seen`` takes them
+
+
+@settings(max_examples=400, deadline=None)
+@given(records(), st.booleans())
+def test_reverse_fold_equals_the_forward_fold(group: list[ViewRecord], bounded: bool) -> None:
+    assert fold_seen(group, TOTAL if bounded else None) == forward_fold(group)
+
+
+def test_a_whole_file_read_ends_the_fold_at_the_newest_read() -> None:
+    full = [ViewRecord(f"r{i}", "/f", "h", ((1, 3),), 1, 1, seq=i) for i in range(5, 0, -1)]
+    assert fold_seen(full, 3) == {n: KnownLine("r5", n) for n in (1, 2, 3)}
+
+
+def loop_window(lines: list[str], first: int, limit: int, limits: Limits) -> Window:
+    """``select_window`` as it was: the line-by-line loop."""
+    total = len(lines)
+    shown: list[str] = []
+    cut: list[tuple[int, int]] = []
+    used = 0
+    end = min(total, first - 1 + limit)
+    stop = "eof" if end == total else "limit"
+    for number in range(first, end + 1):
+        line = lines[number - 1]
+        visible = cut_line(line, limits.max_line_chars)
+        size = len(visible.encode("utf-8")) + 1
+        if shown and used + size > limits.max_bytes:
+            stop = "bytes"
+            break
+        used += size
+        shown.append(visible)
+        if visible is not line:
+            cut.append((number, len(line)))
+    return Window(first, first + len(shown) - 1, total, tuple(shown), tuple(cut), stop)  # type: ignore[arg-type]
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(st.text(st.sampled_from("ab\u00e9\u4e2d\U0001f600 "), max_size=30), max_size=40),
+    st.integers(1, 40),
+    st.integers(1, 50),
+    st.integers(1, 400),
+    st.integers(1, 40),
+)
+def test_the_plain_window_equals_the_line_by_line_loop(
+    lines: list[str], first: int, limit: int, max_bytes: int, max_chars: int
+) -> None:
+    first = min(first, max(1, len(lines)))
+    limits = replace(Limits(), max_bytes=max_bytes, max_line_chars=max_chars)
+    assert select_window(lines, first, limit, limits, "plain") == loop_window(lines, first, limit, limits)
