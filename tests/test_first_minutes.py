@@ -139,3 +139,20 @@ def test_grep_searches_every_root_and_ls_names_the_others(tmp_path: Path) -> Non
         "<path>.</path>\n<type>tree</type>\n<content>\nsrc/\n  x.py\n\n(1 folder, 1 file.)\n"
         f"(The workspace has 1 other root too: {second}; ls one by its path.)\n</content>"
     )
+
+
+def test_a_bug_inside_a_tool_is_one_sentence_not_a_traceback(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from leanread.tools import grep as grep_tool
+
+    (tmp_path / "a.txt").write_text("x\n")
+
+    def broken(*args: object) -> object:
+        raise KeyError("lost")
+
+    monkeypatch.setattr(grep_tool, "run", broken)  # stands for any bug a hostile input may find
+    session = Session([tmp_path], ledger="memory")
+    result = session.grep("x")
+    expected = "leanread failed on this grep call (KeyError); try it again, or narrow it."
+    assert (result.is_error, result.text) == (True, expected)
+    assert result.metadata["internal_error"] == "KeyError: 'lost'"
+    assert session.read("a.txt").is_error is False  # the session goes on

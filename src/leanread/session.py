@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import logging
 import os
 import time
 import uuid
@@ -28,6 +29,8 @@ from .tools import write as write_tool
 from .tools.common import ToolContext, current_bytes
 from .transcript import call_record
 from .workspace import Workspace
+
+_log = logging.getLogger(__name__)
 
 
 class Session:
@@ -412,6 +415,13 @@ class Session:
                 text=f"The file system refused the call ({reason}); nothing was changed, so try again or another file.",
                 is_error=True,
                 metadata={"call_id": call_id},
+            )
+        except Exception as exc:  # a bug of leanread's: the caller still gets one sentence, never a traceback
+            _log.exception("leanread: %s call %s failed", name, call_id)
+            result = ToolResult(
+                text=f"leanread failed on this {name} call ({type(exc).__name__}); try it again, or narrow it.",
+                is_error=True,
+                metadata={"call_id": call_id, "internal_error": f"{type(exc).__name__}: {exc}"},
             )
         try:
             self.ledger.record(self.id, ViewRecord(call_id, "", "", (), 0, 0, kind=CALL, visible=False))
