@@ -40,8 +40,9 @@ def test_help_reads_well_at_80_columns(command: str, tmp_path: Path) -> None:
 def test_read_help_wraps_a_description_in_full_lines(tmp_path: Path) -> None:
     out = _leanread("read", "--help", cwd=tmp_path).stdout
     assert (
-        "  --offset <int>             1-based line number to start from (0 is taken as\n"
-        "                             1). Default: 1.\n"
+        "  --format <str>             plain: lines as in the file; tab: `41<TAB>code`;\n"
+        "                             colon: `41: code`; catn: `cat -n`; visible: tabs\n"
+        "                             as ^I, controls as ^X, `$` at line ends.\n"
     ) in out
 
 

@@ -17,11 +17,19 @@ from typer.testing import CliRunner
 from leanread.bench.replay import sandbox
 from leanread.bench.replay.calls import FileSnapshot, ReadCall
 from leanread.bench.replay.engine import TraceResult, replay
-from leanread.bench.replay.report import chart_figure, chart_strategies, markdown, summary, write_outputs
+from leanread.bench.replay.report import (
+    chart_figure,
+    chart_strategies,
+    cross_check_applies,
+    markdown,
+    summary,
+    write_outputs,
+)
 from leanread.bench.replay.run import ReplayRun, pick_strategies
 from leanread.bench.replay.source import Source
 from leanread.bench.replay.strategies import available
 from leanread.bench.replay.strategies.leanread import Leanread
+from leanread.bench.replay.tooldefs import OPENCODE, leanread_definitions
 from leanread.bench.traces import Trace, load_trace
 from leanread.cli import app
 from leanread.result import ToolResult
@@ -401,3 +409,28 @@ def test_focus_strategy_without_questions_is_reported_not_measurable(tmp_path: P
         "leanread+focus: not measurable on these traces: no read or grep carries a focus question; its figures "
         "here would be those of the strategy it falls back to." in text
     )
+
+
+def test_tool_definitions_are_charged_once_per_trace(tmp_path: Path) -> None:
+    run = _small_run(tmp_path)
+    s = summary(run)
+    ours = leanread_definitions()
+    assert set(ours.tools) == {"read", "grep", "edit", "write", "ls"}
+    assert ours.tokens <= 2_500
+    lean, oc, floor = (s["strategies"][n] for n in ("leanread", "opencode", "floor"))
+    assert lean["definitions_per_trace"] == ours.tokens
+    assert oc["definitions_per_trace"] == 1_708 and floor["definitions_per_trace"] == 0
+    traces = len(run.results)
+    assert lean["all_with_definitions"] == lean["all"] + ours.tokens * traces
+    assert lean["ratio_all_with_definitions"] == round(
+        (lean["all"] + ours.tokens * traces) / (oc["all"] + 1_708 * traces), 4
+    )
+    text = markdown(run, "cmd")
+    assert f"- opencode: 1,708 (read 448, grep 294, glob 272, edit 457, write 237); {OPENCODE.source}." in text
+
+
+def test_issue_6_cross_check_only_on_the_shared_set(tmp_path: Path) -> None:
+    run = _small_run(tmp_path)
+    assert not cross_check_applies(summary(run))
+    assert "issue 6 cross-check" not in markdown(run, "cmd")
+    assert cross_check_applies({"traces": 32, "servable_reads": 282})

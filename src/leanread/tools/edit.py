@@ -33,10 +33,10 @@ NAME = "edit"
 
 #: Model-facing description of each parameter (MCP input schema, CLI help).
 PARAMETERS: dict[str, str] = {
-    "path": "File to edit: relative to the workspace root, or absolute inside it.",
-    "old_string": "The exact text to replace, copied from what read showed (without line numbers).",
+    "path": "Relative to the workspace root, or absolute inside it.",
+    "old_string": "Text you were shown of the file's current version, copied exactly; it must occur once.",
     "new_string": "The text to put in its place.",
-    "replace_all": "true: replace every occurrence; otherwise old_string must occur exactly once.",
+    "replace_all": "true: replace every occurrence.",
 }
 
 #: Lines of context shown around the change in the result.
