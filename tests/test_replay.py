@@ -364,7 +364,7 @@ def test_trace_loading_keeps_the_header() -> None:
 
 def _long_module() -> str:
     """Sixty small functions and one about parsing a header: a whole read is worth pruning."""
-    parts = [f"def total_{n}(numbers):\n    return sum(numbers) + {n}\n" for n in range(60)]
+    parts = [f"def total_of_the_numbers_{n}(numbers):\n    return sum(numbers) + {n}\n" for n in range(60)]
     parts.insert(30, "def parse_header(value):\n    main, _, rest = value.partition(';')\n    return main, rest\n")
     return "\n\n".join(parts)
 

@@ -23,8 +23,7 @@ EXCERPT = re.compile(r"^(\d+): (.*)$")
 NOTICE = re.compile(
     r"^\((End of file|Empty file|Showing lines|Output capped|File |Lines? \d|.* changed since you read it;)"
 )
-GREP_MATCH = re.compile(r"^  m\d+ (\d+):(?: (.*))?$")
-GREP_CONTEXT = re.compile(r"^  (\d+)-(?: (.*))?$")
+GREP_ROW = re.compile(r"^(\d+)-?\t(.*)$")
 CUT = re.compile(
     r"… \[line cut: [\d,]+ chars in all\]$|\[line cut: match at column [\d,]+ of [\d,]+ chars; read on with .*\]$"
 )
@@ -309,14 +308,13 @@ def apply_grep(views: dict[str, View], result: ToolResult) -> None:
         return
     call = result.metadata["call_id"]
     current: View | None = None
-    for row in _body(result.text):
-        if not row or row.startswith("("):
+    for row in result.text.split("\n"):
+        found = GREP_ROW.match(row)
+        if found is None:
+            if row and not row.startswith(("(", "[", "…")):  # a file's path
+                current = views.setdefault(row, View())
             continue
-        if not row.startswith("  "):
-            current = views.setdefault(row, View())
-            continue
-        found = GREP_MATCH.match(row) or GREP_CONTEXT.match(row)
-        if current is None or found is None:
+        if current is None:
             continue
         text = found.group(2) or ""
         if CUT.search(text):

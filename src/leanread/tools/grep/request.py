@@ -11,6 +11,9 @@ NAME = "grep"
 
 #: Matches shown per call when ``max_results`` is not given.
 MAX_RESULTS = 100
+#: Bytes of a page kept for its summary line (the longest: ``(Output capped at … Use offset=N to
+#: continue, or narrow the search with path, glob or type.)``), so rows and summary fit ``max_bytes``.
+FOOTER_BYTES = 160
 #: With a focus question and no ``max_results``, matches judged at once when they pass one page
 #: (the pruned page must still fit ``max_bytes``, else the first page is pruned on its own).
 FOCUS_MATCHES = 2000

@@ -27,7 +27,8 @@ PARAMETERS: dict[str, str] = {
     "symbol": 'One definition by its outline name, e.g. "QuerySet.filter".',
     "focus": 'A complete question, e.g. "How does parse_header handle quoted values?": only the lines relevant to it '
     "are shown (outputs under 50 lines whole), the others as `… lines A-B omitted …`.",
-    "match_id": "A grep match id (m4): the lines around that match, instead of path and offset.",
+    "match_id": "A grep match id (m4, from the result's metadata): the lines around that match, instead of path "
+    "and offset.",
     "context_before": "With match_id: lines before the match. Default: 20.",
     "context_after": "With match_id: lines after the match. Default: 20.",
 }
