@@ -238,7 +238,7 @@ def apply_edit(view: View, result: ToolResult, old: str, new: str) -> None:
     """The model applies its own edit to what it holds, renumbering what follows. When leanread
     matched ``old`` by a looser rule than exact text, the model knows its ``new`` as it wrote it,
     and the numbered excerpt the result shows."""
-    summary = result.text.split("\n")[3]
+    summary = result.text.split("\n")[0]
     match = SUMMARY.search(summary)
     check(match is not None, summary)
     assert match is not None
@@ -257,7 +257,7 @@ def apply_edit(view: View, result: ToolResult, old: str, new: str) -> None:
     _shift_loose(view, a, b, (d - c) - (b - a))
     call = result.metadata["call_id"]
     shifted.update({c + i: (text, frozenset({call})) for i, text in enumerate(block)})
-    for row in result.text.split("\n")[4:-1]:  # the numbered excerpt around the change
+    for row in result.text.split("\n")[1:]:  # the numbered excerpt around the change, when shown
         if match := EXCERPT.match(row):
             number, text = int(match.group(1)), match.group(2)
             held = shifted.get(number)
