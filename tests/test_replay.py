@@ -151,6 +151,8 @@ def test_strategies_are_found_one_per_file_in_report_order() -> None:
         "swe-agent",
         "floor",
         "leanread",
+        "leanread-dedup-off",
+        "leanread-dedup-on",
         "leanread+focus",
         "leanread-cli",
         "leanread-outline",
@@ -434,3 +436,15 @@ def test_issue_6_cross_check_only_on_the_shared_set(tmp_path: Path) -> None:
     assert not cross_check_applies(summary(run))
     assert "issue 6 cross-check" not in markdown(run, "cmd")
     assert cross_check_applies({"traces": 32, "servable_reads": 282})
+
+
+def test_dedup_strategies_cost_what_their_setting_does(tmp_path: Path) -> None:
+    tree = _tree(tmp_path)
+    ops = [{"op": "read", "path": "pkg/mod.py", "offset": None, "limit": None, "step": n} for n in (1, 2)]
+    run = ReplayRun(pick_strategies(["leanread", "leanread-dedup-on", "leanread-dedup-off"]))
+    run.results.append(replay(load_trace(_trace(tmp_path, ops)), _source(tree), run.strategies, tmp_dir=tmp_path))
+    result = run.results[0]
+    assert result.notes["leanread"] == result.notes["leanread-dedup-on"] == {"reads: full": 1, "reads: elided": 1}
+    assert result.notes["leanread-dedup-off"]["reads: full"] == 2
+    first = next(r for r in result.rows if r["step"] == 1)["tokens"]["leanread-dedup-off"]
+    assert result.tokens["leanread-dedup-off"]["read"] == 2 * first > result.tokens["leanread"]["read"]
