@@ -374,13 +374,11 @@ def test_grep_and_ls_walk_past_fifos_sockets_and_devices(specials: Path) -> None
     session = session_for(specials)
     grep = bounded(lambda: session.grep("alpha"))
     assert grep.text == (
-        "<path>.</path>\n<type>grep</type>\n<content>\na.txt\n  m1 1: alpha\nsub/b.txt\n  m2 1: alpha beta\n\n"
-        "(2 matches in 2 files.)\n</content>"
+        "a.txt\n1\talpha\nsub/b.txt\n1\talpha beta"
     )
     in_sub = bounded(lambda: session.grep(".", path="sub", glob="*"))
     assert in_sub.text == (
-        "<path>sub</path>\n<type>grep</type>\n<content>\nsub/b.txt\n  m3 1: alpha beta\n\n"
-        "(1 match in 1 file.)\n</content>"
+        "sub/b.txt\n1\talpha beta"
     )
     ls = bounded(lambda: session.ls("."))
     assert ls.text == (
@@ -453,15 +451,14 @@ def test_no_tool_shows_a_denied_file(secrets: Path) -> None:
     ]
     assert all(SECRET not in text for text in texts)
     assert session.grep(SECRET).text == (
-        "<path>.</path>\n<type>grep</type>\n<content>\n"
-        "(No matches in the workspace; gitignored, binary and deny-listed files are not searched.)\n</content>"
+        "(No matches in the workspace; gitignored, binary and deny-listed files are not searched.)"
     )
 
 
 def test_a_match_id_or_diff_never_shows_a_file_that_became_a_secret(secrets: Path) -> None:
     root = secrets
     session = session_for(root)
-    assert "m1 1: alpha" in session.grep("alpha", path="a.txt").text
+    assert session.grep("alpha", path="a.txt").text == "a.txt\n1\talpha"
     assert session.read("a.txt").is_error is False
     (root / "a.txt").unlink()
     (root / "a.txt").symlink_to(".env")  # same name, now the secret: no match window, no diff

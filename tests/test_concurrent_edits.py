@@ -26,7 +26,7 @@ def _text(result: Any) -> str:
 
 
 def _summary(text: str) -> str:
-    return text.split("\n")[3]
+    return text.split("\n")[0]
 
 
 def _edit_args(i: int) -> dict[str, Any]:
@@ -90,7 +90,7 @@ def _race(session: Session, root: Path, path: str, *calls: Any) -> list[str]:
 
 
 def _edited(text: str) -> bool:
-    return text.startswith("<path>")
+    return text.startswith("Edited ")
 
 
 def test_two_parallel_edits_of_the_same_line_one_applies_the_other_is_refused(session: Session, root: Path) -> None:

@@ -78,21 +78,17 @@ def test_read_outline_edit_and_write_refuse_each_family(
 
 def test_grep_and_ls_leave_every_family_out(secrets: Session) -> None:
     assert secrets.grep("SECRET-TOKEN").text == (
-        "<path>.</path>\n<type>grep</type>\n<content>\n"
-        ".env.template\n  m1 1: token = SECRET-TOKEN-123\n"
-        'app.py\n  m2 1: TOKEN = "SECRET-TOKEN-123"\n'
-        "keys/id_ecdsa.pub\n  m3 1: ecdsa-sha2-nistp256 AAAA SECRET-TOKEN-123 me\n"
-        "\n(3 matches in 3 files.)\n</content>"
+        ".env.template\n1\ttoken = SECRET-TOKEN-123\n"
+        'app.py\n1\tTOKEN = "SECRET-TOKEN-123"\n'
+        "keys/id_ecdsa.pub\n1\tecdsa-sha2-nistp256 AAAA SECRET-TOKEN-123 me"
     )
     assert secrets.grep("SECRET-TOKEN", files_only=True).text == (
-        "<path>.</path>\n<type>grep</type>\n<content>\n"
-        ".env.template (1 match)\napp.py (1 match)\nkeys/id_ecdsa.pub (1 match)\n"
-        "\n(3 matches in 3 files.)\n</content>"
+        ".env.template (1 match)\napp.py (1 match)\nkeys/id_ecdsa.pub (1 match)"
     )
     # A glob naming a denied file does not get it through either.
     assert secrets.grep("SECRET", glob="**/config*").text == (
-        "<path>.</path>\n<type>grep</type>\n<content>\n(No matches in the workspace; gitignored, binary and "
-        "deny-listed files are not searched.)\n</content>"
+        "(No matches in the workspace; gitignored, binary and "
+        "deny-listed files are not searched.)"
     )
     assert secrets.ls().text == (
         "<path>.</path>\n<type>tree</type>\n<content>\n"
@@ -130,7 +126,5 @@ def test_cli_grep_leaves_credentials_out(secrets: Session, root: Path) -> None:
     )
     assert (done.returncode, done.stdout) == (
         0,
-        "<path>.</path>\n<type>grep</type>\n<content>\n"
-        ".env.template (1 match)\napp.py (1 match)\nkeys/id_ecdsa.pub (1 match)\n"
-        "\n(3 matches in 3 files.)\n</content>\n",
+        ".env.template (1 match)\napp.py (1 match)\nkeys/id_ecdsa.pub (1 match)\n",
     )

@@ -171,11 +171,10 @@ def test_the_hooks_edit_keeps_the_files_indentation(session: Session, root: Path
     session.read("hooks.py")
     result = session.edit("hooks.py", "        hooks = hooks or dict()", "    hooks = hooks or {}")
     assert result.text == (
-        "<path>hooks.py</path>\n<type>edit</type>\n<content>\n"
         "Edited hooks.py: replaced 1 occurrence, matched by the whitespace rule (the file indents these lines "
         "4 columns less than old_string; new_string already had the file's indentation, so it was kept as "
         "given); line 24 is now line 24.\n"
-        "23:         pass\n24:     hooks = hooks or {}\n25:     return hooks\n</content>"
+        "23:         pass\n24:     hooks = hooks or {}\n25:     return hooks"
     )
     assert "warning" not in result.metadata
     assert (root / "hooks.py").read_text() == HOOKS.replace("dict()", "{}")
@@ -192,17 +191,16 @@ def test_an_edit_that_breaks_python_is_written_with_a_warning_and_the_next_step_
         "fix it with another edit unless you meant to."
     )
     assert result.text == (
-        "<path>hooks.py</path>\n<type>edit</type>\n<content>\n"
         "Edited hooks.py: replaced 1 occurrence; line 24 is now line 24.\n"
         "23:         pass\n24: hooks = hooks or {}\n25:     return hooks\n"
-        f"{warning}\n</content>"
+        f"{warning}"
     )
     assert not result.is_error and result.metadata["warning"] == warning
     assert (root / "hooks.py").read_bytes() == HOOKS.replace(
         "    hooks = hooks or dict()", "hooks = hooks or {}"
     ).encode()
     fixed = session.edit("hooks.py", "hooks = hooks or {}", "    hooks = hooks or {}")
-    assert fixed.text.endswith("24:     hooks = hooks or {}\n25:     return hooks\n</content>")
+    assert fixed.text == "Edited hooks.py: replaced 1 occurrence; line 24 is now line 24."  # as sent: no excerpt
     assert "warning" not in fixed.metadata
     assert (root / "hooks.py").read_text() == HOOKS.replace("dict()", "{}")
 
@@ -213,6 +211,6 @@ def test_an_exact_edit_that_breaks_javascript_is_written_and_warned(session: Ses
     result = session.edit("app.js", "  return 1;", "  return (1;")
     assert result.text.endswith(
         "Warning: app.js parses worse after this edit (JavaScript: 1 syntax error, 0 before; one at line 2); "
-        "fix it with another edit unless you meant to.\n</content>"
+        "fix it with another edit unless you meant to."
     )
     assert (root / "app.js").read_bytes() == b"function f() {\r\n  return (1;\r\n}\r\n"

@@ -27,9 +27,7 @@ def test_crlf_without_final_newline_case(session: Session, root: Path) -> None:
     assert not result.is_error, result.text
     assert (root / "w.txt").read_bytes() == b"one\r\ntwo\r\ngamma"
     assert result.text == (
-        "<path>w.txt</path>\n<type>edit</type>\n<content>\n"
-        "Edited w.txt: replaced 1 occurrence; lines 1-2 are now lines 1-2.\n"
-        "1: one\n2: two\n3: gamma\n</content>"
+        "Edited w.txt: replaced 1 occurrence; lines 1-2 are now lines 1-2."
     )
 
 
@@ -196,7 +194,7 @@ def test_a_long_line_can_be_edited_after_reading_all_of_it(session: Session, roo
 def test_edit_excerpt_cuts_long_lines_like_read(session: Session, root: Path) -> None:
     (root / "a.txt").write_text("one\n" + "L" * 300_000 + "\nfour\n")
     session.read("a.txt")
-    result = session.edit("a.txt", "one", "ONE")
+    result = session.edit("a.txt", "one   ", "ONE")  # a looser rule than exact: the excerpt is shown
     assert not result.is_error
     assert len(result.text) < 3_000
     assert "2: " + "L" * 2000 + "… [line cut: 300000 chars in all]" in result.text
@@ -206,7 +204,7 @@ def test_deleting_lines_says_so(session: Session, root: Path) -> None:
     (root / "a.txt").write_text("a\nb\nc\nd\n")
     session.read("a.txt")
     result = session.edit("a.txt", "b\nc\n", "")
-    assert result.text.split("\n")[3] == "Edited a.txt: replaced 1 occurrence; lines 2-3 were removed."
+    assert result.text == "Edited a.txt: replaced 1 occurrence; lines 2-3 were removed."
     assert (root / "a.txt").read_text() == "a\nd\n"
 
 

@@ -40,8 +40,9 @@ def test_help_reads_well_at_80_columns(command: str, tmp_path: Path) -> None:
 def test_read_help_wraps_a_description_in_full_lines(tmp_path: Path) -> None:
     out = _leanread("read", "--help", cwd=tmp_path).stdout
     assert (
-        "  --offset <int>             1-based line number to start from (0 is taken as\n"
-        "                             1). Default: 1.\n"
+        "  --format <str>             plain: lines as in the file; tab: `41<TAB>code`;\n"
+        "                             colon: `41: code`; catn: `cat -n`; visible: tabs\n"
+        "                             as ^I, controls as ^X, `$` at line ends.\n"
     ) in out
 
 
@@ -102,7 +103,7 @@ def test_counts_agree_with_their_noun_and_use_plain_digits(tmp_path: Path) -> No
     assert page.text.endswith("(End of file - total 12000 lines)\n</content>")
     found = session.grep("^row 1", path="big.txt", max_results=1)
     assert "(Showing matches 1-1 of 3112 in 1 file." in found.text  # 1, 10-19, …, 10000-12000
-    assert session.grep("^only$").text.endswith("(1 match in 1 file.)\n</content>")
+    assert session.grep("^only$").text == "one.txt\n1\tonly"  # a whole result needs no count
 
 
 def test_plain_digits_cost_fewer_tokens_than_grouped_ones() -> None:
@@ -131,10 +132,7 @@ def test_grep_searches_every_root_and_ls_names_the_others(tmp_path: Path) -> Non
     (second / "src" / "y.py").write_text("onlyB = 2\n")
     session = Session([first, second], ledger="memory")
     found = session.grep("only[AB]")
-    assert found.text == (  # files sorted by realpath: a/ before b/
-        f"<path>.</path>\n<type>grep</type>\n<content>\nsrc/x.py\n  m1 1: onlyA = 1\n{second / 'src' / 'y.py'}\n"
-        "  m2 1: onlyB = 2\n\n(2 matches in 2 files.)\n</content>"
-    )
+    assert found.text == f"src/x.py\n1\tonlyA = 1\n{second / 'src' / 'y.py'}\n1\tonlyB = 2"  # by realpath: a/, b/
     assert session.ls().text == (
         "<path>.</path>\n<type>tree</type>\n<content>\nsrc/\n  x.py\n\n(1 folder, 1 file.)\n"
         f"(The workspace has 1 other root too: {second}; ls one by its path.)\n</content>"

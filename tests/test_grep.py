@@ -37,8 +37,9 @@ def _tree(root: Path) -> None:
 
 
 def _grep(body: list[str], footer: str, where: str = ".") -> str:
-    lines = [*body, ""] if body else []
-    return "\n".join([f"<path>{where}</path>", "<type>grep</type>", "<content>", *lines, footer, "</content>"])
+    """A grep result's text: the rows, then a blank line and the footer (none for a whole result);
+    ``where`` (the folder searched) is not shown."""
+    return "\n".join([*body, "", footer] if body and footer else [*body, footer] if footer else body)
 
 
 def test_grouped_by_file_sorted_with_match_ids(session: Session, root: Path) -> None:
@@ -47,14 +48,14 @@ def test_grouped_by_file_sorted_with_match_ids(session: Session, root: Path) -> 
     assert result.text == _grep(
         [
             "README.md",
-            "  m1 1: Call handler() to serve.",
+            "1\tCall handler() to serve.",
             "src/app.py",
-            "  m2 4: def handler(request):",
-            "  m3 9: handler(None)",
+            "4\tdef handler(request):",
+            "9\thandler(None)",
             "src/util.py",
-            "  m4 1: from app import handler",
+            "1\tfrom app import handler",
         ],
-        "(4 matches in 3 files.)",
+        "",
     )
     meta = result.metadata
     assert (meta["total_matches"], meta["total_files"], meta["next_offset"], meta["truncated"]) == (4, 3, None, None)
@@ -68,16 +69,16 @@ def test_context_lines_are_marked_apart_from_matches(session: Session, root: Pat
     assert result.text == _grep(
         [
             "src/app.py",
-            "  2-",
-            "  3-",
-            "  m1 4: def handler(request):",
-            "  5-     value = request.get('x')",
-            "  6-     return value",
-            "  7-",
-            "  8-",
-            "  m2 9: handler(None)",
+            "2-\t",
+            "3-\t",
+            "4\tdef handler(request):",
+            "5-\t    value = request.get('x')",
+            "6-\t    return value",
+            "7-\t",
+            "8-\t",
+            "9\thandler(None)",
         ],
-        "(2 matches in 1 file.)",
+        "",
         where="src/app.py",
     )
 
@@ -86,8 +87,8 @@ def test_before_and_after_override_context_with_glob(session: Session, root: Pat
     _tree(root)
     result = session.grep("handler", path="src", glob="app.py", context=5, before=1, after=0)
     assert result.text == _grep(
-        ["src/app.py", "  3-", "  m1 4: def handler(request):", "  8-", "  m2 9: handler(None)"],
-        "(2 matches in 1 file.)",
+        ["src/app.py", "3-\t", "4\tdef handler(request):", "8-\t", "9\thandler(None)"],
+        "",
         where="src",
     )
 
@@ -110,10 +111,10 @@ def test_minified_line_shows_a_window_around_the_match(session: Session, root: P
     assert result.text == _grep(
         [
             "app.min.js",
-            f"  m1 1: …{window}… [line cut: match at column 2401 of 5008 chars; read on with offset=1, "
+            f"1\t…{window}… [line cut: match at column 2401 of 5008 chars; read on with offset=1, "
             "char_offset=2321]",
         ],
-        "(1 match in 1 file.)",
+        "",
     )
     assert result.metadata["matches"][0]["column"] == 2401
     assert session.edit("app.min.js", "needle()", "pin()").is_error  # a window is not a grant: not shown whole
@@ -123,12 +124,12 @@ def test_minified_line_shows_a_window_around_the_match(session: Session, root: P
 
 def test_window_at_the_start_and_end_of_a_long_line(session: Session, root: Path) -> None:
     (root / "a.txt").write_text("needle" + "x" * 600 + "\n" + "y" * 600 + "needle\n")
-    rows = session.grep("needle").text.split("\n")[4:6]
+    rows = session.grep("needle").text.split("\n")[1:3]
     assert rows == [
-        "  m1 1: needle"
+        "1\tneedle"
         + "x" * 234
         + "… [line cut: match at column 1 of 606 chars; read on with offset=1, char_offset=1]",
-        "  m2 2: …"
+        "2\t…"
         + "y" * 234
         + "needle [line cut: match at column 601 of 606 chars; read on with offset=2, char_offset=367]",
     ]
@@ -138,7 +139,7 @@ def test_long_context_line_is_cut_with_reads_marker(session: Session, root: Path
     long = "z" * (LINE_CHARS + 50)
     (root / "a.txt").write_text(f"{long}\nneedle\n")
     result = session.grep("needle", before=1)
-    assert result.text.split("\n")[4] == f"  1- {'z' * LINE_CHARS}… [line cut: {LINE_CHARS + 50:,} chars in all]"
+    assert result.text.split("\n")[1] == f"1-\t{'z' * LINE_CHARS}… [line cut: {LINE_CHARS + 50:,} chars in all]"
     assert session.edit("a.txt", "z" * 10, "w").is_error  # a cut context line is not granted
 
 
@@ -148,10 +149,10 @@ def test_cap_pages_with_offset(session: Session, root: Path) -> None:
     assert first.text == _grep(
         [
             "README.md",
-            "  m1 1: Call handler() to serve.",
+            "1\tCall handler() to serve.",
             "src/app.py",
-            "  m2 4: def handler(request):",
-            "  m3 9: handler(None)",
+            "4\tdef handler(request):",
+            "9\thandler(None)",
         ],
         "(Showing matches 1-3 of 4 in 3 files. Use offset=4 to continue, or narrow the search with path, glob "
         "or type.)",
@@ -159,7 +160,7 @@ def test_cap_pages_with_offset(session: Session, root: Path) -> None:
     assert (first.metadata["next_offset"], first.metadata["truncated"]) == (4, "limit")
     rest = session.grep("handler", max_results=3, offset=4)
     assert rest.text == _grep(
-        ["src/util.py", "  m4 1: from app import handler"], "(Showing matches 4-4 of 4 in 3 files.)"
+        ["src/util.py", "1\tfrom app import handler"], "(Showing matches 4-4 of 4 in 3 files.)"
     )
     past = session.grep("handler", offset=5)
     assert past.is_error
@@ -171,10 +172,10 @@ def test_byte_cap_stops_at_a_whole_match(root: Path) -> None:
     session = Session([root], ledger=MemoryLedger(), limits=Limits(max_bytes=1024))
     result = session.grep("needle")
     shown = len(result.metadata["matches"])
-    assert shown == 9  # 9 rows of about 100 bytes and the path fit in 1 KB
+    assert shown == 9  # 9 rows of about 100 bytes, the path and the summary line fit in 1 KB
     assert result.text.endswith(
         "\n\n(Output capped at 1 KB. Showing matches 1-9 of 50 in 1 file. Use offset=10 to continue, or narrow the "
-        "search with path, glob or type.)\n</content>"
+        "search with path, glob or type.)"
     )
     assert result.metadata["truncated"] == "bytes"
 
@@ -211,7 +212,7 @@ def test_binary_files_are_skipped(session: Session, root: Path) -> None:
     (root / "late.bin").write_bytes(b"needle\n" * 20_000 + b"\x00needle\n")  # text with a stray NUL: searched
     (root / "text.txt").write_text("needle\n")
     result = session.grep("needle", files_only=True)
-    assert result.text.split("\n")[3:7] == [
+    assert result.text.split("\n") == [
         "late.bin (20001 matches)",
         "text.txt (1 match)",
         "",
@@ -227,24 +228,24 @@ def test_lines_are_reads_plain_lines_in_every_encoding(session: Session, root: P
     (root / "bad.txt").write_bytes("héllo wörld ünïcode\n".encode() + b"needle \xff here\n")
     (root / "bom8.txt").write_bytes(b"\xef\xbb\xbfneedle first\n")
     result = session.grep("needle", context=1)
-    body = result.text.split("\n")[3:-3]
+    body = result.text.split("\n")
     assert body == [
         "bad.txt",
-        "  1- héllo wörld ünïcode",
-        "  m1 2: needle \ufffd here",
+        "1-\théllo wörld ünïcode",
+        "2\tneedle \ufffd here",
         "bom16.txt",
-        "  1- first",
-        "  m2 2: the needle",
+        "1-\tfirst",
+        "2\tthe needle",
         "bom8.txt",
-        "  m3 1: needle first",
+        "1\tneedle first",
         "crlf.txt",
-        "  1- alpha",
-        "  m4 2: needle one",
-        "  3- omega",
+        "1-\talpha",
+        "2\tneedle one",
+        "3-\tomega",
         "gbk.txt",
-        "  m5 1: 中文 needle 文本",
-        "  m6 2: 中文 needle 文本",
-        "  m7 3: 中文 needle 文本",
+        "1\t中文 needle 文本",
+        "2\t中文 needle 文本",
+        "3\t中文 needle 文本",
     ]
     assert [m["column"] for m in result.metadata["matches"]] == [1, 5, 1, 1, 4, 4, 4]
     for name in ("bad.txt", "bom16.txt", "crlf.txt", "gbk.txt"):  # edits work on them without a read
@@ -256,7 +257,7 @@ def test_cr_only_file_is_left_out_with_a_note(session: Session, root: Path) -> N
     result = session.grep("needle")
     assert result.text == _grep(
         ["(old.txt has CR line endings, which ripgrep does not split on; it was left out: read it.)"],
-        "(1 match in 1 file.)",
+        "",
     ).replace("\n\n(1 match", "\n(1 match")
 
 
@@ -358,7 +359,7 @@ def test_many_matches_are_counted_without_holding_them(session: Session, root: P
     assert counts == [("a.txt", 15_000), ("b.txt", 15_000), ("c.txt", 15_000)]
     result = session.grep("needle", max_results=2, offset=29_999)  # past the JSON budget: counted, then paged
     assert result.text == _grep(
-        ["b.txt", "  m1 14999: needle 14998", "  m2 15000: needle 14999"],
+        ["b.txt", "14999\tneedle 14998", "15000\tneedle 14999"],
         "(Showing matches 29999-30000 of 45000 in 3 files. Use offset=30001 to continue, or narrow the search "
         "with path, glob or type.)",
     )
@@ -430,8 +431,8 @@ async def test_grep_and_read_match_over_mcp(root: Path) -> None:
     assert grep.annotations is not None and grep.annotations.read_only_hint is True
     assert grep.annotations.destructive_hint is False
     assert _text(found) == _grep(
-        ["src/app.py", "  3-", "  m1 4: def handler(request):", "  5-     value = request.get('x')"],
-        "(1 match in 1 file.)",
+        ["src/app.py", "3-\t", "4\tdef handler(request):", "5-\t    value = request.get('x')"],
+        "",
     )
     assert found.meta["leanread"]["matches"] == [{"id": "m1", "path": "src/app.py", "line": 4, "column": 1}]
     assert _text(around) == (
@@ -457,7 +458,7 @@ def test_cli_grep_then_read_by_match_id(tmp_path: Path) -> None:
     assert (
         found.stdout
         == _grep(
-            ["src/app.py", "  3-", "  m1 4: def handler(request):", "  5-     value = request.get('x')"],
+            ["src/app.py", "3-\t", "4\tdef handler(request):", "5-\t    value = request.get('x')"],
             "(Showing matches 1-1 of 3 in 2 files. Use offset=2 to continue, or narrow the search with path, glob or "
             "type.)",
             where="src",
@@ -515,18 +516,18 @@ def test_fast_and_full_decoding_show_the_same_lines(root: Path) -> None:
     fast = fresh.grep("needle", context=3, max_results=1000).text
     full = seen.grep("needle", context=3, max_results=1000).text
     assert fast == full
-    rows = fast.split("\n")[4:-3]
-    shown = {int(r.split(":")[0].split()[-1]): r.split(": ", 1)[1] for r in rows if ": " in r}
+    rows = fast.split("\n")[1:]
+    shown = {int(r.split("\t")[0]): r.split("\t", 1)[1] for r in rows if not r.split("\t")[0].endswith("-")}
     assert shown == {n: line for n, line in enumerate(text.split("\n"), 1) if "needle" in line}
-    assert rows[:2] == ["  1- first line", "  m1 2:     row 1 needle é"]
-    assert rows[-1] == "  m40 41: last needle"
+    assert rows[:2] == ["1-\tfirst line", "2\t    row 1 needle é"]
+    assert rows[-1] == "41\tlast needle"
     assert not fresh.edit("a.py", "first line", "First line").is_error  # context line 1 was granted
 
 
 def test_a_match_id_of_a_file_changed_since_the_grep_is_refused(session: Session, root: Path) -> None:
     (root / "a.py").write_text("".join(f"line {i}\n" for i in range(1, 101)).replace("line 50\n", "target = 1\n"))
     result = session.grep("target")
-    assert "m1 50: target = 1" in result.text
+    assert "50\ttarget = 1" in result.text and result.metadata["matches"][0]["id"] == "m1"
     (root / "a.py").write_text("inserted\n" + (root / "a.py").read_text())
     refused = session.read(match_id="m1")
     assert refused.is_error
@@ -542,16 +543,15 @@ def test_files_only_lists_the_files_with_their_counts(session: Session, root: Pa
     (root / "c.py").write_text("x = 3\n")
     result = session.grep("x =", files_only=True)
     assert result.text == (
-        "<path>.</path>\n<type>grep</type>\n<content>\na.py (2 matches)\nc.py (1 match)\n\n"
-        "(3 matches in 2 files.)\n</content>"
+        "a.py (2 matches)\nc.py (1 match)"
     )
     paged = session.grep("x =", files_only=True, max_results=1)
-    assert paged.text.split("\n")[3:6] == [
+    assert paged.text.split("\n") == [
         "a.py (2 matches)",
         "",
         "(Showing files 1-1 of 2, 3 matches in all. Use offset=2 to continue.)",
     ]
-    assert session.grep("x =", files_only=True, max_results=1, offset=2).text.split("\n")[3] == "c.py (1 match)"
+    assert session.grep("x =", files_only=True, max_results=1, offset=2).text.split("\n")[0] == "c.py (1 match)"
 
 
 def test_huge_context_around_one_match_is_narrowed_to_the_cap(session: Session, root: Path) -> None:
@@ -560,7 +560,7 @@ def test_huge_context_around_one_match_is_narrowed_to_the_cap(session: Session, 
     result = session.grep("TARGET", context=3000)
     assert len(result.text.encode()) <= 50 * 1024
     assert result.metadata["truncated"] == "bytes"
-    assert "m1 2500: TARGET line with some padding" in result.text
+    assert "\n2500\tTARGET line with some padding" in result.text
     assert "(The context of the first match was narrowed to fit 50 KB; read around it instead.)" in result.text
 
 

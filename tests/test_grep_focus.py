@@ -42,23 +42,17 @@ def tree(root: Path) -> Path:
 
 
 FOCUSED = """\
-<path>.</path>
-<type>grep</type>
-<content>
 [focus: kept 2 of 24 matches for "Where is the shipping cost of a parcel computed from its weight?"; omitted matches \
 can be shown by grep without focus or with offset]
-  … 12 matches omitted (billing.py: 6, mailing.py: 6); grep without focus or with offset=1 shows them …
+… 12 matches omitted (billing.py: 6, mailing.py: 6); grep without focus or with offset=1 shows them …
 shipping.py
-  m1 1: def parcel_cost(item):
-  2-     \"\"\"Handle the parcel cost step of the service.\"\"\"
-  3-     return item
-  m2 5: def rate_table(item):
-  6-     \"\"\"Shipping price per kilogram, by zone, used for every parcel.\"\"\"
-  7-     return item
-  … 10 matches omitted (shipping.py: 4, users.py: 6); grep without focus or with offset=15 shows them …
-
-(24 matches in 4 files.)
-</content>"""
+1\tdef parcel_cost(item):
+2-\t    \"\"\"Handle the parcel cost step of the service.\"\"\"
+3-\t    return item
+5\tdef rate_table(item):
+6-\t    \"\"\"Shipping price per kilogram, by zone, used for every parcel.\"\"\"
+7-\t    return item
+… 10 matches omitted (shipping.py: 4, users.py: 6); grep without focus or with offset=15 shows them …"""
 
 
 def test_focus_keeps_the_relevant_matches(session: Session, tree: Path) -> None:
@@ -115,12 +109,11 @@ def test_focus_judges_matches_past_the_first_page(root: Path) -> None:
     assert (result.metadata["focus"]["kept_matches"], result.metadata["focus"]["total_matches"]) == (1, 150)
     assert (result.metadata["truncated"], result.metadata["next_offset"]) == (None, None)
     assert result.text.endswith(
-        "  … 129 matches omitted (many.py: 129); grep without focus or with offset=1 shows them …\n"
+        "… 129 matches omitted (many.py: 129); grep without focus or with offset=1 shows them …\n"
         "many.py\n"
-        "  m1 388: def parcel_weight_cost(item):\n"
-        "  389-     return item\n"
-        "  … 20 matches omitted (many.py: 20); grep without focus or with offset=131 shows them …\n\n"
-        "(150 matches in 1 file.)\n</content>"
+        "388\tdef parcel_weight_cost(item):\n"
+        "389-\t    return item\n"
+        "… 20 matches omitted (many.py: 20); grep without focus or with offset=131 shows them …"
     )
     # with max_results given, the question is asked of that page alone
     page = session.grep("^def ", after=1, max_results=100, focus="Where is the parcel weight cost computed?")
@@ -132,9 +125,9 @@ def test_a_page_of_max_results_is_pruned_within_the_page(session: Session, tree:
     focus = page.metadata["focus"]
     assert (focus["kept_matches"], focus["total_matches"]) == (2, 20)
     assert page.text.endswith(
-        "  … 6 matches omitted (shipping.py: 4, users.py: 2); grep without focus or with offset=15 shows them …\n\n"
+        "… 6 matches omitted (shipping.py: 4, users.py: 2); grep without focus or with offset=15 shows them …\n\n"
         "(Showing matches 1-20 of 24 in 4 files. Use offset=21 to continue, or narrow the search with path, "
-        "glob or type.)\n</content>"
+        "glob or type.)"
     )
     assert page.metadata["next_offset"] == 21
 
@@ -162,7 +155,7 @@ def test_question_repeating_the_pattern_word_still_prunes(session: Session, tree
     result = session.grep("item", after=1, focus=question)
     assert (result.metadata["focus"]["kept_matches"], result.metadata["focus"]["total_matches"]) == (2, 48)
     assert [(m["path"], m["line"]) for m in result.metadata["matches"]] == [("shipping.py", 1), ("shipping.py", 5)]
-    assert "  … 1 match omitted (shipping.py: 1); grep without focus or with offset=26 shows it …\n" in result.text
+    assert "… 1 match omitted (shipping.py: 1); grep without focus or with offset=26 shows it …\n" in result.text
 
 
 def test_a_focused_grep_stays_within_the_byte_cap_and_the_unfocused_page(root: Path) -> None:

@@ -36,7 +36,7 @@ def test_openai_chat_definitions_fit_the_sdk_types() -> None:
         name = tool["function"]["name"]
         assert tool["function"]["parameters"] == input_schema(name)
         assert tool["function"]["description"] == tool_description(name, Limits(max_lines=300))
-    assert "up to 300 lines" in tools[0]["function"]["description"]
+    assert "at most 300 lines and 50 KB a call" in tools[0]["function"]["description"]  # limits filled in
 
 
 def test_openai_responses_definitions_fit_the_sdk_types() -> None:

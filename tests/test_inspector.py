@@ -88,8 +88,7 @@ def test_integer_boolean_and_enum_arguments(inspector: Path, repo: Path) -> None
     )
     assert _text(found) == (
         False,
-        "<path>.</path>\n<type>grep</type>\n<content>\nsrc/app.py\n  m1 1: def Handler():\n\n"
-        "(1 match in 1 file.)\n</content>",
+        "src/app.py\n1\tdef Handler():",
     )
     assert _text(wrong) == (
         True,

@@ -138,9 +138,45 @@ def test_small_output_is_not_pruned(session: Session, root: Path) -> None:
 
 def test_output_cut_by_the_byte_cap_is_not_pruned(root: Path, inventory: Path) -> None:
     session = Session([root], ledger=MemoryLedger(), limits=Limits(max_bytes=1500))
-    result = session.read("inventory.py", focus=QUESTION)
+    result = session.read("inventory.py", offset=1, focus=QUESTION)
     assert result.metadata["focus"]["skipped"] == "output already cut"
     assert "omitted" not in result.text and result.metadata["truncated"] == "bytes"
+
+
+def test_a_whole_read_over_the_caps_is_pruned_over_the_whole_file(root: Path, inventory: Path) -> None:
+    capped = Session([root], ledger=MemoryLedger(), limits=Limits(max_bytes=1500, max_lines=40))
+    result = capped.read("inventory.py", focus=QUESTION)
+    whole = Session([root], ledger=MemoryLedger()).read("inventory.py", focus=QUESTION)
+    assert result.metadata["mode"] == "focus" and result.metadata["truncated"] is None
+    assert result.text == whole.text
+    assert "def parse_header(value):" in result.text and "(End of file - total 102 lines)" in result.text
+    # what the pruner keeps must fit the caps: over them, the capped window (or the outline) it was
+    tiny = Session([root], ledger=MemoryLedger(), limits=Limits(max_bytes=300, max_lines=5))
+    assert tiny.read("inventory.py", focus=QUESTION).metadata["mode"] != "focus"
+
+
+def test_fresh_wins_over_dedup_in_a_focused_read(session: Session, inventory: Path) -> None:
+    session.read("inventory.py")
+    again = session.read("inventory.py", focus=QUESTION, fresh=True)
+    assert "unchanged since you read" not in again.text
+    assert "def parse_header(value):" in again.text and again.metadata["mode"] == "focus"
+
+
+def test_a_short_held_run_and_its_omitted_neighbours_are_one_marker() -> None:
+    lines = [f"value_{i} = compute_something_long(argument_{i}, other_{i})" for i in range(1, 31)]
+    held_runs = {(12, 12), (20, 29)}
+
+    def held(a: int, b: int) -> str | None:
+        return f"… lines {a}-{b} unchanged since you read them …" if (a, b) in held_runs else None
+
+    body, shown = focus_body(lines, 1, [(1, 1), (12, 12), (20, 29)], lambda n, line: line, held)
+    assert body == [
+        lines[0],
+        "… lines 2-19 omitted …",
+        "… lines 20-29 unchanged since you read them …",
+        "… line 30 omitted …",
+    ]
+    assert shown == [1]
 
 
 def test_pruner_error_fails_open(session: Session, inventory: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -380,3 +416,21 @@ def test_a_big_file_whose_text_is_not_pruned_gets_its_outline(root: Path, invent
         assert result.metadata["focus"]["skipped"] == f"outline, as the text was not pruned ({reason})"
         assert result.text.startswith(outline)
     assert session.read("inventory.py", focus=QUESTION).text == PRUNED  # pruned: the text wins
+
+
+def test_the_issue_cases_on_the_stdlib(tmp_path: Path) -> None:
+    import argparse
+    import textwrap
+
+    for module in (argparse, textwrap):
+        (tmp_path / Path(str(module.__file__)).name).write_bytes(Path(str(module.__file__)).read_bytes())
+    session = Session([tmp_path], ledger=MemoryLedger())
+    usage = "How does the help formatter wrap the usage message when it is too long to fit on one line?"
+    for mode in (None, "full"):
+        result = session.read("argparse.py", focus=usage, mode=mode, fresh=True)
+        assert result.metadata["mode"] == "focus", mode
+        assert "    def _format_usage(self, usage, actions, groups, prefix):" in result.text
+    session.read("textwrap.py", mode="full")
+    dedent = "How does dedent find the common leading whitespace of the lines?"
+    result = session.read("textwrap.py", focus=dedent, fresh=True)
+    assert "def dedent(text):" in result.text and "unchanged since you read" not in result.text

@@ -478,17 +478,13 @@ def test_description_hint_matches_the_real_notice(root: Path) -> None:
     real = Session([root]).read("t.txt", mode="full").text.splitlines()[-2]
     assert real == "(Showing lines 1-2000 of 3000. Use offset=2001 to continue.)"
     assert f"`{real}`" in hint
-    assert "Output is capped at 50 KB per call" in hint
-    assert (
-        "A line longer than 2000 characters is cut where marked; "
-        "read the rest of line N with `offset=N, char_offset=2001`." in hint
-    )
+    assert "at most 2000 lines and 50 KB a call; a line over 2000 characters is cut where marked" in hint
 
 
 def test_description_follows_the_limits() -> None:
     hint = " ".join(description("read", Limits(max_lines=100, max_bytes=8 * 1024)).split())
     assert "(Showing lines 1-100 of 3000. Use offset=101 to continue.)" in hint
-    assert "capped at 8 KB per call" in hint
+    assert "at most 100 lines and 8 KB a call" in hint
 
 
 def test_parameters_match_the_request() -> None:

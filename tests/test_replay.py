@@ -17,11 +17,19 @@ from typer.testing import CliRunner
 from leanread.bench.replay import sandbox
 from leanread.bench.replay.calls import FileSnapshot, ReadCall
 from leanread.bench.replay.engine import TraceResult, replay
-from leanread.bench.replay.report import chart_figure, chart_strategies, markdown, summary, write_outputs
+from leanread.bench.replay.report import (
+    chart_figure,
+    chart_strategies,
+    cross_check_applies,
+    markdown,
+    summary,
+    write_outputs,
+)
 from leanread.bench.replay.run import ReplayRun, pick_strategies
 from leanread.bench.replay.source import Source
 from leanread.bench.replay.strategies import available
 from leanread.bench.replay.strategies.leanread import Leanread
+from leanread.bench.replay.tooldefs import OPENCODE, leanread_definitions
 from leanread.bench.traces import Trace, load_trace
 from leanread.cli import app
 from leanread.result import ToolResult
@@ -143,6 +151,8 @@ def test_strategies_are_found_one_per_file_in_report_order() -> None:
         "swe-agent",
         "floor",
         "leanread",
+        "leanread-dedup-off",
+        "leanread-dedup-on",
         "leanread+focus",
         "leanread-cli",
         "leanread-outline",
@@ -356,7 +366,7 @@ def test_trace_loading_keeps_the_header() -> None:
 
 def _long_module() -> str:
     """Sixty small functions and one about parsing a header: a whole read is worth pruning."""
-    parts = [f"def total_{n}(numbers):\n    return sum(numbers) + {n}\n" for n in range(60)]
+    parts = [f"def total_of_the_numbers_{n}(numbers):\n    return sum(numbers) + {n}\n" for n in range(60)]
     parts.insert(30, "def parse_header(value):\n    main, _, rest = value.partition(';')\n    return main, rest\n")
     return "\n\n".join(parts)
 
@@ -401,3 +411,40 @@ def test_focus_strategy_without_questions_is_reported_not_measurable(tmp_path: P
         "leanread+focus: not measurable on these traces: no read or grep carries a focus question; its figures "
         "here would be those of the strategy it falls back to." in text
     )
+
+
+def test_tool_definitions_are_charged_once_per_trace(tmp_path: Path) -> None:
+    run = _small_run(tmp_path)
+    s = summary(run)
+    ours = leanread_definitions()
+    assert set(ours.tools) == {"read", "grep", "edit", "write", "ls"}
+    assert ours.tokens <= 2_500
+    lean, oc, floor = (s["strategies"][n] for n in ("leanread", "opencode", "floor"))
+    assert lean["definitions_per_trace"] == ours.tokens
+    assert oc["definitions_per_trace"] == 1_708 and floor["definitions_per_trace"] == 0
+    traces = len(run.results)
+    assert lean["all_with_definitions"] == lean["all"] + ours.tokens * traces
+    assert lean["ratio_all_with_definitions"] == round(
+        (lean["all"] + ours.tokens * traces) / (oc["all"] + 1_708 * traces), 4
+    )
+    text = markdown(run, "cmd")
+    assert f"- opencode: 1,708 (read 448, grep 294, glob 272, edit 457, write 237); {OPENCODE.source}." in text
+
+
+def test_issue_6_cross_check_only_on_the_shared_set(tmp_path: Path) -> None:
+    run = _small_run(tmp_path)
+    assert not cross_check_applies(summary(run))
+    assert "issue 6 cross-check" not in markdown(run, "cmd")
+    assert cross_check_applies({"traces": 32, "servable_reads": 282})
+
+
+def test_dedup_strategies_cost_what_their_setting_does(tmp_path: Path) -> None:
+    tree = _tree(tmp_path)
+    ops = [{"op": "read", "path": "pkg/mod.py", "offset": None, "limit": None, "step": n} for n in (1, 2)]
+    run = ReplayRun(pick_strategies(["leanread", "leanread-dedup-on", "leanread-dedup-off"]))
+    run.results.append(replay(load_trace(_trace(tmp_path, ops)), _source(tree), run.strategies, tmp_dir=tmp_path))
+    result = run.results[0]
+    assert result.notes["leanread"] == result.notes["leanread-dedup-on"] == {"reads: full": 1, "reads: elided": 1}
+    assert result.notes["leanread-dedup-off"]["reads: full"] == 2
+    first = next(r for r in result.rows if r["step"] == 1)["tokens"]["leanread-dedup-off"]
+    assert result.tokens["leanread-dedup-off"]["read"] == 2 * first > result.tokens["leanread"]["read"]

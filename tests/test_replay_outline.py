@@ -134,12 +134,12 @@ def test_follow_ups_are_read_once_and_charged_to_the_op_that_needs_them(tmp_path
         "follow-up reads: range": 2,
     }
     # used non-blank lines, each once, by where the model had them from:
-    # step 2: 32 (follow-up); step 3: 31, 35 (outline), 32 (the edit's new line), 33 (the
-    # edit's excerpt), 36 (follow-up); step 4: 403, 405 (the decorator's row), 406 (def value,
+    # step 2: 32 (follow-up); step 3: 31, 35 (outline), 32 (the edit's new line), 33, 36
+    # (follow-up: an edit written as sent shows no excerpt); step 4: 403, 405 (the decorator's row), 406 (def value,
     # shown under 405-407), 409 (outline), 404, 407, 410, 411 (follow-ups); step 6: 414-416
     # (follow-ups)
     used = {k.split(": ")[1]: v for k, v in notes.items() if k.startswith("used lines")}
-    assert used == {"follow-up": 9, "outline": 6, "other output": 2}
+    assert used == {"follow-up": 10, "outline": 6, "other output": 1}
     rows = {r["step"]: r["tokens"] for r in result.rows if r.get("step")}
     assert rows[5]["leanread-outline"] == rows[5]["leanread"]  # the same stub
     for step in (2, 3, 4, 6):  # follow-ups were charged to these ops

@@ -23,8 +23,8 @@ def test_a_written_leanread_toml_does_not_open_env_to_the_next_run(root: Path) -
     user_file = Path(os.environ["XDG_CONFIG_HOME"], "leanread", "config.toml")
     assert (done.returncode, done.stdout) == (
         0,
-        "<path>.</path>\n<type>grep</type>\n<content>\n(No matches in the workspace; gitignored, binary and "
-        "deny-listed files are not searched.)\n</content>\n",
+        "(No matches in the workspace; gitignored, binary and "
+        "deny-listed files are not searched.)\n",
     )
     assert done.stderr == (
         f"leanread: {root / 'leanread.toml'} tries to loosen leanread's sandbox (dropping 46 patterns (.env, "

@@ -14,7 +14,7 @@ from .backends import backend_name, make_pruner
 from .base import Pruner, PruneResult, merge_ranges
 from .blocks import keep_blocks_by
 from .dense import DenseUnavailable, HybridPruner
-from .guards import prune
+from .guards import MAX_CHARS, prune
 from .llm import LLMPruner
 from .local import LocalPruner, keep_blocks
 from .remote import RemoteError
@@ -22,6 +22,7 @@ from .render import focus_body, focus_header, omitted_marker, quoted_question
 from .swe_pruner import SWEPrunerClient
 
 __all__ = [
+    "MAX_CHARS",
     "AuditHook",
     "DenseUnavailable",
     "FocusAudit",

@@ -8,6 +8,9 @@ from collections.abc import Callable, Sequence
 from ..frame import Own
 from ..tokens import count_tokens
 
+#: A run of kept lines the model already has, shorter than this, is not named on its own next to
+#: an omitted run: the two are one ``… lines A-B omitted …`` marker.
+HELD_MIN_LINES = 3
 #: Characters of the focus question quoted in a header at most.
 QUESTION_CHARS = 200
 
@@ -52,28 +55,38 @@ def focus_body(
         decorate: ``(file line number, line) -> shown line`` (the read format).
         held: ``(first, last)`` file lines of a kept run → the marker standing for them when the
             model already has all of them unchanged (``… lines 53-62 unchanged since you read
-            them …``), else None; used where the marker is cheaper than the lines.
+            them …``), else None.
 
     Returns:
-        ``(body, shown)``: each omitted run is one marker where the marker costs fewer tokens
-        than the lines it stands for, else those lines are shown; ``shown`` lists the file line
-        numbers shown, ascending.
+        ``(body, shown)``: each run of lines left out (omitted, or kept but already held) is one
+        marker; a held run under ``HELD_MIN_LINES`` lines and the omitted runs next to it are one
+        ``… lines A-B omitted …``; a marker stands only
+        where it costs fewer tokens than the lines it hides, else those lines are shown.
+        ``shown`` lists the file line numbers shown, ascending.
     """
     keep = {n for a, b in kept for n in range(a, b + 1)}
-    body: list[str] = []
-    shown: list[int] = []
+    runs: list[tuple[int, int, str | None, bool]] = []  # (first, last index, marker or None, mergeable)
     index = 0
     while index < len(lines):
         end = index
         inside = (index + 1) in keep
         while end + 1 < len(lines) and ((end + 2) in keep) == inside:
             end += 1
-        run = [decorate(first + i, lines[i]) for i in range(index, end + 1)]
         marker = held(first + index, first + end) if inside else omitted_marker(first + index, first + end)
+        # an omitted run, or a held run too short to be worth naming, joins a neighbouring such marker
+        mergeable = marker is not None and (not inside or end - index + 1 < HELD_MIN_LINES)
+        if runs and mergeable and runs[-1][3]:
+            index = runs.pop()[0]
+            marker = omitted_marker(first + index, first + end)
+        runs.append((index, end, marker, mergeable))
+        index = end + 1
+    body: list[str] = []
+    shown: list[int] = []
+    for a, b, marker, _ in runs:
+        run = [decorate(first + i, lines[i]) for i in range(a, b + 1)]
         if marker is not None and count_tokens(marker) < count_tokens("\n".join(run)):
             body.append(marker)
         else:
             body.extend(run)
-            shown.extend(range(first + index, first + end + 1))
-        index = end + 1
+            shown.extend(range(first + a, first + b + 1))
     return body, shown

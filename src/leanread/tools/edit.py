@@ -33,10 +33,10 @@ NAME = "edit"
 
 #: Model-facing description of each parameter (MCP input schema, CLI help).
 PARAMETERS: dict[str, str] = {
-    "path": "File to edit: relative to the workspace root, or absolute inside it.",
-    "old_string": "The exact text to replace, copied from what read showed (without line numbers).",
+    "path": "Relative to the workspace root, or absolute inside it.",
+    "old_string": "Text you were shown of the file's current version, copied exactly; it must occur once.",
     "new_string": "The text to put in its place.",
-    "replace_all": "true: replace every occurrence; otherwise old_string must occur exactly once.",
+    "replace_all": "true: replace every occurrence.",
 }
 
 #: Lines of context shown around the change in the result.
@@ -289,7 +289,10 @@ def _write(ctx: ToolContext, request: EditRequest, call_id: str, resolved: Resol
     replace_if_unchanged(resolved.real, resolved.display, original, data)
     # written: from here on nothing raises, the result says what was done
     carried = _carried(ctx, resolved.real, new_file, plan)
-    excerpt, shown = _excerpt(list(new_file.lines), plan.new_lines, ctx.limits.max_line_chars)
+    # the model wrote new_string itself: it needs to see the lines only when the file got other text
+    # than it sent (a rule other than exact matched, or the indentation shifted) or parses worse
+    as_sent = plan.rule == "exact" and not plan.shift and warning is None
+    excerpt, shown = ([], ()) if as_sent else _excerpt(list(new_file.lines), plan.new_lines, ctx.limits.max_line_chars)
     seen = ranges_of([n for a, b in (*shown, *plan.new_lines) for n in range(a, b + 1)])
     note = remember_written(ctx, call_id, resolved.real, new_file, seen, kind="edit", knowledge=carried)
     return _Written(plan, new_file, excerpt, warning, note)
@@ -323,16 +326,7 @@ def run(ctx: ToolContext, request: EditRequest, call_id: str) -> ToolResult:
             )
         plan, new_file, excerpt, warning, note = _write(ctx, request, call_id, current, came)
     text = "\n".join(
-        [
-            f"<path>{resolved.display}</path>",
-            "<type>edit</type>",
-            "<content>",
-            _summary(plan, resolved.display),
-            *excerpt,
-            *([warning] if warning else []),
-            *([note] if note else []),
-            "</content>",
-        ]
+        [_summary(plan, resolved.display), *excerpt, *([warning] if warning else []), *([note] if note else [])]
     )
     metadata = {
         "call_id": call_id,

@@ -64,9 +64,9 @@ FACTS: dict[str, object] = {"depth": DEPTH, "max_entries": MAX_ENTRIES}
 
 #: Model-facing description of each parameter (MCP input schema, CLI help).
 PARAMETERS: dict[str, str] = {
-    "path": "Folder to list: relative to the workspace root, or absolute inside it. Default: the root.",
-    "depth": f"Levels of the tree to show; deeper folders are shown with their file count. Default: {DEPTH}.",
-    "max_entries": f"Entries to show at most. Default: {MAX_ENTRIES}.",
+    "path": "Relative to the workspace root. Default: the root.",
+    "depth": f"Levels to show. Default: {DEPTH}.",
+    "max_entries": f"Entries to show. Default: {MAX_ENTRIES}.",
 }
 
 

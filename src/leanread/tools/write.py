@@ -23,7 +23,7 @@ NAME = "write"
 
 #: Model-facing description of each parameter (MCP input schema, CLI help).
 PARAMETERS: dict[str, str] = {
-    "path": "File to create or replace: relative to the workspace root, or absolute inside it.",
+    "path": "Relative to the workspace root, or absolute inside it.",
     "content": "The whole new content of the file.",
 }
 

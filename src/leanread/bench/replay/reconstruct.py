@@ -23,8 +23,7 @@ EXCERPT = re.compile(r"^(\d+): (.*)$")
 NOTICE = re.compile(
     r"^\((End of file|Empty file|Showing lines|Output capped|File |Lines? \d|.* changed since you read it;)"
 )
-GREP_MATCH = re.compile(r"^  m\d+ (\d+):(?: (.*))?$")
-GREP_CONTEXT = re.compile(r"^  (\d+)-(?: (.*))?$")
+GREP_ROW = re.compile(r"^(\d+)-?\t(.*)$")
 CUT = re.compile(
     r"… \[line cut: [\d,]+ chars in all\]$|\[line cut: match at column [\d,]+ of [\d,]+ chars; read on with .*\]$"
 )
@@ -239,7 +238,7 @@ def apply_edit(view: View, result: ToolResult, old: str, new: str) -> None:
     """The model applies its own edit to what it holds, renumbering what follows. When leanread
     matched ``old`` by a looser rule than exact text, the model knows its ``new`` as it wrote it,
     and the numbered excerpt the result shows."""
-    summary = result.text.split("\n")[3]
+    summary = result.text.split("\n")[0]
     match = SUMMARY.search(summary)
     check(match is not None, summary)
     assert match is not None
@@ -258,7 +257,7 @@ def apply_edit(view: View, result: ToolResult, old: str, new: str) -> None:
     _shift_loose(view, a, b, (d - c) - (b - a))
     call = result.metadata["call_id"]
     shifted.update({c + i: (text, frozenset({call})) for i, text in enumerate(block)})
-    for row in result.text.split("\n")[4:-1]:  # the numbered excerpt around the change
+    for row in result.text.split("\n")[1:]:  # the numbered excerpt around the change, when shown
         if match := EXCERPT.match(row):
             number, text = int(match.group(1)), match.group(2)
             held = shifted.get(number)
@@ -309,14 +308,13 @@ def apply_grep(views: dict[str, View], result: ToolResult) -> None:
         return
     call = result.metadata["call_id"]
     current: View | None = None
-    for row in _body(result.text):
-        if not row or row.startswith("("):
+    for row in result.text.split("\n"):
+        found = GREP_ROW.match(row)
+        if found is None:
+            if row and not row.startswith(("(", "[", "…")):  # a file's path
+                current = views.setdefault(row, View())
             continue
-        if not row.startswith("  "):
-            current = views.setdefault(row, View())
-            continue
-        found = GREP_MATCH.match(row) or GREP_CONTEXT.match(row)
-        if current is None or found is None:
+        if current is None:
             continue
         text = found.group(2) or ""
         if CUT.search(text):

@@ -12,6 +12,7 @@ from typing import Any
 
 from .engine import KINDS, TraceResult, usage_summary
 from .run import ReplayRun
+from .tooldefs import Definitions, definitions_for, leanread_definitions
 
 #: Our own earlier replay of the anchors on the 32 shared traces (issue 6): read tokens over
 #: 282 servable reads, sources from PyPI, o200k_base.
@@ -23,6 +24,8 @@ CROSS_CHECK: dict[str, int] = {
     "floor": 398_358,
 }
 CROSS_CHECK_READS = 282
+#: The shared trace set those totals are of: the cross-check applies only to a run of it.
+CROSS_CHECK_TRACES = 32
 #: The goal of issue 6: leanread at most this share of opencode's tokens.
 GOAL = 0.72
 #: The goal of issue 7: an outline strategy's reads, follow-ups included, at most this share of
@@ -93,8 +96,12 @@ def summary(run: ReplayRun) -> dict[str, Any]:
         for name, c in r.notes.items():
             notes.setdefault(name, Counter()).update(c)
     strategies = {}
+    ours = leanread_definitions()
+    base_defs = _definitions(BASELINE, ours) * len(results)
     for cls in run.strategies:
         counts = sums.get(cls.name, Counter())
+        defs = definitions_for(cls.name, ours)
+        charged = (defs.tokens if defs else 0) * len(results)
         strategies[cls.name] = {
             "title": cls.title,
             "tokens": {k: counts[k] for k in KINDS},
@@ -104,6 +111,13 @@ def summary(run: ReplayRun) -> dict[str, Any]:
             "ratio_read": round(_ratio(counts["read"], base["read"]), 4),
             "ratio_read_grep": round(_ratio(_sum(counts, READ_GREP), _sum(base, READ_GREP)), 4),
             "ratio_all": round(_ratio(_sum(counts, KINDS), _sum(base, KINDS)), 4),
+            "definitions": defs.tools if defs else None,
+            "definitions_source": defs.source if defs else "no texts of its tools: not charged",
+            "definitions_per_trace": defs.tokens if defs else 0,
+            "all_with_definitions": _sum(counts, KINDS) + charged,
+            "ratio_all_with_definitions": round(
+                _ratio(_sum(counts, KINDS) + charged, _sum(base, KINDS) + base_defs), 4
+            ),
             "cross_check_read": CROSS_CHECK.get(cls.name),
             "notes": dict(notes.get(cls.name, Counter())),
             "outline": outline_figures(notes.get(cls.name, Counter()), counts, base),
@@ -126,6 +140,17 @@ def summary(run: ReplayRun) -> dict[str, Any]:
             for r in results
         },
     }
+
+
+def _definitions(strategy: str, ours: Definitions) -> int:
+    """Tokens of ``strategy``'s tool definitions, once (0 when we have no texts of them)."""
+    defs = definitions_for(strategy, ours)
+    return defs.tokens if defs else 0
+
+
+def cross_check_applies(figures: dict[str, Any]) -> bool:
+    """Issue 6's fixed totals are of the shared set: 32 traces, 282 servable reads."""
+    return bool(figures["traces"] == CROSS_CHECK_TRACES and figures["servable_reads"] == CROSS_CHECK_READS)
 
 
 def as_json(run: ReplayRun, command: str) -> dict[str, Any]:
@@ -251,19 +276,32 @@ def markdown(run: ReplayRun, command: str, chart: str | None = None) -> str:
         lines.append("- leanread's answers: " + ", ".join(f"{k} {v}" for k, v in sorted(lean["notes"].items())) + ".")
     if s["failed_traces"]:
         lines.append("- Not replayed: " + "; ".join(f"{k} ({v})" for k, v in s["failed_traces"].items()) + ".")
-    lines += ["", "Totals (tokens; ratio to opencode):", ""]
-    lines.append("| strategy | reads | ratio | issue 6 cross-check | reads + greps | ratio | all ops | ratio |")
-    lines.append("|---|---:|---:|---:|---:|---:|---:|---:|")
+    crosscheck = cross_check_applies(s)
+    lines += ["", "Totals (tokens; ratio to opencode; tool definitions charged once per trace in the last two):", ""]
+    lines.append(
+        "| strategy | reads | ratio | "
+        + ("issue 6 cross-check | " if crosscheck else "")
+        + "reads + greps | ratio | all ops | ratio | definitions per trace | all ops + definitions | ratio |"
+    )
+    lines.append("|---|---:|---:|" + ("---:|" if crosscheck else "") + "---:|---:|---:|---:|---:|---:|---:|")
     unmeasurable = [n for n in names if not st[n]["measurable"]]
     names = [n for n in names if st[n]["measurable"]]
     for name in names:
         f = st[name]
         check = f["cross_check_read"]
         diff = f" ({(f['read'] - check) / check:+.1%})" if check else ""
+        checked = f"{_n(check) + diff if check else '—'} | " if crosscheck else ""
         lines.append(
-            f"| {name} | {_n(f['read'])} | {f['ratio_read']:.3f} | {_n(check) + diff if check else '—'} | "
-            f"{_n(f['read_grep'])} | {f['ratio_read_grep']:.3f} | {_n(f['all'])} | {f['ratio_all']:.3f} |"
+            f"| {name} | {_n(f['read'])} | {f['ratio_read']:.3f} | {checked}"
+            f"{_n(f['read_grep'])} | {f['ratio_read_grep']:.3f} | {_n(f['all'])} | {f['ratio_all']:.3f} | "
+            f"{_n(f['definitions_per_trace'])} | {_n(f['all_with_definitions'])} | "
+            f"{f['ratio_all_with_definitions']:.3f} |"
         )
+    lines += ["", "Tool definitions (tokens of name + description + input schema, per tool):", ""]
+    for name in names:
+        f = st[name]
+        tools = ", ".join(f"{t} {_n(v)}" for t, v in (f["definitions"] or {}).items()) or "none"
+        lines.append(f"- {name}: {_n(f['definitions_per_trace'])} ({tools}); {f['definitions_source']}.")
     lines += ["", "By op kind (tokens):", ""]
     lines.append("| strategy | " + " | ".join(KINDS) + " |")
     lines.append("|---|" + "---:|" * len(KINDS))
@@ -327,12 +365,17 @@ def markdown(run: ReplayRun, command: str, chart: str | None = None) -> str:
         + " | ".join(names)
         + " | "
         + " | ".join(f"{n} / opencode" for n in leanreads)
-        + " |"
+        + " | all ops + definitions, leanread / opencode |"
     )
-    lines.append("|---|---|---:|" + "---:|" * (len(names) + len(leanreads)))
+    lines.append("|---|---|---:|" + "---:|" * (len(names) + len(leanreads) + 1))
+    defs = {n: st[n]["definitions_per_trace"] for n in names}
     for r in run.results:
         values = {n: r.total(n, READ_GREP) for n in names}
         ratios = [_ratio(values[n], values.get(BASELINE, 0)) if n in values else float("nan") for n in leanreads]
+        if "leanread" in values and BASELINE in values:
+            ratios.append(_ratio(r.total("leanread") + defs["leanread"], r.total(BASELINE) + defs[BASELINE]))
+        else:
+            ratios.append(float("nan"))
         unserv = sum(1 for u in r.unservable if u["op"] == "read")
         reads = f"{r.reads}" + (f" (+{unserv} not servable)" if unserv else "")
         lines.append(

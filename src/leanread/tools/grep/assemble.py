@@ -1,5 +1,6 @@
-"""Step 3 of ``grep``: the page of matches as rows per file, within the byte cap, each match's
-id a slot (``ID_SLOT``) until the ledger hands the ids out."""
+"""Step 3 of ``grep``: the page of matches as rows per file, within the byte cap: the path, then
+``12<TAB>text`` for a match and ``13-<TAB>text`` for context; each match's row marked
+(``ID_SLOT``) until the ledger hands out its id (for the metadata)."""
 
 from __future__ import annotations
 
@@ -75,9 +76,10 @@ def _groups(lines: Sequence[int], before: int, after: int, total: int) -> list[t
     return groups
 
 
-#: Stands for a match id until the ids are handed out: the bytes it may take.
+#: Marks a match's row until the ids are handed out (the ids go to the metadata, not the text,
+#: so the slot is then removed); the bytes it takes in the text.
 ID_SLOT = "\x00"
-ID_BYTES = 8
+ID_BYTES = 0
 
 
 def _rows(
@@ -93,14 +95,14 @@ def _rows(
         if n == match:
             column = _column(hit, text_file, line)
             if len(line) > LINE_CHARS:
-                rows.append(f"  {ID_SLOT} {n}: {_window(line, n, column)}")
+                rows.append(f"{ID_SLOT}{n}\t{_window(line, n, column)}")
                 continue
-            rows.append(f"  {ID_SLOT} {n}: {line}" if line else f"  {ID_SLOT} {n}:")
+            rows.append(f"{ID_SLOT}{n}\t{line}")
         elif len(line) > LINE_CHARS:
-            rows.append(f"  {n}- {line[:LINE_CHARS]}{CUT_MARKER.format(length=len(line))}")
+            rows.append(f"{n}-\t{line[:LINE_CHARS]}{CUT_MARKER.format(length=len(line))}")
             continue
         else:
-            rows.append(f"  {n}- {line}" if line else f"  {n}-")
+            rows.append(f"{n}-\t{line}")
         whole.append(n)
     return rows, whole, column
 
@@ -184,7 +186,8 @@ def render_page(
             shown_files.append(entry)
     if capped_context:
         notes.append(
-            f"(The context of the first match was narrowed to fit {byte_size(budget)}; read around it instead.)"
+            f"(The context of the first match was narrowed to fit {byte_size(ctx.limits.max_bytes)}; read around it "
+            "instead.)"
         )
     return shown_files, _with_not_text(notes, not_text), consumed, capped_context
 
@@ -209,7 +212,7 @@ def assemble(shown_files: Sequence[Shown], ids: Sequence[str]) -> tuple[list[str
                 match_id = next(it)
                 line, column = next(pending)
                 matches.append({"id": match_id, "path": s.resolved.display, "line": line, "column": column})
-                row = row.replace(ID_SLOT, match_id, 1)
+                row = row.replace(ID_SLOT, "", 1)
             body.append(row)
     return body, matches
 

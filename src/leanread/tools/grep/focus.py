@@ -17,7 +17,7 @@ from .assemble import ID_BYTES, ID_SLOT, Focused, Pager, Shown
 from .render import Showing, grep_text, page_text, summary_line
 from .request import FOCUS_MATCHES, plural
 
-_PREFIX = re.compile(r"^  (?:\x00 )?[0-9]+[:-] ?")
+_PREFIX = re.compile(r"^\x00?[0-9]+-?\t")
 
 
 def focus_on(
@@ -45,7 +45,7 @@ def focus_on(
         )
         if focused is not None:
             unfocused = page_text(page.files, where, page.notes, page.summary)
-            wide_text = grep_text(where, [*focused.rows, ""], [*wide_notes, wide_summary])
+            wide_text = grep_text(where, focused.rows, [*wide_notes, wide_summary])
             wide_bytes = len(wide_text.encode()) + (ID_BYTES - 1) * wide_text.count(ID_SLOT)
             if wide_bytes <= min(ctx.limits.max_bytes, len(unfocused.encode())):
                 focus.update(tokens_before=count_tokens(unfocused), matches_judged=wide_consumed)
@@ -144,7 +144,7 @@ def _focused_rows(shown_files: Sequence[Shown], kept: set[int], first: int) -> F
             where = ", ".join(f"{path}: {count}" for path, count in omitted.items())
             rows.append(
                 Own(
-                    f"  … {plural(n, 'match')} omitted ({where}); "
+                    f"… {plural(n, 'match')} omitted ({where}); "
                     f"grep without focus or with offset={run_start} shows {'it' if n == 1 else 'them'} …"
                 )
             )
@@ -188,6 +188,6 @@ def fill(focused: Focused, ids: Sequence[str]) -> tuple[list[str], list[dict[str
             match_id = next(it)
             s, line, column = next(pending)
             matches.append({"id": match_id, "path": s.resolved.display, "line": line, "column": column})
-            row = row.replace(ID_SLOT, match_id, 1)
+            row = row.replace(ID_SLOT, "", 1)
         body.append(row)
     return body, matches

@@ -15,7 +15,7 @@ from ..common import ToolContext, audit_focus, knowledge_of, record_view
 from .assemble import Pager, assemble
 from .focus import fill, focus_on
 from .render import files_only, grep_text, metadata_of, showing
-from .request import GrepRequest, check, plural
+from .request import FOOTER_BYTES, GrepRequest, check, plural
 from .search import Prefetch, glob_under, search
 
 
@@ -49,7 +49,8 @@ def run(ctx: ToolContext, request: GrepRequest, call_id: str) -> ToolResult:
             f"use an offset from 1 to {total}."
         )
     pager = Pager(ctx, request.pattern, options, files, by_path, prefetch.ready, first, before, after)
-    page = showing(ctx, pager(cap, ctx.limits.max_bytes), target.display, first, total, len(files))
+    budget = max(ctx.limits.max_bytes - FOOTER_BYTES, 1)  # the summary line goes after the rows
+    page = showing(ctx, pager(cap, budget), target.display, first, total, len(files))
     if request.focus is not None:
         widen = request.max_results is None  # the question may find its matches past this page
         page = focus_on(ctx, request.focus, widen, page, pager, target.display, total, len(files))
@@ -59,8 +60,7 @@ def run(ctx: ToolContext, request: GrepRequest, call_id: str) -> ToolResult:
     for s in page.files:
         knowledge = knowledge_of(ctx, s.resolved, s.text_file, keep_version=False)
         record_view(ctx, call_id, s.resolved, s.text_file, ranges_of(s.whole), kind="grep", knowledge=knowledge)
-    lines = [*body, ""] if body else []
-    text = grep_text(target.display, lines, [*literal, *page.notes, *skipped_note, page.summary])
+    text = grep_text(target.display, body, [*literal, *page.notes, *skipped_note, page.summary])
     if page.focus is not None:
         if page.focused is not None:
             page.focus["tokens_after"] = count_tokens(text)

@@ -8,7 +8,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from ...errors import InvalidArgument
-from ...frame import Own, framed
+from ...frame import Own, frame_like, framed
 from ...render import byte_size
 from ...result import ToolResult
 from ...textfile import shown
@@ -96,12 +96,13 @@ def _no_matches(where: str) -> str:
 
 def summary_line(where: str, total: int, file_count: int, first: int, last: int, capped: bool, ctx: ToolContext) -> str:
     """The last line of a page of matches ``first``-``last`` of ``total``: the counts, and how to
-    page on when ``last`` < ``total``; ``capped``: the byte cap stopped the page."""
+    page on when ``last`` < ``total`` ("" for a whole result); ``capped``: the byte cap stopped the
+    page."""
     if not total:
         return _no_matches(where)
     files = plural(file_count, "file")
-    if first == 1 and last == total:
-        return f"({plural(total, 'match')} in {files}.)"
+    if first == 1 and last == total:  # the rows say it all
+        return ""
     showing = f"Showing matches {first}-{last} of {total} in {files}."
     if capped:
         showing = f"Output capped at {byte_size(ctx.limits.max_bytes)}. {showing}"
@@ -110,18 +111,22 @@ def summary_line(where: str, total: int, file_count: int, first: int, last: int,
     return f"({showing})"
 
 
-def grep_text(where: str, body: Sequence[str], own: Sequence[str]) -> str:
-    """A grep result's text: ``body`` (file names and match rows, which a repository's names and
-    lines fill) then leanread's own notes; sealed like a read (``frame.framed``) when a row could
-    be taken for the frame, as a file named ``</content>`` would be."""
-    return framed(shown(where), "grep", [*body, *(Own(line) for line in own)])
+def grep_text(where: str, body: Sequence[str], notes: Sequence[str]) -> str:
+    """A grep result's text: the rows, then a blank line and the notes (empty ones left out).
+    When a row could pass for leanread's frame (a repository's file named ``</content>`` or
+    ``<system-reminder>…``; match rows start with their line number, so only names can), the
+    result is sealed like a read (``frame.framed``), so no file can pose as the tool."""
+    tail = [note for note in notes if note]
+    if any(frame_like(row) for row in body if not isinstance(row, Own)):
+        return framed(shown(where), "grep", [*body, *([""] if body and tail else []), *(Own(n) for n in tail)])
+    return "\n".join([*body, "", *tail] if body and tail else [*body, *tail])
 
 
 def page_text(shown_files: Sequence[Shown], where: str, notes: Sequence[str], summary: str) -> str:
-    """The page as grep shows it without focus, its match ids numbered from ``m1``."""
+    """The page as grep shows it without focus (``where``: the folder searched, kept for callers)."""
     count = sum(len(s.matches) for s in shown_files)
     body, _ = assemble(shown_files, [f"m{i + 1}" for i in range(count)])
-    return grep_text(where, [*body, ""] if body else [], [*notes, summary])
+    return grep_text(where, body, [*notes, summary])
 
 
 def files_only(
@@ -151,8 +156,8 @@ def files_only(
             f"Use offset={last + 1} to continue.)"
         )
     else:
-        summary = f"({plural(total, 'match')} in {plural(len(files), 'file')}.)"
-    text = grep_text(where, [*rows, *([""] if rows else [])], [*notes, summary])
+        summary = ""
+    text = grep_text(where, rows, [*notes, summary])
     metadata: dict[str, Any] = {
         "call_id": call_id,
         "path": where,

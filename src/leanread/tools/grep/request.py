@@ -12,6 +12,9 @@ NAME = "grep"
 
 #: Matches shown per call when ``max_results`` is not given.
 MAX_RESULTS = 100
+#: Bytes of a page kept for its summary line (the longest: ``(Output capped at … Use offset=N to
+#: continue, or narrow the search with path, glob or type.)``), so rows and summary fit ``max_bytes``.
+FOOTER_BYTES = 160
 #: With a focus question and no ``max_results``, matches judged at once when they pass one page
 #: (the pruned page must still fit ``max_bytes``, else the first page is pruned on its own).
 FOCUS_MATCHES = 2000
@@ -33,23 +36,19 @@ FACTS: dict[str, object] = {
 
 #: Model-facing description of each parameter (MCP input schema, CLI help).
 PARAMETERS: dict[str, str] = {
-    "pattern": "Regular expression (ripgrep/Rust syntax) to search for; escape ( [ { . * + ? | with a backslash "
-    "to match them literally.",
-    "path": "File or folder to search: relative to the workspace root, or absolute inside it. Default: the root.",
-    "glob": "Search only files whose path (from the workspace root) matches this glob, e.g. *.py, src/**/*.ts, "
-    "!*.min.js.",
-    "type": "Search only files of this ripgrep type, e.g. py, js, ts, rust, go, java, md.",
+    "pattern": "Rust regex: escape ( [ { . * + ? | to match them literally; no look-around or back-references.",
+    "path": "Folder or file to search, relative to the workspace root. Default: the root.",
+    "glob": "Only paths matching this glob, e.g. *.py, src/**/*.ts, !*.min.js.",
+    "type": "Only files of this ripgrep type, e.g. py, js, ts, rust, go.",
     "case_insensitive": "true: ignore case.",
-    "context": "Lines to show before and after each match. Default: 0.",
-    "before": "Lines to show before each match (overrides context).",
-    "after": "Lines to show after each match (overrides context).",
-    "max_results": f"Matches to show at most. Default: {MAX_RESULTS}.",
-    "offset": "1-based number of the first match to show, to page on (0 is taken as 1). Default: 1.",
-    "files_only": "true: list only the files that match, with their match counts (no lines); offset and "
-    "max_results then count files.",
-    "focus": 'A complete, self-contained question the matches should answer, e.g. "Where is the retry delay '
-    'of failed uploads computed?": a long result keeps only the matches most relevant to it, and says how many '
-    "it omitted in which files.",
+    "context": "Lines to show around each match.",
+    "before": "Lines to show before each match.",
+    "after": "Lines to show after each match.",
+    "max_results": f"Matches to show. Default: {MAX_RESULTS}.",
+    "offset": "1-based number of the first match (with files_only: file) to show, to page on.",
+    "files_only": "true: only the matching files, with their match counts.",
+    "focus": 'A complete question, e.g. "Where is the retry delay computed?": a long result keeps only the matches '
+    "most relevant to it.",
 }
 
 

@@ -3,6 +3,8 @@ never pruned: a directory, a document, an outline) the result with ``focus`` met
 
 from __future__ import annotations
 
+import sys
+from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
@@ -10,7 +12,7 @@ from ... import pruning
 from ...formats import Format, decorate
 from ...knowledge import Knowledge, ranges_of
 from ...outline import language_of
-from ...render import Window, unchanged_marker
+from ...render import Window, select_window, unchanged_marker
 from ...result import ToolResult
 from ...textfile import TextFile
 from ...tokens import count_tokens
@@ -30,6 +32,7 @@ def focus_window(
     asked_limit: bool,
     knowledge: Knowledge,
     answer: Output,
+    fresh: bool = False,
 ) -> tuple[Output, dict[str, Any], str]:
     """The answer to show for ``question``, the ``focus`` metadata and the text before pruning.
     A stub or a diff is already as short as the truth gets; the full window, or one with markers
@@ -37,7 +40,7 @@ def focus_window(
     shorter."""
     if answer.mode not in ("full", "elided"):
         return answer, {"question": question, "skipped": f"answered as {answer.mode}"}, answer.text
-    focused, focus = pruned_window(ctx, view, text_file, window, fmt, question, asked_limit, knowledge)
+    focused, focus = pruned_window(ctx, view, text_file, window, fmt, question, asked_limit, knowledge, fresh)
     if focused is not None and focused.tokens < answer.tokens:
         unpruned = render(ctx, view, text_file, window, fmt)
         focus.update(tokens_before=count_tokens(unpruned), tokens_after=focused.tokens)
@@ -56,10 +59,12 @@ def pruned_window(
     question: str,
     asked_limit: bool,
     knowledge: Knowledge,
+    fresh: bool = False,
 ) -> tuple[Output | None, dict[str, Any]]:
     """The window pruned to the lines that answer ``question`` (None: shown whole), and the
     ``focus`` metadata: ``kept_lines``/``total_lines`` or why it was ``skipped``/``fail_open``.
-    A run of kept lines the model already has, under the same numbers, is one unchanged marker."""
+    A run of kept lines the model already has, under the same numbers, is one unchanged marker,
+    unless ``fresh`` asked for the text."""
     # cut: a long line cut, or the window stopped by the byte cap or the default line limit (a
     # window that ends at the caller's own limit is whole as asked)
     cut = bool(window.cut_lines) or window.stop == "bytes" or (window.stop == "limit" and not asked_limit)
@@ -70,6 +75,8 @@ def pruned_window(
     cut_numbers = {n for n, _ in window.cut_lines}
 
     def held(a: int, b: int) -> str | None:
+        if fresh:
+            return None
         had = all(n not in cut_numbers and getattr(knowledge.lines.get(n), "then", None) == n for n in range(a, b + 1))
         return unchanged_marker(a, b, a) if had else None
 
@@ -83,6 +90,36 @@ def pruned_window(
     info.update(kept_lines=len(shown_numbers) + len(held_numbers), total_lines=len(window.lines))
     points_to = list(dict.fromkeys(knowledge.lines[n].call_id for n in held_numbers))
     return Output(text, ranges_of(shown_numbers), points_to, "focus"), info
+
+
+def focus_whole_file(
+    ctx: ToolContext,
+    view: Resolved,
+    text_file: TextFile,
+    fmt: Format,
+    question: str,
+    knowledge: Knowledge,
+    answer_for: Callable[[Window], Output],
+    fresh: bool,
+) -> tuple[Window, Output, dict[str, Any], str] | None:
+    """A whole read with a focus question answered from the whole file: ``(window, answer, focus
+    metadata, unpruned text)`` when the pruner took the whole file and what it kept fits the caps
+    (``max_lines`` lines, ``max_bytes``); None otherwise (the caller serves the capped window)."""
+    lines = text_file.lines
+    if not lines:
+        return None
+    uncapped = replace(ctx.limits, max_bytes=sys.maxsize)
+    window = select_window(lines, 1, len(lines), uncapped, fmt)
+    answer, focus, unpruned = focus_window(
+        ctx, view, text_file, window, fmt, question, False, knowledge, answer_for(window), fresh
+    )
+    if answer.mode == "focus":
+        shown = sum(b - a + 1 for a, b in answer.shown)
+        if shown > ctx.limits.max_lines or len(answer.text.encode("utf-8")) > ctx.limits.max_bytes:
+            return None
+    elif answer.mode in ("full", "elided"):
+        return None
+    return window, answer, focus, unpruned
 
 
 def unfocused(ctx: ToolContext, result: ToolResult, question: str | None, shown_as: str) -> ToolResult:

@@ -16,7 +16,7 @@ from ...workspace import Resolved, read_regular_file
 from ..common import ToolContext, audit_focus, knowledge_of, record_view
 from . import directory, document, image, notebook, text
 from .answer import answer_of
-from .focus import focus_window, unfocused
+from .focus import focus_whole_file, focus_window, unfocused
 from .request import Job, ReadRequest, check, first_line
 from .shared import Lines, render, retyped, window_metadata, with_instructions
 
@@ -73,13 +73,29 @@ def serve(job: Job, lines: Lines) -> ToolResult:
     first = first_line(request, view.display, len(text_file.lines))
     window = select_window(text_file.lines, first, limit, ctx.limits, fmt)
     knowledge = knowledge_of(ctx, view, text_file).without(request.anchor)
-    answer = answer_of(ctx, view, text_file, window, fmt, knowledge, request.fresh)
     focus = None
     question = request.focus if lines.unpruned_as is None else None
-    if question is not None:
+    whole = None
+    if question is not None and lines.focus_whole and not (window.first == 1 and window.stop == "eof"):
+        whole = focus_whole_file(
+            ctx,
+            view,
+            text_file,
+            fmt,
+            question,
+            knowledge,
+            lambda w: answer_of(ctx, view, text_file, w, fmt, knowledge, request.fresh),
+            request.fresh,
+        )
+    if whole is not None:
+        window, answer, focus, unpruned = whole
+        audit_focus(ctx, "read", view.display, focus, unpruned, answer.text, "kept_lines" in focus)
+    else:
+        answer = answer_of(ctx, view, text_file, window, fmt, knowledge, request.fresh)
+    if question is not None and whole is None:
         asked_limit = request.limit is not None
         answer, focus, unpruned = focus_window(
-            ctx, view, text_file, window, fmt, question, asked_limit, knowledge, answer
+            ctx, view, text_file, window, fmt, question, asked_limit, knowledge, answer, request.fresh
         )
         if lines.outline_instead is not None and answer.mode in ("full", "elided"):  # not pruned: its outline
             return lines.outline_instead(focus.get("skipped") or focus.get("fail_open") or "not pruned")

@@ -15,24 +15,22 @@ NAME = "read"
 
 #: Model-facing description of each parameter (MCP input schema, CLI help).
 PARAMETERS: dict[str, str] = {
-    "path": "File or folder to read: relative to the workspace root, or absolute inside it. "
-    "Omit it to go on with the file you read last.",
-    "offset": "1-based line number to start from (0 is taken as 1). Default: 1.",
-    "limit": "Number of lines to read. Default: the line limit.",
-    "format": "plain (default): lines exactly as in the file; tab: `41<TAB>code`; colon: `41: code`; "
-    "catn: `cat -n` style; visible: tabs as ^I, controls as ^X, `$` at line ends. "
-    "Numbers and markers are display only.",
-    "fresh": "true: return the full text even if you already have these lines unchanged.",
-    "char_offset": "With offset=N: read line N from this 1-based character on (for lines cut at the line-length cap).",
-    "mode": "auto (default): a whole read of a big file gives its outline; full: always the lines (of a "
-    "notebook: its JSON, to edit it); outline: the outline of any file.",
-    "symbol": 'Read one definition by name, e.g. "QuerySet.filter" (names are in the outline).',
-    "focus": 'A complete, self-contained question about the file, e.g. "How does parse_header handle quoted '
-    'values?": only the lines relevant to it are shown, the rest as `… lines A-B omitted …` markers.',
-    "match_id": "A match id from a grep result (m4): read the lines around that match instead of giving path and "
-    "offset.",
-    "context_before": "With match_id: lines to show before the match. Default: 20.",
-    "context_after": "With match_id: lines to show after the match. Default: 20.",
+    "path": "Relative to the workspace root, or absolute inside it. Default: the file you read last.",
+    "offset": "First line to show, 1-based.",
+    "limit": "Lines to show.",
+    "format": "plain: lines as in the file; tab: `41<TAB>code`; colon: `41: code`; catn: `cat -n`; visible: tabs "
+    "as ^I, controls as ^X, `$` at line ends.",
+    "fresh": "true: the full text even of lines you already have.",
+    "char_offset": "With offset=N: line N from this 1-based character on (the rest of a cut line).",
+    "mode": "full: the lines even of a big file (of a notebook: its JSON, to edit it); outline: the outline of any "
+    "file.",
+    "symbol": 'One definition by its outline name, e.g. "QuerySet.filter".',
+    "focus": 'A complete question, e.g. "How does parse_header handle quoted values?": only the lines relevant to it '
+    "are shown (outputs under 50 lines whole), the others as `… lines A-B omitted …`.",
+    "match_id": "A grep match id (m4, from the result's metadata): the lines around that match, instead of path "
+    "and offset.",
+    "context_before": "With match_id: lines before the match. Default: 20.",
+    "context_after": "With match_id: lines after the match. Default: 20.",
 }
 
 

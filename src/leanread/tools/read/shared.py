@@ -45,6 +45,8 @@ class Lines:
     outline_instead: Callable[[str], ToolResult] | None = None
     problem: str | None = None
     what: str = ""
+    #: A focus question on a whole read: prune the whole file, then apply the caps (``focus``).
+    focus_whole: bool = False
 
 
 def window_metadata(call_id: str, display: str, kind: str, window: Window, tokens: int) -> dict[str, Any]:

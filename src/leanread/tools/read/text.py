@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
+from ... import pruning
 from ...errors import InvalidArgument
 from ...instructions import Instruction
 from ...render import render_slice, select_slice
@@ -36,7 +37,17 @@ def read(job: Job) -> ToolResult | Lines:
     wants_map = not slice_wanted and (
         (request.whole_file and mode != "full") or (request.mode == "outline" and request.symbol is None)
     )
-    needs_whole = request.symbol is not None or (wants_map and resolved.size <= ctx.limits.index_bytes)
+    # a focus question on a whole read is answered from the whole file when the pruner takes it all
+    focus_whole = (
+        not slice_wanted
+        and request.focus is not None
+        and request.whole_file
+        and mode in ("auto", "full")
+        and resolved.size <= pruning.MAX_CHARS
+    )
+    needs_whole = (
+        request.symbol is not None or focus_whole or (wants_map and resolved.size <= ctx.limits.index_bytes)
+    )
     text_file = load_text(ctx, resolved, max(request.offset or 1, 1), None if needs_whole else limit)
     instructions = new_instructions(ctx, resolved)
     attached = tuple(i.real for i in instructions)
@@ -44,7 +55,7 @@ def read(job: Job) -> ToolResult | Lines:
         return _line_slice(job, text_file, instructions)
     # a focus question on a whole read of a file that fits one window prunes its text, not its outline
     fits = len(text_file.lines) <= ctx.limits.max_lines and resolved.size <= ctx.limits.max_bytes
-    focus_text = request.focus is not None and request.mode is None and fits
+    focus_text = request.focus is not None and request.mode is None and (fits or focus_whole)
     big_whole = wants_map and outline.big(ctx, resolved, text_file)
     start = max(request.offset or 1, 1)
     if request.mode == "outline" and start > 1:
@@ -80,7 +91,15 @@ def read(job: Job) -> ToolResult | Lines:
     instead = not_pruned if mapped is not None and big_whole else None  # a focus question that does not prune
     what = "; this definition's range may be off" if request.symbol is not None else ""
     return Lines(
-        resolved, text_file, request, instructions, facts=facts, outline_instead=instead, problem=problem, what=what
+        resolved,
+        text_file,
+        request,
+        instructions,
+        facts=facts,
+        outline_instead=instead,
+        problem=problem,
+        what=what,
+        focus_whole=focus_whole,
     )
 
 

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from ....config import Limits
+from ....dedup import call_number
 from ....ledger import MemoryLedger
 from ....render import cut_line
 from ....result import ToolResult
@@ -29,11 +30,21 @@ MAX_ATTEMPTS = 2
 HINT = re.compile(r"\(offset=(\d+)(?:, limit=(\d+))?\)")
 
 
-def limits_with(read_mode: str) -> Limits:
+def limits_with(read_mode: str, dedup: str = "recent") -> Limits:
     """leanread's default limits with this read mode (``full``: whole files in full, no
-    outline), where the build has read modes at all."""
+    outline) and dedup setting, where the build has them at all."""
     names = {f.name for f in dataclasses.fields(Limits)}
-    return Limits(read_mode=read_mode) if "read_mode" in names else Limits()
+    limits = Limits()
+    if "read_mode" in names:
+        limits = dataclasses.replace(limits, read_mode=read_mode)
+    if "dedup" in names:
+        limits = dataclasses.replace(limits, dedup=dedup)
+    return limits
+
+
+#: A read pointing back at an earlier result this many calls old or older is noted: under a client
+#: that silently drops results older than that, its stub or markers would point at text gone.
+STALE_AGES = (10, 20, 40)
 
 
 class Leanread(Strategy):
@@ -46,10 +57,12 @@ class Leanread(Strategy):
     applies_changes = True
     #: What a read without offset/limit gives (``Limits.read_mode``).
     read_mode: ClassVar[str] = "full"
+    #: When a re-read is answered from what the model has (``Limits.dedup``).
+    dedup: ClassVar[str] = "recent"
 
     def __init__(self, root: Path) -> None:
         super().__init__(root)
-        self.session = Session([root], ledger=MemoryLedger(), limits=limits_with(self.read_mode))
+        self.session = Session([root], ledger=MemoryLedger(), limits=limits_with(self.read_mode, self.dedup))
         self.views: dict[str, View] = {}
         self._read_mode = "mode" in inspect.signature(self.session.read).parameters
 
@@ -68,6 +81,7 @@ class Leanread(Strategy):
             return result.text
         self.label = str(meta.get("mode", "full"))
         self.notes[f"reads: {self.label}"] += 1
+        self._note_age(meta)
         view = self.views.setdefault(meta["path"], View())
         try:
             rebuilt = apply_read(view, result)
@@ -86,6 +100,16 @@ class Leanread(Strategy):
             )
             self.views[meta["path"]] = View()
         return result.text
+
+    def _note_age(self, meta: dict[str, Any]) -> None:
+        """Note a read whose stub, markers or diff point at a result ``STALE_AGES`` calls old or older."""
+        now = call_number(str(meta.get("call_id", "")))
+        earlier = [n for c in meta.get("unchanged_since") or () if (n := call_number(str(c))) is not None]
+        if now is None or not earlier:
+            return
+        for age in STALE_AGES:
+            if now - min(earlier) >= age:
+                self.notes[f"reads pointing {age}+ calls back"] += 1
 
     def check_held(
         self,
