@@ -56,8 +56,8 @@ from .workspace import Workspace
 
 INSTRUCTIONS = (
     "leanread's file tools. `read` returns lines exactly as in the file, without line numbers "
-    "unless asked; every partial result says how to continue. `grep` finds lines, each match with "
-    "an id that `read(match_id=...)` opens; `ls` shows a folder as a tree."
+    "unless asked; every partial result says how to continue. `grep` finds lines (each shown as "
+    "`line<TAB>text` under its file); `ls` shows a folder as a tree."
 )
 
 
