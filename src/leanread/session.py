@@ -288,11 +288,12 @@ class Session:
         call_id: str | None = None,
     ) -> ToolResult:
         """Run the ``grep`` tool (see ``tools/grep.txt``): ripgrep's matching lines, grouped by
-        file and sorted by path and line, each match with an id for ``read(match_id=…)``.
+        file and sorted by path and line; each match's id for ``read(match_id=…)`` is in the
+        result's metadata (``matches``).
 
         Args:
             pattern: a ripgrep (Rust) regular expression.
-            path: file or folder to search; default the first root.
+            path: file or folder to search; default every workspace root.
             glob: only paths matching this ripgrep glob (``*.py``, ``!*.min.js``).
             type: only files of this ripgrep type (``py``, ``js``, …).
             case_insensitive: ignore case.
