@@ -56,3 +56,12 @@ def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[LedgerStor
     ledger = SQLiteLedger(tmp_path / "l.sqlite3")
     yield ledger
     ledger.close()
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> Path:
+    """A workspace of one file, ``app.py``: 20 one-line functions, long enough that a stub of
+    them is cheaper than the lines (the fleet and HTTP tests; a test file's own ``repo`` wins)."""
+    lines = [f"def function_{i}(argument_one, argument_two): return {i}\n" for i in range(1, 21)]
+    (tmp_path / "app.py").write_text("".join(lines))
+    return tmp_path

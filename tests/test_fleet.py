@@ -28,13 +28,6 @@ def anyio_backend() -> str:
     return "asyncio"
 
 
-@pytest.fixture
-def repo(tmp_path: Path) -> Path:
-    lines = [f"def function_{i}(argument_one, argument_two): return {i}\n" for i in range(1, 21)]
-    (tmp_path / "app.py").write_text("".join(lines))
-    return tmp_path
-
-
 def _text(result: Any) -> str:
     return "".join(block.text for block in result.content)
 

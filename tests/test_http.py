@@ -31,13 +31,6 @@ def anyio_backend() -> str:
 
 
 @pytest.fixture
-def repo(tmp_path: Path) -> Path:
-    lines = [f"def function_{i}(argument_one, argument_two): return {i}\n" for i in range(1, 21)]
-    (tmp_path / "app.py").write_text("".join(lines))
-    return tmp_path
-
-
-@pytest.fixture
 def server(repo: Path) -> Iterator[HttpServer]:
     started = start_http_server(repo, "memory", token="s3cret-token")
     yield started
