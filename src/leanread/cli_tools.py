@@ -17,7 +17,7 @@ import typer
 
 from .cli import MetaOption, RootOption, SessionOption, _session, _settings, _show, app
 from .errors import InvalidArgument
-from .ledger_sqlite import shared_ledger
+from .ledgers import open_ledger
 from .result import ToolResult
 from .session import Session
 from .tools import context as context_tool
@@ -95,9 +95,9 @@ GONE_SOURCES = ("compact", "clear", "resume")
 
 def _compact_all(root: list[str] | None, session: str | None, ledger: str | None) -> ToolResult:
     """Compact every result of ``session``, or without one, of every session of the roots."""
-    store = shared_ledger(ledger) if ledger != "memory" else None
-    if store is None:
+    if ledger == "memory":
         raise InvalidArgument("--all needs a ledger shared with the server: a SQLite file path, not 'memory'.")
+    store = open_ledger(ledger)  # the server's own --ledger: a SQLite file or redis://
     roots = Workspace(root).roots
     ids = [session] if session else sorted({sid for r in roots for sid in store.sessions_under(r)})
     return context_tool.compact_sessions(store, ids)
@@ -144,7 +144,7 @@ def context(
         raise InvalidArgument(
             "context needs --session (or $LEANREAD_SESSION): the session whose results left the context window."
         )
-    tools = Session(root, id=session, ledger=shared_ledger(ledger), limits=_settings(root, None, None, None).limits)
+    tools = Session(root, id=session, ledger=open_ledger(ledger), limits=_settings(root, None, None, None).limits)
     if action == "forget":
         _show(tools.context(action, ids), meta)
         return

@@ -181,10 +181,6 @@ class RedisLedger:
                 "check that the server is running, then retry the call."
             ) from None
 
-    def _touch(self, pipe: Any, keys: Iterable[bytes]) -> None:
-        for key in keys:
-            pipe.expire(key, self.idle_seconds)
-
     # --- LedgerStore -----------------------------------------------------------------------
 
     def new_call_id(self, session_id: str) -> str:

@@ -73,8 +73,6 @@ DEFAULT_TIMEOUT = 30.0
 JSON_BUDGET = 4 * 1024 * 1024
 #: Leading bytes that decide whether a file with a NUL byte is text, by default (``Limits.sniff_bytes``).
 SNIFF_BYTES = 8192
-#: Folders ``list_files`` leaves out besides ``.git`` (``ls``); virtualenvs are found by the tool.
-LS_SKIPPED = ("node_modules", "__pycache__")
 
 _EXE = ".exe" if os.name == "nt" else ""
 

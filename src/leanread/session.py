@@ -13,7 +13,7 @@ from typing import Any
 
 from .calls import run_call
 from .config import Limits, Policy, load_settings
-from .dedup import old_calls
+from .dedup import RECENT_CALLS, call_number, old_calls
 from .errors import InvalidArgument, LeanreadError, PathError
 from .ledger import CALL, LedgerStore, ViewRecord
 from .ledgers import open_ledger
@@ -208,6 +208,9 @@ class Session:
         are too old first. A path that does not resolve is left to the read to report."""
         if self.limits.dedup != "recent":
             return self.limits.dedup == "off"
+        now = call_number(call_id)
+        if now is None or now < RECENT_CALLS:  # no result can be old yet: skip the lookups
+            return False
         real = self.workspace.locate(path)
         if real is None:
             return False

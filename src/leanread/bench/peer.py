@@ -51,9 +51,9 @@ def reference_server(cache: Path | None = None) -> Path:
 
 
 def peer_files() -> list[Path]:
-    """The files measured: leanread's ``tools/read.py`` and ``outline.py``, the stdlib's ``argparse.py``."""
+    """The files measured: leanread's ``tools/read/pipeline.py`` and ``outline.py``, the stdlib's ``argparse.py``."""
     package = Path(__file__).resolve().parents[1]
-    return [package / "tools" / "read.py", package / "outline.py", Path(argparse.__file__)]
+    return [package / "tools" / "read" / "pipeline.py", package / "outline.py", Path(argparse.__file__)]
 
 
 async def _p50(call: Callable[[], Awaitable[object]], runs: int) -> float:
@@ -177,7 +177,7 @@ warm-up. Reference: `{REFERENCE}` (`read_text_file`); leanread: `read` with `fre
 {table}
 
 Per-call latency as one session grows (in process; the probe is a `fresh=true` full read of
-`tools/read.py` amid windows, whole reads and `ls` over leanread's source):
+`tools/read/pipeline.py` amid windows, whole reads and `ls` over leanread's source):
 
 | ledger | {head} |
 |---|{"---:|" * len(marks)}

@@ -64,6 +64,3 @@ def pages(total: int, size: int = PAGE_SIZE) -> int:
     return max(1, -(-total // size))
 
 
-def file_paths(records: list[ViewRecord]) -> list[str]:
-    """The files the session showed lines of, in the order first shown."""
-    return list(dict.fromkeys(r.path for r in records if r.kind != CALL and r.path))

@@ -158,10 +158,6 @@ class DenyFilter:
         #: folder -> (denied, its names below its root)
         self._folders: dict[str, tuple[bool, tuple[str, ...]]] = {}
 
-    def name_denied(self, name: str) -> bool:
-        """``Policy.denied`` for one file name."""
-        return self._policy.denying_pattern([name]) is not None
-
     def _folder(self, folder: str) -> tuple[bool, tuple[str, ...]]:
         known = self._folders.get(folder)
         if known is None:
@@ -176,10 +172,6 @@ class DenyFilter:
                 known = (denied or self._policy.denying_pattern(names) is not None, names)
             self._folders[folder] = known
         return known
-
-    def folder_denied(self, folder: str) -> bool:
-        """``Workspace.is_denied`` for a folder, worked out from its parent's answer."""
-        return self._folder(folder)[0]
 
     def __call__(self, path: str) -> bool:
         """True when the absolute ``path`` (inside the workspace) must not be shown."""

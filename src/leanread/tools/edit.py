@@ -198,15 +198,16 @@ def _plan_then(ctx: ToolContext, request: EditRequest, came: Arrival) -> EditPla
         return None
 
 
-def _plan(ctx: ToolContext, request: EditRequest, resolved: Resolved, text_file: TextFile, came: Arrival) -> EditPlan:
-    """Plan the edit on the current text and refuse it when it would change lines another call of
-    the session changed while this one waited (see ``races``).
+def _plan(
+    ctx: ToolContext, request: EditRequest, resolved: Resolved, text_file: TextFile, old_text: str, came: Arrival
+) -> EditPlan:
+    """Plan the edit on the current text (``old_text``, the file's logical text) and refuse it when
+    it would change lines another call of the session changed while this one waited (see ``races``).
 
     Raises:
         EditRefused: those lines changed since the model sent the edit.
         EditError: as ``plan_edit``.
     """
-    old_text = _logical(text_file)
     raced = changes_since(ctx, came, text_file.content_hash, whole_lines(text_file))
     limit = ctx.limits.max_line_chars
     try:
@@ -230,7 +231,7 @@ def _plan(ctx: ToolContext, request: EditRequest, resolved: Resolved, text_file:
     return plan
 
 
-def _nul_taken_back(request: EditRequest, text_file: TextFile, display: str) -> EditRequest:
+def _nul_taken_back(request: EditRequest, text_file: TextFile, old_text: str, display: str) -> EditRequest:
     """``request`` with the ␀ that read showed for each NUL byte turned back into NUL, in a file
     that holds NULs; itself otherwise.
 
@@ -239,7 +240,6 @@ def _nul_taken_back(request: EditRequest, text_file: TextFile, display: str) -> 
     """
     if not text_file.nul_bytes:
         return request
-    old_text = _logical(text_file)
     old_string = unshow_nul(request.old_string, old_text, argument="old_string", display=display)
     new_string = unshow_nul(request.new_string, old_text, argument="new_string", display=display)
     return replace(request, old_string=old_string, new_string=new_string)
@@ -271,13 +271,14 @@ def _write(ctx: ToolContext, request: EditRequest, call_id: str, resolved: Resol
     known = knowledge_of(ctx, resolved, text_file)
     if known.changed_since is not None:  # old_string was written against a version that is gone
         raise EditRefused(_changed_since(ctx, call_id, resolved, text_file, known))
-    request = _nul_taken_back(request, text_file, resolved.display)
-    plan = _plan(ctx, request, resolved, text_file, came)
+    old_text = _logical(text_file)
+    request = _nul_taken_back(request, text_file, old_text, resolved.display)
+    plan = _plan(ctx, request, resolved, text_file, old_text, came)
     _check_grant(resolved, known, plan, text_file.lines, ctx.limits.max_line_chars)
-    refuse_config_change(ctx.workspace, resolved.real, resolved.display, _logical(text_file), plan.new_text)
+    refuse_config_change(ctx.workspace, resolved.real, resolved.display, old_text, plan.new_text)
     data = encode_edit(
         original,
-        _logical(text_file),
+        old_text,
         plan.new_text,
         encoding=text_file.encoding,
         bom=text_file.bom,
@@ -285,7 +286,7 @@ def _write(ctx: ToolContext, request: EditRequest, call_id: str, resolved: Resol
         display=resolved.display,
     )
     new_file = decoded_for_write(ctx, data, resolved.display)
-    warning = parse_warning(resolved.display, _logical(text_file), plan.new_text, _span(plan.new_lines)[0])
+    warning = parse_warning(resolved.display, old_text, plan.new_text, _span(plan.new_lines)[0])
     replace_if_unchanged(resolved.real, resolved.display, original, data)
     # written: from here on nothing raises, the result says what was done
     carried = _carried(ctx, resolved.real, new_file, plan)

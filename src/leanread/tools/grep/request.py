@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ...counts import plural as counted
+from ...counts import plural as plural
 from ...errors import InvalidArgument
 
 NAME = "grep"
@@ -94,5 +94,3 @@ def check(request: GrepRequest) -> tuple[int, int, int, int]:
     return before, after, request.max_results or MAX_RESULTS, max(request.offset or 1, 1)
 
 
-def plural(count: int, noun: str) -> str:
-    return counted(count, noun)

@@ -24,11 +24,11 @@ class Prefetch:
         self._before = before
         self._after = after
         self._room = room
-        self._denied = DenyFilter(ctx)
+        self.denied = DenyFilter(ctx)  # search() reuses it: its folder answers are cached
         self.ready: dict[str, Prepared] = {}
 
     def __call__(self, found: FileHits) -> None:
-        if self._room < found.count or self._denied(found.path):
+        if self._room < found.count or self.denied(found.path):
             self._room = 0
             return
         self._room -= found.count
@@ -63,7 +63,7 @@ def search(
         return found
 
     searched = search_or_literal(pattern, options, once, len)
-    denied = DenyFilter(ctx)
+    denied = prefetch.denied
     files = sorted((f for f in searched.found if not denied(f.path)), key=lambda f: f.path)
     skipped = sorted(shown(ctx.workspace.display(os.path.join(cwd, p))) for p in binary if not denied(p))
     return files, {f.path: f for f in files}, searched, binary_skipped(skipped)

@@ -28,6 +28,8 @@ class Output:
     mode: str
     renumbered: tuple[int, ...] = ()
     tokens: int = 0
+    #: tokens of the plain full window this answer stands for (set by ``answer_of``)
+    full_tokens: int | None = None
 
     def __post_init__(self) -> None:
         self.tokens = count_tokens(self.text)
@@ -168,6 +170,21 @@ def answer_of(
 ) -> Output:
     """The cheapest truthful answer: the full window, a stub, a diff, or the window with markers."""
     full = Output(render(ctx, resolved, text_file, window, fmt), window.full_ranges, [], "full")
+    chosen = _cheapest(ctx, resolved, text_file, window, fmt, knowledge, fresh, full)
+    chosen.full_tokens = full.tokens
+    return chosen
+
+
+def _cheapest(
+    ctx: ToolContext,
+    resolved: Resolved,
+    text_file: TextFile,
+    window: Window,
+    fmt: Format,
+    knowledge: Knowledge,
+    fresh: bool,
+    full: Output,
+) -> Output:
     if fresh or fmt != "plain" or knowledge.seen_hash is None or not window.lines:
         return full  # line numbers were asked for: a stub or markers would not give them
     stub = _stub_of(ctx, resolved, text_file, window, knowledge)

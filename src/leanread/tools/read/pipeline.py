@@ -92,6 +92,8 @@ def serve(job: Job, lines: Lines) -> ToolResult:
         audit_focus(ctx, "read", view.display, focus, unpruned, answer.text, "kept_lines" in focus)
     else:
         answer = answer_of(ctx, view, text_file, window, fmt, knowledge, request.fresh)
+    # the plain full window's tokens, when answer_of rendered exactly it (before focus prunes)
+    plain_tokens = answer.full_tokens if whole is None and fmt == "plain" and lines.kind == "file" else None
     if question is not None and whole is None:
         asked_limit = request.limit is not None
         answer, focus, unpruned = focus_window(
@@ -121,8 +123,10 @@ def serve(job: Job, lines: Lines) -> ToolResult:
     if focus is not None:
         metadata["focus"] = focus
     if answer.mode != "full" or fmt != "plain":
-        plain = select_window(text_file.lines, first, limit, ctx.limits, "plain")
-        metadata["full_tokens"] = count_tokens(retyped(render(ctx, view, text_file, plain, "plain"), lines.kind))
+        if plain_tokens is None:
+            plain = select_window(text_file.lines, first, limit, ctx.limits, "plain")
+            plain_tokens = count_tokens(retyped(render(ctx, view, text_file, plain, "plain"), lines.kind))
+        metadata["full_tokens"] = plain_tokens
     if lines.problem:  # the model should know the file does not parse (its own edit may have broken it)
         shown = f"{shown}\n({lines.problem}{lines.what}.)"
         metadata.update(problem=lines.problem, tokens=count_tokens(shown))
