@@ -300,7 +300,13 @@ def _outcome(call: Callable[[], Any]) -> Any:
 
 
 class SameAnswers(RuleBasedStateMachine):
-    """Random operations on both stores; every answer must match, also after reopening SQLite."""
+    """Random operations on both stores; every answer must match, also after reopening SQLite.
+
+    Each persistent store is opened twice (two SQLite connections to one file, two Redis clients
+    on one prefix), as two server processes would; the operations go through one of the two,
+    switched at random, and the state is read through both, so what one process holds of the
+    records (``viewcache``) can never hide what the other wrote.
+    """
 
     #: The Redis server's URL, when the test runs with one (``test_redis_gives_the_same_answers``).
     redis_url: str | None = None
@@ -310,16 +316,23 @@ class SameAnswers(RuleBasedStateMachine):
         self.folder = tempfile.TemporaryDirectory()
         self.file = Path(self.folder.name) / "l.sqlite3"
         self.memory = MemoryLedger()
-        self.sqlite = SQLiteLedger(self.file)
-        self.redis = None if self.redis_url is None else RedisLedger(self.redis_url, prefix=uuid.uuid4().hex)
+        self.sqlites = [SQLiteLedger(self.file), SQLiteLedger(self.file)]
+        prefix = uuid.uuid4().hex
+        url = self.redis_url
+        self.redises = [] if url is None else [RedisLedger(url, prefix=prefix) for _ in range(2)]
+        self.turn = 0
 
-    def both(self, op: Callable[[LedgerStore], Any]) -> Any:
+    def both(self, op: Callable[[LedgerStore], Any], *, through: int | None = None) -> Any:
+        turn = self.turn if through is None else through
         expected = _outcome(lambda: op(self.memory))
-        assert _outcome(lambda: op(self.sqlite)) == expected
-        if self.redis is not None:
-            redis = self.redis
+        assert _outcome(lambda: op(self.sqlites[turn])) == expected
+        for redis in self.redises[turn : turn + 1]:
             assert _outcome(lambda: op(redis)) == expected
         return expected
+
+    @rule()
+    def switch(self) -> None:
+        self.turn = 1 - self.turn
 
     @rule(session=SESSIONS)
     def new_call_id(self, session: str) -> None:
@@ -363,7 +376,9 @@ class SameAnswers(RuleBasedStateMachine):
 
     @rule(digest=HASHES, text=st.text(max_size=20))
     def put_version(self, digest: str, text: str) -> None:
-        self.both(lambda s: s.put_version(digest, text))
+        # through one process only: a real digest names one text, so two processes never put
+        # different texts under one digest (each keeps a memo of what it put)
+        self.both(lambda s: s.put_version(digest, text), through=0)
 
     @rule(session=SESSIONS, path=st.sampled_from(PATHS))
     def set_last_path(self, session: str, path: str) -> None:
@@ -375,14 +390,15 @@ class SameAnswers(RuleBasedStateMachine):
 
     @rule()
     def reopen(self) -> None:
-        self.sqlite.close()
-        self.sqlite = SQLiteLedger(self.file)
+        self.sqlites[self.turn].close()
+        self.sqlites[self.turn] = SQLiteLedger(self.file)
 
     @invariant()
     def same_state(self) -> None:
         for session in ["s1", "s2"]:
             for path in PATHS:
-                self.both(methodcaller("views_of", session, path))
+                for through in (0, 1):
+                    self.both(methodcaller("views_of", session, path), through=through)
             self.both(methodcaller("visible_instructions", session))
             self.both(methodcaller("last_path", session))
             self.both(methodcaller("call_states", session))
@@ -393,9 +409,8 @@ class SameAnswers(RuleBasedStateMachine):
                 self.both(methodcaller("get_match", session, f"m{number}"))
 
     def teardown(self) -> None:
-        self.sqlite.close()
-        if self.redis is not None:
-            self.redis.close()
+        for store in (*self.sqlites, *self.redises):
+            store.close()
         self.folder.cleanup()
 
 
@@ -531,11 +546,12 @@ def test_file_layout(tmp_path: Path) -> None:
                 "matches",
                 "calls",
                 "calls_by_id",
+                "records_with_instructions",
             }
             assert raw.execute(
                 "SELECT session, call_id, path, ranges, instructions, visible FROM records"
             ).fetchall() == [(b"s", b"r1", b"/ws/a.py", "[[1,40],[61,80]]", '["/ws/AGENTS.md"]', 1)]
-            assert raw.execute("SELECT session, calls, seqs FROM counters").fetchall() == [(b"s", 0, 1)]
+            assert raw.execute("SELECT session, calls, seqs, hides FROM counters").fetchall() == [(b"s", 0, 1, 0)]
             (blob,) = raw.execute("SELECT text FROM versions WHERE hash = 'h1'").fetchone()
             assert zlib.decompress(blob) == b"alpha\nbeta"
         finally:
@@ -559,9 +575,44 @@ def test_version_1_file_is_upgraded_in_place(tmp_path: Path) -> None:
         assert upgraded.put_matches("s", [("/ws/a.py", 5)]) == ["m1"]
         assert upgraded.get_match("s", "m1") == ("/ws/a.py", 5)
     raw = sqlite3.connect(file)
-    assert raw.execute("PRAGMA user_version").fetchone() == (SCHEMA_VERSION,) == (3,)
+    assert raw.execute("PRAGMA user_version").fetchone() == (SCHEMA_VERSION,) == (4,)
     assert raw.execute("SELECT session, number, path, line FROM matches").fetchall() == [(b"s", 1, b"/ws/a.py", 5)]
     raw.close()
+
+
+def test_version_3_file_is_upgraded_in_place(tmp_path: Path) -> None:
+    file = tmp_path / "l.sqlite3"
+    with SQLiteLedger(file) as ledger:
+        ledger.record("s", rec("r1", instructions=("/ws/AGENTS.md",)))
+        ledger.record("s", rec("r2"))
+    raw = sqlite3.connect(file)
+    raw.execute("DROP INDEX records_with_instructions")
+    raw.execute("ALTER TABLE counters DROP COLUMN hides")
+    raw.execute("PRAGMA user_version = 3")
+    raw.commit()
+    raw.close()
+    with SQLiteLedger(file) as upgraded:
+        assert visibility(upgraded, "s") == [("r1", 1, True), ("r2", 2, True)]
+        assert upgraded.forget("s", ["r1"]) == 1
+        assert visibility(upgraded, "s") == [("r1", 1, False), ("r2", 2, True)]
+        assert upgraded.visible_instructions("s") == set()
+    raw = sqlite3.connect(file)
+    assert raw.execute("PRAGMA user_version").fetchone() == (4,)
+    assert raw.execute("SELECT session, seqs, hides FROM counters").fetchall() == [(b"s", 2, 1)]
+    raw.close()
+
+
+def test_a_hide_by_another_connection_is_seen_by_one_that_read_before(tmp_path: Path) -> None:
+    file = tmp_path / "l.sqlite3"
+    with SQLiteLedger(file) as one, SQLiteLedger(file) as two:
+        one.record("s", rec("r1"))
+        assert visibility(two, "s") == [("r1", 1, True)]
+        one.record("s", rec("r2"))
+        one.compact("s", "r1")
+        assert visibility(two, "s") == [("r1", 1, False), ("r2", 2, True)]
+        two.record("s", rec("r3"))
+        one.rewind("s", "r2")
+        assert visibility(one, "s") == visibility(two, "s") == [("r1", 1, False), ("r2", 2, True), ("r3", 3, False)]
 
 
 def test_match_ids_are_unique_across_two_connections(tmp_path: Path) -> None:

@@ -15,13 +15,16 @@ tag so that a Redis Cluster keeps a session's keys in one slot::
     P:{S}:txid      hash call id → its last number     P:{S}:txsum    hash of the session's totals
     P:sessions      sorted set of sessions with a transcript, scored by their last call's time
     P:{S}:paths     set of the files the session has records of   P:all-sessions  set of every session
+    P:{S}:hides     counter of hides (forget, compact, rewind)    P:{S}:born     a random mark set by
+                                                                                  the first record
 
 Why updates never lose a record when two servers write one session: a record is appended by one
 Lua script (the seq counter, the record and its indexes in one atomic step); call ids and match
 ids come from atomic counters (``INCR``, ``RPUSH``'s new length); and visibility only ever goes
 one way, by adding seqs to the ``hidden`` set, so concurrent hides commute. ``compact`` and
 ``rewind``, which read the session before they hide, run under ``WATCH`` of the seq counter and
-retry when a record was appended in between.
+retry when a record was appended in between. Each server holds the records it fetched
+(``viewcache``) and asks only for newer ones while ``hides`` and ``born`` stay the same.
 
 Every key of a session expires after ``idle_seconds`` without a write to it (default 7 days);
 versions expire the same way after their last write or read.
@@ -30,6 +33,7 @@ versions expire the same way after their last write or read.
 from __future__ import annotations
 
 import json
+import os
 import zlib
 from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import replace
@@ -39,6 +43,7 @@ from .errors import LeanreadError
 from .ledger import CALL, CARRY, LineRange, MatchLocation, ViewRecord, inside, match_id, match_number, unknown_call
 from .memo import Puts
 from .transcript import CallRecord, SessionSummary, decode_body, encode_body, normalized
+from .viewcache import ViewCache
 
 try:
     import redis
@@ -61,7 +66,8 @@ redis.call('SADD', KEYS[4], seq)
 if ARGV[3] == '1' then redis.call('SADD', KEYS[5], seq) end
 if ARGV[4] == '0' then redis.call('SADD', KEYS[6], seq) end
 if ARGV[5] ~= '' then redis.call('SADD', KEYS[7], ARGV[5]) end
-for i = 1, 7 do redis.call('EXPIRE', KEYS[i], ARGV[2]) end
+redis.call('SET', KEYS[9], ARGV[7], 'NX')
+for i = 1, 10 do if i ~= 8 then redis.call('EXPIRE', KEYS[i], ARGV[2]) end end
 redis.call('SADD', KEYS[8], ARGV[6])
 return seq
 """
@@ -141,6 +147,7 @@ class RedisLedger:
         self.prefix = prefix
         self.idle_seconds = idle_seconds
         self._puts = Puts()
+        self._views = ViewCache()
         try:
             self._redis = redis.Redis.from_url(
                 url, socket_timeout=SOCKET_TIMEOUT, socket_connect_timeout=SOCKET_TIMEOUT, health_check_interval=30
@@ -203,10 +210,12 @@ class RedisLedger:
             self._key(session_id, "hidden"),
             self._key(session_id, "paths"),
             self._all_sessions,
+            self._key(session_id, "born"),
+            self._key(session_id, "hides"),
         ]
         args = [
             _encode(record), self.idle_seconds, "1" if record.instructions else "0", "1" if record.visible else "0",
-            _b(record.path), _b(session_id),
+            _b(record.path), _b(session_id), os.urandom(8).hex(),
         ]  # fmt: skip
         seq = self._call(self._append, keys=keys, args=args)
         return replace(record, seq=int(seq))
@@ -220,16 +229,24 @@ class RedisLedger:
         pipe.hmget(self._key(session_id, "rec"), ordered)
         pipe.smismember(self._key(session_id, "hidden"), ordered)
         bodies, hidden = self._call(pipe.execute)
-        return [
-            _decode(seq, body, not gone) for seq, body, gone in zip(ordered, bodies, hidden, strict=True) if body
-        ]
+        return [_decode(seq, body, not gone) for seq, body, gone in zip(ordered, bodies, hidden, strict=True) if body]
 
     def _seqs(self, key: bytes) -> list[int]:
         return [int(member) for member in self._call(self._redis.smembers, key)]
 
     def views_of(self, session_id: str, path: str) -> list[ViewRecord]:
-        """Every record of ``path`` in the session, oldest first, visible or not."""
-        return self._records(session_id, self._seqs(self._key(session_id, "path", path)))
+        """Every record of ``path`` in the session, oldest first, visible or not; only those
+        added since this process last asked are fetched and decoded (see ``viewcache``)."""
+
+        def fetch(after: int) -> tuple[tuple[bytes | None, bytes | None], list[ViewRecord]]:
+            pipe = self._redis.pipeline()  # MULTI: the stamp and the file's seqs as one view
+            pipe.get(self._key(session_id, "hides"))
+            pipe.get(self._key(session_id, "born"))
+            pipe.smembers(self._key(session_id, "path", path))
+            hides, born, members = self._call(pipe.execute)
+            return (hides, born), self._records(session_id, [seq for seq in map(int, members) if seq > after])
+
+        return self._views.views(session_id, path, fetch)
 
     def visible_instructions(self, session_id: str) -> set[str]:
         """Instruction files attached to results still visible in the session."""
@@ -275,8 +292,15 @@ class RedisLedger:
         pipe = self._redis.pipeline()
         pipe.sadd(key, *wanted)
         pipe.expire(key, self.idle_seconds)
-        added, _ = self._call(pipe.execute)
+        self._count_hide(pipe, session_id)
+        added, *_ = self._call(pipe.execute)
         return int(added)
+
+    def _count_hide(self, pipe: Any, session_id: str) -> None:
+        """Queue the bump of the session's hide counter in ``pipe``, beside the hide itself."""
+        counter = self._key(session_id, "hides")
+        pipe.incr(counter)
+        pipe.expire(counter, self.idle_seconds)
 
     def forget(self, session_id: str, call_ids: Iterable[str]) -> int:
         """Mark the results of ``call_ids`` as gone; returns how many visible records were marked.
@@ -309,6 +333,7 @@ class RedisLedger:
                     if seqs:
                         pipe.sadd(hidden, *seqs)
                         pipe.expire(hidden, self.idle_seconds)
+                        self._count_hide(pipe, session_id)
                     self._call(pipe.execute)
                     return len(seqs)
                 except WatchError:
@@ -507,4 +532,3 @@ def _from_head(number: int, data: bytes) -> CallRecord:
 def is_redis_url(text: str) -> bool:
     """Whether a ``--ledger`` value names a Redis server rather than a SQLite file."""
     return text.startswith(("redis://", "rediss://", "unix://"))
-

@@ -17,7 +17,8 @@ the string, ``surrogatepass`` so any Python ``str``, a non-UTF-8 file name inclu
                                           ``instructions`` compact JSON ``["/ws/AGENTS.md"]``,
                                           ``visible`` 0 or 1; indexes (session, path, seq) and
                                           (session, call_id, seq)
-    counters(session, calls, seqs)        the last call id number and the last seq handed out
+    counters(session, calls, seqs, hides) the last call id number and the last seq handed out,
+                                          and how many hides (forget, compact, rewind) were made
     versions(hash, text)                  SHA-256 hex → zlib-compressed UTF-8 text, shared by sessions
     last_paths(session, path)             the file each session read last
     matches(session, number, path, line)  grep hits kept under the ids ``m<number>``; primary key
@@ -26,8 +27,8 @@ the string, ``surrogatepass`` so any Python ``str``, a non-UTF-8 file name inclu
     calls(…)                              the transcript: one row per tool call (see
                                           ``transcript_sqlite``)
 
-Version 1 files (no ``matches`` table) and version 2 files (no ``calls`` table) are upgraded in
-place when opened.
+Version 1 files (no ``matches`` table), version 2 files (no ``calls`` table) and version 3 files (no
+``hides`` counter) are upgraded in place when opened.
 
 Every failure of the file (corrupt, unreadable, locked too long, newer schema) is a one-sentence
 ``LeanreadError`` naming the file and the next step, never a raw ``sqlite3`` traceback.
@@ -52,10 +53,11 @@ from .ledger import LineRange, MatchLocation, ViewRecord, match_id, match_number
 from .memo import Puts
 from .transcript import CallRecord, SessionSummary
 from .transcript_sqlite import SCHEMA_V3, insert_call, select_call, select_calls, select_sessions
+from .viewcache import ViewCache
 
 __all__ = ["BUSY_TIMEOUT_MS", "SCHEMA_VERSION", "SQLiteLedger", "default_ledger_path"]
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 """The schema this module writes (``PRAGMA user_version``); files of a higher version are refused."""
 
 BUSY_TIMEOUT_MS = 30000
@@ -97,6 +99,13 @@ _SCHEMA_V2 = (
         line INTEGER NOT NULL,
         PRIMARY KEY (session, number)
     ) WITHOUT ROWID""",
+)
+
+#: What version 4 added to version 3: a session's hide counter (see ``viewcache``), and an index of
+#: the records that attached instruction files, so that looking them up no longer reads the session.
+_HIDES_COLUMN = "ALTER TABLE counters ADD COLUMN hides INTEGER NOT NULL DEFAULT 0"
+_INSTRUCTIONS_INDEX = (
+    "CREATE INDEX IF NOT EXISTS records_with_instructions ON records (session, seq) WHERE instructions != '[]'"
 )
 
 _COLUMNS = "call_id, path, content_hash, ranges, size, mtime_ns, kind, instructions, visible, seq"
@@ -156,6 +165,14 @@ def _row_to_record(row: tuple[Any, ...]) -> ViewRecord:
     )
 
 
+def _count_hide(conn: sqlite3.Connection, session: bytes) -> None:
+    """Bump the session's hide counter, inside the transaction that hid records."""
+    conn.execute(
+        "INSERT INTO counters (session, hides) VALUES (?, 1) ON CONFLICT (session) DO UPDATE SET hides = hides + 1",
+        (session,),
+    )
+
+
 class SQLiteLedger:
     """A ``LedgerStore`` in a SQLite file; survives restarts and can be shared by processes.
 
@@ -178,6 +195,7 @@ class SQLiteLedger:
         self._lock = threading.Lock()
         self._closed = False
         self._puts = Puts()
+        self._views = ViewCache()
         created = self._prepare_folder()
         try:
             self._conn = sqlite3.connect(
@@ -240,6 +258,10 @@ class SQLiteLedger:
                     conn.execute(statement)
             for statement in (*_SCHEMA_V2, *SCHEMA_V3):  # a new file, or an older one upgraded in place
                 conn.execute(statement)
+            columns = {row[1] for row in conn.execute("PRAGMA table_info(counters)")}
+            if "hides" not in columns:
+                conn.execute(_HIDES_COLUMN)
+            conn.execute(_INSTRUCTIONS_INDEX)
             conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
 
     def _schema_version(self) -> int:
@@ -352,19 +374,32 @@ class SQLiteLedger:
         return stored
 
     def views_of(self, session_id: str, path: str) -> list[ViewRecord]:
-        """Every record of ``path`` in the session, oldest first, visible or not."""
-        with self._guard() as conn:
-            rows = conn.execute(
-                f"SELECT {_COLUMNS} FROM records WHERE session = ? AND path = ? ORDER BY seq",
-                (_b(session_id), _b(path)),
-            ).fetchall()
-        return [_row_to_record(row) for row in rows]
+        """Every record of ``path`` in the session, oldest first, visible or not; only those
+        added since this process last asked are read from the file (see ``viewcache``)."""
+        session, file = _b(session_id), _b(path)
+
+        def fetch(after: int) -> tuple[int, list[ViewRecord]]:
+            with self._guard() as conn:
+                conn.execute("BEGIN")  # one snapshot for the counter and the rows
+                try:
+                    counter = conn.execute("SELECT hides FROM counters WHERE session = ?", (session,)).fetchone()
+                    rows = conn.execute(
+                        f"SELECT {_COLUMNS} FROM records WHERE session = ? AND path = ? AND seq > ? ORDER BY seq",
+                        (session, file, after),
+                    ).fetchall()
+                finally:
+                    if conn.in_transaction:
+                        conn.execute("COMMIT")
+            return (counter[0] if counter else 0), [_row_to_record(row) for row in rows]
+
+        return self._views.views(session_id, path, fetch)
 
     def visible_instructions(self, session_id: str) -> set[str]:
         """Instruction files attached to results still visible in the session."""
         with self._guard() as conn:
             rows = conn.execute(
-                "SELECT instructions FROM records WHERE session = ? AND visible = 1 AND instructions != '[]'",
+                "SELECT instructions FROM records INDEXED BY records_with_instructions "
+                "WHERE session = ? AND visible = 1 AND instructions != '[]'",
                 (_b(session_id),),
             ).fetchall()
         return {name for (files,) in rows for name in json.loads(files)}
@@ -390,6 +425,7 @@ class SQLiteLedger:
             cursor = conn.executemany(
                 "UPDATE records SET visible = 0 WHERE session = ? AND call_id = ? AND visible = 1", ids
             )
+            _count_hide(conn, session)
             return max(cursor.rowcount, 0)
 
     def compact(self, session_id: str, up_to_call_id: str) -> int:
@@ -430,6 +466,7 @@ class SQLiteLedger:
             cursor = conn.execute(
                 f"UPDATE records SET visible = 0 WHERE session = ? AND visible = 1 AND ({condition})", params
             )
+            _count_hide(conn, session)
             return cursor.rowcount
 
     def put_version(self, content_hash: str, text: str) -> None:
