@@ -326,7 +326,8 @@ class SameAnswers(RuleBasedStateMachine):
         turn = self.turn if through is None else through
         expected = _outcome(lambda: op(self.memory))
         assert _outcome(lambda: op(self.sqlites[turn])) == expected
-        for redis in self.redises[turn : turn + 1]:
+        if self.redises:
+            redis = self.redises[turn]
             assert _outcome(lambda: op(redis)) == expected
         return expected
 
