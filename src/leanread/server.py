@@ -17,6 +17,7 @@ parse because a string holds a lone surrogate is mended and refused in one sente
 and every string going out is valid UTF-8 (``names.clean``), so no result can break the writer.
 """
 
+import logging
 import os
 from collections.abc import Sequence
 from typing import Any, cast
@@ -42,13 +43,14 @@ from .arguments import check_arguments, validation_problem
 from .calls import run_call
 from .client_roots import LIST_CHANGED, fetch_roots, on_list_changed
 from .config import Limits, Settings, load_settings
+from .errors import LeanreadError
 from .ledger import LedgerStore
 from .ledger_sqlite import shared_ledger
 from .memo import LRU
 from .names import clean, clean_text
 from .pruning import AuditHook, make_pruner
 from .result import ToolResult
-from .server_http import UnnamedSession, session_name, unnamed
+from .server_http import session_name, unnamed
 from .session import Session
 from .tools.schema import TOOL_NAMES, input_schema, tool_description
 from .wire import INVALID_KEY, MendedReads
@@ -145,8 +147,11 @@ class _Sessions:
         return session
 
 
+_log = logging.getLogger(__name__)
+
+
 def _error(text: str) -> CallToolResult:
-    return CallToolResult(content=[TextContent(type="text", text=text)], is_error=True)
+    return CallToolResult(content=[TextContent(type="text", text=clean_text(text))], is_error=True)
 
 
 READ_ONLY = ToolAnnotations(read_only_hint=True, destructive_hint=False, idempotent_hint=True, open_world_hint=False)
@@ -224,10 +229,13 @@ class LeanreadServer(MCPServer[Any]):
             return await self._call_added(name, added[name], arguments, context)
         try:
             session = await self._sessions.current(context)
-        except UnnamedSession as exc:
+            tools = [*self._offered, *added]
+            result = await anyio.to_thread.run_sync(lambda: run_call(session, name, arguments, tools=tools))
+        except LeanreadError as exc:  # no session named (UnnamedSession), or its store is away
             return _error(str(exc))
-        tools = [*self._offered, *added]
-        result = await anyio.to_thread.run_sync(lambda: run_call(session, name, arguments, tools=tools))
+        except Exception as exc:  # a bug of leanread's or a client gone mid-call: one sentence all the same
+            _log.exception("leanread: %s call failed", name)
+            return _error(f"leanread failed on this {name} call ({type(exc).__name__}); try it again, or narrow it.")
         return _to_mcp(result)
 
     async def _call_added(
