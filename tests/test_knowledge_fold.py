@@ -1,7 +1,8 @@
 """The fast paths of a read give exactly what the plain loops they replace give: the reverse fold
 of ``knowledge.fold_seen`` (newest call first, stopping once every line is decided) against the
-forward fold over the whole history, and ``select_window``'s C-level plain window against the
-line-by-line loop."""
+forward fold over the whole history, ``select_window``'s C-level plain window against the
+line-by-line loop, a window's whole ranges against the line-by-line walk, and the frame's
+whole-text checks against the line-by-line ones."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from leanread.config import Limits
+from leanread.frame import Own, any_hidden, frame_like, hidden_notice, needs_seal
 from leanread.knowledge import KnownLine, fold_seen
 from leanread.ledger import ViewRecord
 from leanread.render import Window, cut_line, select_window
@@ -83,7 +85,9 @@ def loop_window(lines: list[str], first: int, limit: int, limits: Limits) -> Win
 
 @settings(max_examples=300, deadline=None)
 @given(
-    st.lists(st.text(st.sampled_from("ab\u00e9\u4e2d\U0001f600 "), max_size=30), max_size=40),
+    st.lists(st.text(st.sampled_from("ab\u00e9\u4e2d\U0001f600 "), max_size=30), max_size=40).map(
+        lambda lines: lines if len(lines) % 3 else [line.replace("\u00e9", "e") for line in lines]  # ASCII too
+    ),
     st.integers(1, 40),
     st.integers(1, 50),
     st.integers(1, 400),
@@ -95,3 +99,38 @@ def test_the_plain_window_equals_the_line_by_line_loop(
     first = min(first, max(1, len(lines)))
     limits = replace(Limits(), max_bytes=max_bytes, max_line_chars=max_chars)
     assert select_window(lines, first, limit, limits, "plain") == loop_window(lines, first, limit, limits)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(1, 30), st.integers(0, 30), st.sets(st.integers(1, 60), max_size=8))
+def test_whole_ranges_equal_the_line_by_line_walk(first: int, count: int, cut: set[int]) -> None:
+    last = first + count - 1
+    cuts = tuple((n, 999) for n in sorted(cut) if first <= n <= last)
+    window = Window(first, last, 100, ("x",) * count, cuts, "eof")
+    walked: list[tuple[int, int]] = []
+    for number in range(first, last + 1):
+        if number in cut:
+            continue
+        if walked and walked[-1][1] == number - 1:
+            walked[-1] = (walked[-1][0], number)
+        else:
+            walked.append((number, number))
+    assert window.full_ranges == tuple(walked)
+
+
+#: Pieces that make a line read like the frame, or nearly, or hide characters.
+PIECES = ["(End", " of file", "</content>", "<path>", "… lines 3", "\n", "@@ ", "  ", "x", "unchanged since you read",
+          "Instructions from ", "\u202e", "\U000e0041", "(focus", "[focus:"]  # fmt: skip
+
+
+@settings(max_examples=500, deadline=None)
+@given(
+    st.lists(st.tuples(st.lists(st.sampled_from(PIECES), max_size=4).map("".join), st.booleans()), max_size=6),
+    st.booleans(),
+)
+def test_the_whole_text_checks_equal_the_line_by_line_ones(rows: list[tuple[str, bool]], diff: bool) -> None:
+    lines = [Own(text) if own else text for text, own in rows]
+    per_line = any(not isinstance(line, Own) and frame_like(line, diff=diff) for line in lines)
+    assert needs_seal(lines, diff=diff) == per_line
+    texts = [text for text, _ in rows]
+    assert any_hidden(texts) == (hidden_notice(enumerate(texts, 1)) is not None)

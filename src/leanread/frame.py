@@ -23,6 +23,8 @@ import json
 import re
 from collections.abc import Iterable, Sequence
 
+from .memo import LRU
+
 #: A line (leading blanks ignored) that reads like leanread's frame: a tag of the envelope or of
 #: a reminder (``<path d=…>`` of an SVG is not one), a notice, a marker standing for lines, a
 #: focus header, the head of an attached instruction file. Notices all open with one of these words.
@@ -72,9 +74,31 @@ def one_line(text: str, *, only_breaks: bool = False) -> str:
     return json.dumps(text, ensure_ascii=False) if found else text
 
 
+#: ``_FRAME_LINE``, ``_FRAME_TEXT`` and ``_HUNK_LINE`` over many lines joined by newlines at once:
+#: whatever one line matches, the joined text matches too (a line break inside a line may add a
+#: false alarm, which the line-by-line check then settles).
+_FRAME_ANYWHERE = re.compile("^" + _FRAME_LINE.pattern, re.VERBOSE | re.MULTILINE)
+_HUNK_ANYWHERE = re.compile(r"^[ \t]*@@ ", re.MULTILINE)
+
+
 def needs_seal(lines: Iterable[str], *, diff: bool = False) -> bool:
     """Whether any line of ``lines`` that is not ``Own`` reads like the frame (``frame_like``)."""
-    return any(not isinstance(line, Own) and frame_like(line, diff=diff) for line in lines)
+    files = [line for line in lines if not isinstance(line, Own)]
+    text = "\n".join(files)
+    if _seal_alarms.get_or_make((text, diff), lambda: _alarm(text, diff=diff)):
+        return any(frame_like(line, diff=diff) for line in files)
+    return False
+
+
+#: Whole-text checks of recent bodies: a repeated read of one file checks its text once.
+_seal_alarms: LRU[bool] = LRU(32)
+
+
+def _alarm(text: str, *, diff: bool) -> bool:
+    """Whether some line of ``text`` may read like the frame (see ``_FRAME_ANYWHERE``)."""
+    if "since you read" in text and _FRAME_TEXT.search(text):  # both of its phrases hold these words
+        return True
+    return _FRAME_ANYWHERE.search(text) is not None or (diff and _HUNK_ANYWHERE.search(text) is not None)
 
 
 def seal_id(text: str) -> str:
@@ -130,6 +154,12 @@ def _listed(numbers: Sequence[int]) -> str:
     return shown + (" and more" if len(numbers) > 10 else "")
 
 
+def any_hidden(lines: Iterable[str]) -> bool:
+    """Whether any of ``lines`` holds a character ``hidden_notice`` names (one pass over them all)."""
+    text = "".join(lines)
+    return not text.isascii() and _HIDDEN.search(text) is not None  # every such character is outside ASCII
+
+
 def hidden_notice(lines: Iterable[tuple[int, str]]) -> Own | None:
     """A notice naming the lines (``(number, text)``) that hold invisible or text-reordering
     characters (``_HIDDEN``) and which ones, or None when none does. The characters are shown as
@@ -171,7 +201,9 @@ def framed(display: str, kind: str, body: Sequence[str]) -> str:
     """Like ``envelope`` for a body of the file's own lines among leanread's ``Own`` lines: sealed
     (see ``frame.wrap``) when a line of the file reads like the frame, else the same text."""
     shown_path = one_line(display)
-    lines = [line if isinstance(line, Own) else one_line(line, only_breaks=True) for line in body]
+    lines = list(body)
+    if "\n" in "".join(lines):  # a file line holding a newline shows JSON-quoted, as one line
+        lines = [line if isinstance(line, Own) else one_line(line, only_breaks=True) for line in lines]
     head = [f"<path>{shown_path}</path>", f"<type>{kind}</type>"]
     return "\n".join([*head, *wrap("content", lines, shown_path, diff=kind == "diff")])
 

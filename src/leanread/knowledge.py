@@ -15,16 +15,18 @@ version owned by the call that first showed the lines, so forgetting that call f
 from __future__ import annotations
 
 import difflib
+import itertools
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
+from typing import NamedTuple, cast
 
 from .diffing import DiffLine, Opcode
 from .ledger import CARRY, LineRange, ViewRecord
 
 
-@dataclass(frozen=True)
-class KnownLine:
-    """A line of the current version the model has: from ``call_id``, where it was line ``then``."""
+class KnownLine(NamedTuple):
+    """A line of the current version the model has: from ``call_id``, where it was line ``then``.
+    (A named tuple: a whole read of a big file makes one per line.)"""
 
     call_id: str
     then: int
@@ -116,6 +118,16 @@ def map_lines(opcodes: Sequence[Opcode]) -> dict[int, int]:
     return mapping
 
 
+def _plain(rec: ViewRecord) -> bool:
+    """Whether ``rec``'s ranges are ascending, apart and under their own numbers (no origins)."""
+    ranges = rec.ranges
+    return (
+        not rec.origins
+        and all(b1 < a2 for (_, b1), (a2, _) in itertools.pairwise(ranges))
+        and all(a <= b for a, b in ranges)
+    )
+
+
 def fold_seen(group: Sequence[ViewRecord], total: int | None = None) -> dict[int, KnownLine]:
     """The lines of one version the model has, from that version's visible records ``group``
     (newest first): the newest call wins each line and each number the model knows a line by
@@ -130,11 +142,21 @@ def fold_seen(group: Sequence[ViewRecord], total: int | None = None) -> dict[int
     decided: dict[int, KnownLine | None] = {}
     owner: dict[int, int] = {}  # number the model knows a line by → the line a newer call gave it
     inside = 0  # lines of 1..total decided
+    lost = False  # whether a line was decided as lost (None)
     done: set[tuple[tuple[LineRange, ...], tuple[int, ...]]] = set()
     for rec in group:
         if (rec.ranges, rec.origins) in done:
             continue  # an older record showing the same lines as a newer one decides nothing
         done.add((rec.ranges, rec.origins))
+        if not decided and _plain(rec):  # the newest record: every line of it is the model's as numbered
+            for a, b in rec.ranges:
+                numbers = range(a, b + 1)
+                decided.update(zip(numbers, map(KnownLine, itertools.repeat(rec.call_id), numbers), strict=True))
+                owner.update(zip(numbers, numbers, strict=True))
+                inside += total is not None and max(0, min(b, total) - max(a, 1) + 1)
+            if total is not None and inside >= total:
+                break
+            continue
         starts = rec.origins or tuple(a for a, _ in rec.ranges)
         for (a, b), origin in zip(reversed(rec.ranges), reversed(starts), strict=True):
             shift = origin - a
@@ -143,9 +165,12 @@ def fold_seen(group: Sequence[ViewRecord], total: int | None = None) -> dict[int
                 holder = owner.setdefault(then, n)
                 if n not in decided:
                     decided[n] = KnownLine(rec.call_id, then) if holder == n else None
+                    lost = lost or holder != n
                     inside += total is not None and 1 <= n <= total
         if total is not None and inside >= total:
             break
+    if not lost:
+        return cast("dict[int, KnownLine]", decided)
     return {n: known for n, known in decided.items() if known is not None}
 
 

@@ -24,7 +24,7 @@ from typing import Literal
 from .config import Limits
 from .counts import plural
 from .formats import Format, decorate
-from .frame import Own, framed, hidden_notice
+from .frame import Own, any_hidden, framed, hidden_notice
 from .frame import envelope as envelope
 from .outline import Outline, Symbol
 from .slices import LineSlice as LineSlice
@@ -66,14 +66,13 @@ class Window:
     def full_ranges(self) -> tuple[tuple[int, int], ...]:
         """Inclusive 1-based ranges of the lines shown whole (cut lines excluded)."""
         ranges: list[tuple[int, int]] = []
-        cut = {number for number, _ in self.cut_lines}
-        for number in range(self.first, self.last + 1):
-            if number in cut:
-                continue
-            if ranges and ranges[-1][1] == number - 1:
-                ranges[-1] = (ranges[-1][0], number)
-            else:
-                ranges.append((number, number))
+        start = self.first
+        for number in sorted({n for n, _ in self.cut_lines if self.first <= n <= self.last}):
+            if start < number:
+                ranges.append((start, number - 1))
+            start = number + 1
+        if start <= self.last:
+            ranges.append((start, self.last))
         return tuple(ranges)
 
 
@@ -132,8 +131,9 @@ def _plain_prefix(lines: Sequence[str], first: int, end: int, limits: Limits) ->
         return None
     if 4 * sum(map(len, chunk)) + len(chunk) <= limits.max_bytes:
         return chunk, False  # even at 4 bytes a character it fits
-    sums = list(itertools.accumulate(len(line.encode("utf-8")) + 1 for line in chunk))
-    count = max(1, bisect.bisect_right(sums, limits.max_bytes))
+    sizes = map(len, chunk) if "".join(chunk).isascii() else map(len, map(str.encode, chunk))
+    sums = list(itertools.accumulate(sizes))  # bytes of the lines without their newlines
+    count = max(1, bisect.bisect_right(range(len(sums)), limits.max_bytes, key=lambda i: sums[i] + i + 1))
     return chunk[:count], count < len(chunk)
 
 
@@ -190,9 +190,7 @@ def file_facts(
         notes.append(f"(File uses {endings} line endings; edits keep them.)")
     if invalid_bytes:
         noun = "byte that is" if invalid_bytes == 1 else "bytes that are"
-        notes.append(
-            f"(File is UTF-8 with {invalid_bytes} {noun} not valid UTF-8, shown as \ufffd; edits keep them.)"
-        )
+        notes.append(f"(File is UTF-8 with {invalid_bytes} {noun} not valid UTF-8, shown as \ufffd; edits keep them.)")
     if nul_bytes:
         notes.append("(The file holds NUL bytes, shown as \u2400; edit and write take \u2400 for NUL in it.)")
     if growing is not None:
@@ -276,7 +274,7 @@ def render_body(
     lines = list(body)
     if lines:
         lines.append("")
-    hidden = hidden_notice((window.first + i, line) for i, line in enumerate(window.lines))
+    hidden = any_hidden(window.lines) and hidden_notice(enumerate(window.lines, window.first))
     if hidden:
         lines.append(hidden)
     if facts:

@@ -108,9 +108,9 @@ def record_view(
     ``renumbered``: lines of this version the result placed for the model without showing them
     (a diff's unchanged lines): they are carried under their new numbers.
     """
-    shown = {n for a, b in ranges for n in range(a, b + 1)}
     placed = set(renumbered)
-    if knowledge is not None:
+    if knowledge is not None and (knowledge.changed_since is not None or placed):
+        shown = {n for a, b in ranges for n in range(a, b + 1)}
         if knowledge.changed_since is not None:  # carry all it knows onto this version
             lines = {n: KnownLine(k.call_id, n) if n in placed else k for n, k in knowledge.lines.items()}
         else:  # same version: only lines this result placed under new numbers
