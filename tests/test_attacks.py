@@ -159,8 +159,7 @@ def test_symlink_loops_are_refused_by_every_tool(tree: tuple[Path, Path]) -> Non
     for path in ("loop1", "loop2/x.txt", "self", "self/a.txt"):
         refused_by_every_tool(root, path, f"{path} is a symbolic-link loop; read the file it was meant to point to.")
     assert session_for(root).ls(".").text == (  # links are listed, never followed
-        "<path>.</path>\n<type>tree</type>\n<content>\nsub/\n  b.txt\n  up -> ./\na.txt\nloop1 -> (a link loop)\n"
-        "loop2 -> (a link loop)\nself -> (a link loop)\n\n(1 folder, 2 files, 4 links.)\n</content>"
+        ".:\nsub/\n  b.txt\n  up -> ./\na.txt\nloop1 -> (a link loop)\nloop2 -> (a link loop)\nself -> (a link loop)"
     )
 
 
@@ -382,8 +381,7 @@ def test_grep_and_ls_walk_past_fifos_sockets_and_devices(specials: Path) -> None
     )
     ls = bounded(lambda: session.ls("."))
     assert ls.text == (
-        "<path>.</path>\n<type>tree</type>\n<content>\nsub/\n  b.txt\n  flink -> sub/fifo\n"
-        "  zlink -> (outside the workspace)\na.txt\n\n(1 folder, 2 files, 2 links.)\n</content>"
+        ".:\nsub/\n  b.txt\n  flink -> sub/fifo\n  zlink -> (outside the workspace)\na.txt"
     )
 
 

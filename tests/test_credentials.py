@@ -91,8 +91,7 @@ def test_grep_and_ls_leave_every_family_out(secrets: Session) -> None:
         "deny-listed files are not searched.)"
     )
     assert secrets.ls().text == (
-        "<path>.</path>\n<type>tree</type>\n<content>\n"
-        "keys/\n  id_ecdsa.pub\n.env.template\napp.py\n\n(1 folder, 3 files.)\n</content>"
+        ".:\nkeys/\n  id_ecdsa.pub\n.env.template\napp.py"
     )
 
 

@@ -134,8 +134,7 @@ def test_grep_searches_every_root_and_ls_names_the_others(tmp_path: Path) -> Non
     found = session.grep("only[AB]")
     assert found.text == f"src/x.py\n1\tonlyA = 1\n{second / 'src' / 'y.py'}\n1\tonlyB = 2"  # by realpath: a/, b/
     assert session.ls().text == (
-        "<path>.</path>\n<type>tree</type>\n<content>\nsrc/\n  x.py\n\n(1 folder, 1 file.)\n"
-        f"(The workspace has 1 other root too: {second}; ls one by its path.)\n</content>"
+        f".:\nsrc/\n  x.py\n\n(The workspace has 1 other root too: {second}; ls one by its path.)"
     )
 
 

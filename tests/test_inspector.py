@@ -83,8 +83,8 @@ def test_integer_boolean_and_enum_arguments(inspector: Path, repo: Path) -> None
     )
     assert _text(listed) == (
         False,
-        "<path>.</path>\n<type>tree</type>\n<content>\nsrc/ (1 file)\nsetup.py\n\n(1 folder, 2 files; a folder shown "
-        "with a file count is collapsed: ls it, or pass a larger depth.)\n</content>",
+        ".:\nsrc/ (1 file)\nsetup.py\n\n(A folder shown with a file count is collapsed: ls it, or pass a larger "
+        "depth.)",
     )
     assert _text(found) == (
         False,

@@ -14,9 +14,8 @@ from leanread.server import build_server, check_arguments
 
 pytestmark = pytest.mark.anyio
 
-READ_PARAMETERS = (
-    "path, match_id, symbol, offset, limit, format, fresh, char_offset, context_before, context_after, mode, focus"
-)
+#: read's advertised parameters (match_id, context_before and context_after are accepted, not listed).
+READ_PARAMETERS = "path, symbol, offset, limit, format, fresh, char_offset, mode, focus"
 SEE = "see the tool's input schema."
 FORMATS = "'plain', 'tab', 'colon', 'catn', 'visible'"
 

@@ -16,7 +16,7 @@ from mcp import Client
 from leanread import MemoryLedger, Session
 from leanread.arguments import check_arguments
 from leanread.server import build_server
-from leanread.tools.schema import TOOL_NAMES, input_schema
+from leanread.tools.schema import TOOL_NAMES, accepted_schema, input_schema
 
 SNAPSHOT = Path(__file__).parent / "fixtures" / "schemas" / "tools.json"
 
@@ -41,7 +41,7 @@ async def test_the_schemas_the_model_sees_are_the_snapshot(root: Path) -> None:
 
 
 def _properties() -> list[tuple[str, str, dict[str, Any]]]:
-    return [(tool, name, prop) for tool in TOOL_NAMES for name, prop in input_schema(tool)["properties"].items()]
+    return [(tool, name, prop) for tool in TOOL_NAMES for name, prop in accepted_schema(tool)["properties"].items()]
 
 
 def test_every_property_has_a_plain_type_and_no_null() -> None:
@@ -136,4 +136,24 @@ def test_session_call_takes_json_text_and_refuses_what_is_not_an_object(session:
     assert session.call("ls", None).is_error is False
     assert session.call("read", {"path": "a.txt", "offset": True}).text == (
         "Invalid arguments for read: offset must be a whole number (got true); see the tool's input schema."
+    )
+
+
+def test_read_takes_match_ids_it_does_not_advertise(session: Session, root: Path) -> None:
+    (root / "a.txt").write_text("alpha\nbeta\ngamma\n")
+    listed, accepted = input_schema("read"), accepted_schema("read")
+    assert [name for name in accepted["properties"] if name not in listed["properties"]] == [
+        "match_id",
+        "context_before",
+        "context_after",
+    ]
+    assert "additionalProperties" not in listed and accepted["additionalProperties"] is False
+    assert session.call("grep", {"pattern": "beta"}).metadata["matches"][0]["id"] == "m1"
+    around = session.call("read", {"match_id": "m1", "context_before": "0", "context_after": 1})
+    assert around.text == (
+        "<path>a.txt</path>\n<type>file</type>\n<content>\nbeta\ngamma\n\n(End of file - total 3 lines)\n</content>"
+    )
+    assert session.call("read", {"path": "a.txt", "match": "m1"}).text == (
+        "Invalid arguments for read: unknown argument 'match'; the parameters are path, symbol, offset, limit, "
+        "format, fresh, char_offset, mode, focus."
     )

@@ -49,7 +49,7 @@ async def test_a_name_that_is_not_utf8_round_trips_over_stdio(repo: Path) -> Non
     # the whole environment: the SDK's default passes no PYTHONPATH, so the server would not be this checkout's
     async with Client(StdioServerParameters(command=command, args=args, env=dict(os.environ))) as client:
         listed = await client.call_tool("ls", {})
-        name = _text(listed).splitlines()[3]
+        name = _text(listed).splitlines()[1]
         read = await client.call_tool("read", {"path": name})
         missing = await client.call_tool("read", {"path": "cafe.txt"})
         found = await client.call_tool("grep", {"pattern": "NEEDLE_LATIN1"})

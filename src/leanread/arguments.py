@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 import math
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from pydantic import ValidationError
@@ -133,7 +133,9 @@ def _optional(schema: Mapping[str, Any], name: str, prop: Mapping[str, Any]) -> 
     return name not in schema.get("required", ()) and prop.get("default") is None
 
 
-def check_arguments(schema: Mapping[str, Any], arguments: Mapping[str, Any]) -> dict[str, Any] | str:
+def check_arguments(
+    schema: Mapping[str, Any], arguments: Mapping[str, Any], *, listed: Sequence[str] | None = None
+) -> dict[str, Any] | str:
     """The arguments of one tool call checked against the tool's input schema.
 
     Checks, in this order: names not in ``properties`` (unless ``additionalProperties`` allows
@@ -146,6 +148,8 @@ def check_arguments(schema: Mapping[str, Any], arguments: Mapping[str, Any]) -> 
     Args:
         schema: the tool's input schema (an object schema with ``properties``).
         arguments: the call's arguments, decoded from JSON.
+        listed: the parameter names an unknown argument's problem names; default every property
+            (a tool's hidden parameters are accepted but not named).
 
     Returns:
         The arguments to pass on, or the first problem and its next step, without the tool's name
@@ -157,7 +161,7 @@ def check_arguments(schema: Mapping[str, Any], arguments: Mapping[str, Any]) -> 
     if unknown and not schema.get("additionalProperties"):
         noun = "argument" if len(unknown) == 1 else "arguments"
         names = ", ".join(repr(name) for name in unknown)
-        return f"unknown {noun} {names}; the parameters are {', '.join(properties)}"
+        return f"unknown {noun} {names}; the parameters are {', '.join(properties if listed is None else listed)}"
     for name in schema.get("required", ()):
         if name not in arguments:
             return f"missing required argument {name!r} ({_expected(properties.get(name, {}))}); {_SEE_SCHEMA}"

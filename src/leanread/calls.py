@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from .arguments import check_arguments
 from .result import ToolResult
-from .tools.schema import TOOL_NAMES, input_schema
+from .tools.schema import TOOL_NAMES, accepted_schema, input_schema
 
 if TYPE_CHECKING:
     from .session import Session
@@ -60,7 +60,7 @@ def run_call(
     given = _as_object(name, arguments)
     if isinstance(given, ToolResult):
         return given
-    checked = check_arguments(input_schema(name), given)
+    checked = check_arguments(accepted_schema(name), given, listed=list(input_schema(name)["properties"]))
     if isinstance(checked, str):
         return _refused(f"Invalid arguments for {name}: {checked}.")
     if name == "read":

@@ -375,7 +375,7 @@ class Session:
         """Run one tool call as a harness gets it from the model: a tool name and its arguments.
 
         The arguments are checked as the MCP server checks them (``arguments.check_arguments``
-        against ``tools.schema.input_schema(name)``), so a well-formed numeric string for a whole
+        against ``tools.schema.accepted_schema(name)``), so a well-formed numeric string for a whole
         number (``"10"``) is taken, and ``"abc"``, ``2.5`` or ``true`` are refused in one sentence.
 
         Args:

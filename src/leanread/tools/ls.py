@@ -1,10 +1,9 @@
 """The ``ls`` tool: a compact tree of a folder, with the noise left out.
 
-Result (``<type>tree</type>``)::
+Result: the folder listed, then its tree, then a note only when one is needed (a collapsed
+folder, a cut listing, an empty folder, other roots)::
 
-    <path>src</path>
-    <type>tree</type>
-    <content>
+    src:
     leanread/
       bench/ (7 files)
       tools/
@@ -13,8 +12,12 @@ Result (``<type>tree</type>``)::
     CLAUDE.md -> AGENTS.md
     README.md
 
-    (4 folders, 11 files, 1 link; a folder shown with a file count is collapsed: ls it, or pass a larger depth.)
-    </content>
+    (A folder shown with a file count is collapsed: ls it, or pass a larger depth.)
+
+No ``<path>``/``<type>``/``<content>`` envelope, as grep has none: it cost about 19 tokens a
+listing. When a name reads like leanread's frame, or ends with ``:`` as the first line does, the
+rows come in the envelope a read gets (``frame.framed``; sealed when a name reads like the frame),
+so no file name can pose as the tool or as another folder's head.
 
 Folders come first, then files and links, each sorted by name; two spaces of indent per level. The
 files are ``rg --files`` below the folder: ``.gitignore`` rules, ``.git``, ``node_modules``,
@@ -41,7 +44,7 @@ from typing import Any
 
 from ..counts import plural
 from ..errors import InvalidArgument, NotAFile
-from ..frame import Own, framed
+from ..frame import Own, frame_like, framed, one_line
 from ..names import show_path
 from ..result import ToolResult
 from ..search import RgOptions, list_files
@@ -53,7 +56,7 @@ NAME = "ls"
 #: Levels of the tree shown when no ``depth`` is given.
 DEPTH = 2
 #: Entries (lines) shown at most when no ``max_entries`` is given.
-MAX_ENTRIES = 200
+MAX_ENTRIES = 100
 #: Folder names left out besides ``.git`` (which every search leaves out).
 SKIPPED = ("node_modules", "__pycache__")
 #: A folder holding this file is a Python virtualenv, left out.
@@ -204,6 +207,43 @@ def _links(folder: _Folder) -> int:
     return len(folder.links) + sum(_links(child) for child in folder.folders.values() if child.expanded)
 
 
+def _notes(where: str, root: _Folder, cap: int | None, collapsed: int, folders: int, links: int) -> list[str]:
+    """The notes after the rows: why a listing is empty, what a cut one left out (``cap``: the
+    entries shown of the top folder's, None when all are) and how to see it, how to open a
+    collapsed folder; none for a whole tree, whose rows say it all."""
+    if not root.entries():
+        return [
+            Own(
+                f"(No files in {where}; .gitignored paths, .git, node_modules, __pycache__, virtualenvs and secrets "
+                "on the deny list are left out.)"
+            )
+        ]
+    if cap is not None:
+        counts = f"{plural(folders, 'folder')}, {_files(root.count)}" + (f", {plural(links, 'link')}" if links else "")
+        return [
+            Own(
+                f"(Showing {cap} of {root.entries()} entries of {where}; {counts} below it. Read {where} for a paged "
+                "listing of every entry, or ls a subfolder.)"
+            )
+        ]
+    if collapsed:
+        return [Own("(A folder shown with a file count is collapsed: ls it, or pass a larger depth.)")]
+    return []
+
+
+def tree_text(where: str, rows: Sequence[str], notes: Sequence[str]) -> str:
+    """An ``ls`` result's text: ``where:`` (the folder listed), the rows, then a blank line and the
+    notes; only the notes when there is no row. In a read's envelope (``frame.framed``, sealed when
+    a name reads like leanread's frame) when a row reads like the frame or ends with ``:`` as the
+    first line does."""
+    if any(frame_like(row) or row.endswith(":") for row in rows if not isinstance(row, Own)):
+        return framed(where, "tree", [*rows, "", *notes] if rows and notes else [*rows, *notes])
+    if not rows:
+        return "\n".join(notes)
+    head = Own(one_line(where) + ":")
+    return "\n".join([head, *rows, "", *notes] if notes else [head, *rows])
+
+
 def run(ctx: ToolContext, request: LsRequest, call_id: str) -> ToolResult:
     """Execute one ``ls``. Nothing is recorded in the ledger: a tree shows no file's lines.
 
@@ -227,31 +267,12 @@ def run(ctx: ToolContext, request: LsRequest, call_id: str) -> ToolResult:
     collapsed = _rows(root, "", rows, cap if cut else None)
     where = target.display
     folders, links = _folders(root), _links(root)
-    counts = f"{folders} folder{'' if folders == 1 else 's'}, {_files(root.count)}"
-    if links:
-        counts += f", {links} link{'' if links == 1 else 's'}"
-    if not root.entries():
-        note = (
-            f"(No files in {where}; .gitignored paths, .git, node_modules, __pycache__, virtualenvs and secrets on "
-            "the deny list are left out.)"
-        )
-    elif cut:
-        left = root.entries() - cap
-        rows.append(Own(f"… {left} more entr{'y' if left == 1 else 'ies'}"))
-        note = (
-            f"(Showing {cap} of {root.entries()} entries of {where}; {counts} below it. "
-            f"Read {where} for a paged listing of every entry, or ls a subfolder.)"
-        )
-    elif collapsed:
-        note = f"({counts}; a folder shown with a file count is collapsed: ls it, or pass a larger depth.)"
-    else:
-        note = f"({counts}.)"
+    notes = _notes(where, root, cap if cut else None, collapsed, folders, links)
     others = ctx.workspace.roots[1:] if request.path is None else ()
-    notes = [Own(note)]
     if others:  # ls of the workspace lists its first root; say where the rest are
         listed = ", ".join(show_path(r) for r in others)
         notes.append(Own(f"(The workspace has {plural(len(others), 'other root')} too: {listed}; ls one by its path.)"))
-    text = framed(where, "tree", [*rows, "", *notes] if rows else notes)
+    text = tree_text(where, rows, notes)
     metadata: dict[str, Any] = {
         "call_id": call_id,
         "path": target.display,

@@ -5,6 +5,13 @@ The descriptions live beside each tool (its module's ``PARAMETERS`` dict, also t
 this module adds the JSON types, enums, minimums and defaults. Every property has a plain
 ``type`` (clients such as the MCP Inspector convert a command-line value only then), and an
 optional parameter is simply left out of ``required``: no ``anyOf`` with null.
+
+A ``hidden`` parameter is accepted but not advertised: ``input_schema`` (what ``tools/list`` and
+the harness definitions show the model) leaves it out, ``accepted_schema`` (what a call is checked
+against) has it. read's ``match_id``, ``context_before`` and ``context_after`` are hidden: grep's
+text shows no match ids (they are in its result's metadata), so only a harness passes them on.
+A tool with a hidden parameter does not publish ``additionalProperties: false``, which would
+forbid what the server takes.
 """
 
 from __future__ import annotations
@@ -33,6 +40,7 @@ class Param:
     default: object = None
     enum: tuple[str, ...] = ()
     minimum: int | None = None
+    hidden: bool = False
 
     def schema(self) -> dict[str, Any]:
         """This parameter's JSON Schema property: ``{"type": "integer", "minimum": 1, ...}``."""
@@ -53,8 +61,8 @@ def _text(doc: dict[str, str], name: str, *, required: bool = False) -> Param:
     return Param(name, "string", doc[name], required=required)
 
 
-def _count(doc: dict[str, str], name: str, minimum: int) -> Param:
-    return Param(name, "integer", doc[name], minimum=minimum)
+def _count(doc: dict[str, str], name: str, minimum: int, *, hidden: bool = False) -> Param:
+    return Param(name, "integer", doc[name], minimum=minimum, hidden=hidden)
 
 
 def _flag(doc: dict[str, str], name: str) -> Param:
@@ -67,15 +75,15 @@ _R, _G, _L, _E, _W, _C = (m.PARAMETERS for m in (read, grep, ls, edit, write, co
 PARAMETERS: dict[str, tuple[Param, ...]] = {
     read.NAME: (
         _text(_R, "path"),
-        _text(_R, "match_id"),
+        Param("match_id", "string", _R["match_id"], hidden=True),
         _text(_R, "symbol"),
         _count(_R, "offset", 0),
         _count(_R, "limit", 1),
         Param("format", "string", _R["format"], default="plain", enum=FORMATS),
         _flag(_R, "fresh"),
         _count(_R, "char_offset", 1),
-        _count(_R, "context_before", 0),
-        _count(_R, "context_after", 0),
+        _count(_R, "context_before", 0, hidden=True),
+        _count(_R, "context_after", 0, hidden=True),
         Param("mode", "string", _R["mode"], enum=READ_MODES),
         _text(_R, "focus"),
     ),
@@ -116,18 +124,37 @@ _FACTS: dict[str, dict[str, object]] = {grep.NAME: grep.FACTS, ls.NAME: ls.FACTS
 
 
 def input_schema(tool: str) -> dict[str, Any]:
-    """The JSON Schema of ``tool``'s arguments: an object with ``properties``, ``required`` (when
-    any) and ``additionalProperties: false``.
+    """The JSON Schema of ``tool``'s arguments as the model is shown it: an object with
+    ``properties`` (hidden parameters left out), ``required`` (when any) and, unless the tool has
+    a hidden parameter, ``additionalProperties: false``.
 
     Raises:
         KeyError: ``tool`` is not one of ``TOOL_NAMES``.
     """
     params = PARAMETERS[tool]
+    schema = _schema([p for p in params if not p.hidden])
+    if not any(p.hidden for p in params):
+        schema["additionalProperties"] = False
+    return schema
+
+
+def accepted_schema(tool: str) -> dict[str, Any]:
+    """The JSON Schema a call of ``tool`` is checked against: ``input_schema`` with the hidden
+    parameters in their places, and ``additionalProperties: false``.
+
+    Raises:
+        KeyError: ``tool`` is not one of ``TOOL_NAMES``.
+    """
+    schema = _schema(list(PARAMETERS[tool]))
+    schema["additionalProperties"] = False
+    return schema
+
+
+def _schema(params: list[Param]) -> dict[str, Any]:
     schema: dict[str, Any] = {"type": "object", "properties": {p.name: p.schema() for p in params}}
     required = [p.name for p in params if p.required]
     if required:
         schema["required"] = required
-    schema["additionalProperties"] = False
     return schema
 
 

@@ -243,7 +243,7 @@ class Leanread(Strategy):
             return str(ls(call.path, depth=call.depth or 50).text)
         if call.kind == "list":
             return str(self.session.read(call.path).text)
-        return _envelope(call.path, "glob", plain_listing(call, 100))
+        return plain_listing(call, 100)  # no glob tool: the rows as ls and grep show rows, no envelope
 
 
 def _envelope(path: str, kind: str, body: str) -> str:
