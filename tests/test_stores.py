@@ -426,6 +426,24 @@ def test_redis_gives_the_same_answers(redis_server: Any, monkeypatch: pytest.Mon
     run_state_machine_as_test(SameAnswers, settings=SameAnswers.TestCase.settings)
 
 
+def test_redis_session_begun_again_after_its_idle_expiry(redis_server: Any) -> None:
+    prefix = uuid.uuid4().hex
+    one = RedisLedger(redis_server.url, prefix=prefix, idle_seconds=1)
+    two = RedisLedger(redis_server.url, prefix=prefix, idle_seconds=1)
+    try:
+        for call in ("r1", "r2", "r3"):
+            one.record("s", rec(call))
+        assert visibility(two, "s") == [("r1", 1, True), ("r2", 2, True), ("r3", 3, True)]
+        time.sleep(1.5)  # every key of the session expires
+        assert visibility(one, "s") == []
+        for call in ("r1", "r2", "r3", "r4"):
+            one.record("s", rec(call, digest="h2"))
+        assert [(r.seq, r.content_hash) for r in two.views_of("s", "/ws/a.py")] == [(n, "h2") for n in range(1, 5)]
+    finally:
+        one.close()
+        two.close()
+
+
 # --- SQLite only: restarts, processes, schema, errors, default path ----------------------
 
 
