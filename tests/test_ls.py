@@ -259,3 +259,29 @@ def test_the_default_cap_is_100_entries_of_the_folder(session: Session, root: Pa
         "entry, or ls a subfolder.)",
     )
     assert (cut.metadata["entries_shown"], cut.metadata["truncated"]) == (100, "limit")
+
+
+def test_a_name_that_reads_as_indent_or_as_a_link_arrow_is_shown_escaped(session: Session, root: Path) -> None:
+    (root / "src").mkdir()
+    (root / "src" / "a.py").write_text("x\n")
+    for name in ("  fake.py", "trail ", "x -> y.txt", "two words.txt"):
+        (root / name).write_text("x\n")
+    (root / "dir -> x").mkdir()
+    (root / "dir -> x" / "f").write_text("x\n")
+    (root / "link.py").symlink_to("src/a.py")
+    listing = session.ls()
+    assert listing.text == _tree(
+        [
+            "dir -\\x3e x/",
+            "  f",
+            "src/",
+            "  a.py",
+            "\\x20\\x20fake.py",
+            "link.py -> src/a.py",
+            "trail\\x20",
+            "two words.txt",
+            "x -\\x3e y.txt",
+        ]
+    )
+    assert session.read("\\x20\\x20fake.py").text.startswith("<path>\\x20\\x20fake.py</path>\n")
+    assert session.ls("dir -\\x3e x").text == _tree(["f"], where="dir -\\x3e x")
