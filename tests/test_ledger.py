@@ -95,6 +95,25 @@ def test_range_covered_by_two_calls(session: Session, mod: Path) -> None:
     assert session.read("mod.py", offset=5, limit=30).text == stub("mod.py", 5, 34)
 
 
+def test_lines_had_from_two_calls_side_by_side_are_one_marker(session: Session, mod: Path) -> None:
+    session.read("mod.py", offset=1, limit=10)
+    session.read("mod.py", offset=11, limit=10)
+    result = session.read("mod.py", offset=1, limit=30)
+    assert result.text == "\n".join(
+        [
+            "<path>mod.py</path>",
+            "<type>file</type>",
+            "<content>",
+            "… lines 1-20 unchanged since you read them …",
+            *LINES[20:30],
+            "",
+            "(Showing lines 1-30 of 60. Use offset=31 to continue.)",
+            "</content>",
+        ]
+    )
+    assert (result.metadata["mode"], result.metadata["unchanged_since"]) == ("elided", ["r1", "r2"])
+
+
 def test_forgotten_read_earns_no_stub(session: Session, mod: Path) -> None:
     session.read("mod.py")
     assert session.forget(["r1"]) == 1

@@ -93,7 +93,13 @@ def test_depth_one_and_a_deep_subfolder(session: Session, repo: Path) -> None:
 def test_entry_cap_collapses_folders_level_by_level(session: Session, repo: Path) -> None:
     assert session.ls(depth=3, max_entries=8).text == _tree(
         [".github/", "  workflows/", "    ci.yml", "docs/", "  index.md", "src/ (4 files)", ".gitignore", "README.md"],
-        COLLAPSED,
+        "(A folder shown with a file count is collapsed to keep the listing to 8 entries: ls it, or pass a larger "
+        "max_entries.)",
+    )
+    assert session.ls(depth=2, max_entries=8).text == _tree(
+        [".github/", "  workflows/ (1 file)", "docs/", "  index.md", "src/ (4 files)", ".gitignore", "README.md"],
+        "(A folder shown with a file count is collapsed, by the depth or to keep the listing to 8 entries: ls it, "
+        "or pass a larger depth or max_entries.)",
     )
     cut = session.ls(max_entries=4)
     assert cut.text == _tree(
@@ -259,3 +265,43 @@ def test_the_default_cap_is_100_entries_of_the_folder(session: Session, root: Pa
         "entry, or ls a subfolder.)",
     )
     assert (cut.metadata["entries_shown"], cut.metadata["truncated"]) == (100, "limit")
+
+
+def test_a_name_that_reads_as_indent_or_as_a_link_arrow_is_shown_escaped(session: Session, root: Path) -> None:
+    (root / "src").mkdir()
+    (root / "src" / "a.py").write_text("x\n")
+    for name in ("  fake.py", "trail ", "x -> y.txt", "two words.txt"):
+        (root / name).write_text("x\n")
+    (root / "dir -> x").mkdir()
+    (root / "dir -> x" / "f").write_text("x\n")
+    (root / "link.py").symlink_to("src/a.py")
+    listing = session.ls()
+    assert listing.text == _tree(
+        [
+            "dir -\\x3e x/",
+            "  f",
+            "src/",
+            "  a.py",
+            "\\x20\\x20fake.py",
+            "link.py -> src/a.py",
+            "trail\\x20",
+            "two words.txt",
+            "x -\\x3e y.txt",
+        ]
+    )
+    assert session.read("\\x20\\x20fake.py").text.startswith("<path>\\x20\\x20fake.py</path>\n")
+    assert session.ls("dir -\\x3e x").text == _tree(["f"], where="dir -\\x3e x")
+
+
+def test_a_chain_deeper_than_the_cap_says_the_cap_not_the_depth_collapsed_it(session: Session, root: Path) -> None:
+    deep = root.joinpath(*["d"] * 5)
+    deep.mkdir(parents=True)
+    (deep / "leaf.txt").write_text("x\n")
+    assert session.ls(depth=100, max_entries=3).text == _tree(
+        ["d/", "  d/", "    d/ (1 file)"],
+        "(A folder shown with a file count is collapsed to keep the listing to 3 entries: ls it, or pass a larger "
+        "max_entries.)",
+    )
+    assert session.ls(depth=100, max_entries=6).text == _tree(
+        ["d/", "  d/", "    d/", "      d/", "        d/", "          leaf.txt"]
+    )

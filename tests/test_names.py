@@ -21,6 +21,13 @@ def test_examples() -> None:
     assert show_path("x\u202ey\u2028z\x85.txt") == "x\\u202ey\\u2028z\\u0085.txt"
     assert show_path("a\\x41 b\\u00e9 c\\d") == "a\\x5cx41 b\\x5cu00e9 c\\d"
     assert show_path("src/app.py") == "src/app.py"
+    assert show_path("  a.py") == "\\x20\\x20a.py"  # in a tree, leading spaces would read as indent
+    assert show_path("src/ x /b ") == "src/\\x20x\\x20/b\\x20"
+    assert show_path("x -> y.txt") == "x -\\x3e y.txt"  # in ls, a link's arrow
+    assert show_path("two words.txt") == "two words.txt"
+    assert show_path("a->b -x> c") == "a->b -x> c"
+    assert parse_path("\\x20\\x20a.py") == "  a.py"
+    assert parse_path("x -\\x3e y.txt") == "x -> y.txt"
     assert show_path("caf\u00e9/\u4e2d\U0001f600.md") == "caf\u00e9/\u4e2d\U0001f600.md"
     assert parse_path("caf\\xe9.txt") == "caf\udce9.txt"
     assert parse_path("caf\\xc3\\xa9.txt") == "caf\u00e9.txt"  # escaped UTF-8 bytes are that character

@@ -355,3 +355,35 @@ def test_only_empty_roots_are_refused(roots: list[str], capsys: pytest.CaptureFi
         "Every workspace root given is empty (an unset variable in the configuration?); pass an existing folder."
     )
     assert capsys.readouterr().err == ""
+
+
+def test_a_root_deleted_while_the_server_runs_is_named_and_never_made_again(tmp_path: Path) -> None:
+    root = tmp_path / "repo"
+    root.mkdir()
+    (root / "a.txt").write_text("x\n")
+    session = Session([root], ledger=MemoryLedger())
+    session.read("a.txt")
+    (root / "a.txt").unlink()
+    root.rmdir()
+
+    def gone(path: str) -> str:
+        return (
+            f"The workspace root {root} no longer exists (deleted or moved), so {path} cannot be served; ask the "
+            "user to restore it or restart leanread with a root that exists."
+        )
+
+    answers = [
+        session.write("new.txt", "y\n"),
+        session.edit("a.txt", "x", "y"),
+        session.read("a.txt"),
+        session.ls(),
+        session.grep("x"),
+    ]
+    assert [(a.is_error, a.text) for a in answers] == [
+        (True, gone("new.txt")),
+        (True, gone("a.txt")),
+        (True, gone("a.txt")),
+        (True, gone(".")),
+        (True, gone(".")),
+    ]
+    assert not root.exists()

@@ -8,7 +8,7 @@ tag so that a Redis Cluster keeps a session's keys in one slot::
 
     P:{S}:calls     counter of call ids (INCR)        P:{S}:seq      counter of record seqs
     P:{S}:rec       hash seq → record (JSON)           P:{S}:hidden   set of seqs out of the window
-    P:{S}:path:<p>  set of seqs of file <p>            P:{S}:call:<c> set of seqs of call <c>
+    P:{S}:path:<p>  set of seqs of file <p>
     P:{S}:instr     set of seqs carrying instructions  P:{S}:last     the path read last
     P:{S}:matches   list of grep hits (JSON)           P:v:<hash>     a shown version (zlib)
     P:{S}:tx        the transcript: call heads (JSON)  P:{S}:txb      hash number → call body (zlib)
@@ -17,6 +17,10 @@ tag so that a Redis Cluster keeps a session's keys in one slot::
     P:{S}:paths     set of the files the session has records of   P:all-sessions  set of every session
     P:{S}:hides     counter of hides (forget, compact, rewind)    P:{S}:born     a random mark set by
                                                                                   the first record
+
+A session whose records expired and that is begun again under the same id starts with a new
+birth mark, and its first record drops the ``hidden`` set a late hide may have kept alive, so the
+new records (numbered from 1 again) are not born hidden.
 
 Why updates never lose a record when two servers write one session: a record is appended by one
 Lua script (the seq counter, the record and its indexes in one atomic step); call ids and match
@@ -27,7 +31,10 @@ retry when a record was appended in between. Each server holds the records it fe
 (``viewcache``) and asks only for newer ones while ``hides`` and ``born`` stay the same.
 
 Every key of a session expires after ``idle_seconds`` without a write to it (default 7 days);
-versions expire the same way after their last write or read.
+versions expire the same way after their last write or read. A file's ``path`` set is written only
+when that file is recorded, so in a session that goes on it can expire alone: the file's records
+are then unknown to every server alike (a server that held them starts over), and ``forget``
+finds a call's records in ``rec`` itself, which lives as long as the session.
 """
 
 from __future__ import annotations
@@ -59,16 +66,15 @@ SOCKET_TIMEOUT = 5.0
 RETRIES = 50
 
 _APPEND = """
+if redis.call('SET', KEYS[8], ARGV[7], 'NX') then redis.call('DEL', KEYS[5]) end
 local seq = redis.call('INCR', KEYS[1])
 redis.call('HSET', KEYS[2], seq, ARGV[1])
 redis.call('SADD', KEYS[3], seq)
-redis.call('SADD', KEYS[4], seq)
-if ARGV[3] == '1' then redis.call('SADD', KEYS[5], seq) end
-if ARGV[4] == '0' then redis.call('SADD', KEYS[6], seq) end
-if ARGV[5] ~= '' then redis.call('SADD', KEYS[7], ARGV[5]) end
-redis.call('SET', KEYS[9], ARGV[7], 'NX')
-for i = 1, 10 do if i ~= 8 then redis.call('EXPIRE', KEYS[i], ARGV[2]) end end
-redis.call('SADD', KEYS[8], ARGV[6])
+if ARGV[3] == '1' then redis.call('SADD', KEYS[4], seq) end
+if ARGV[4] == '0' then redis.call('SADD', KEYS[5], seq) end
+if ARGV[5] ~= '' then redis.call('SADD', KEYS[6], ARGV[5]) end
+for i = 1, 9 do if i ~= 7 then redis.call('EXPIRE', KEYS[i], ARGV[2]) end end
+redis.call('SADD', KEYS[7], ARGV[6])
 return seq
 """
 
@@ -205,7 +211,6 @@ class RedisLedger:
             self._key(session_id, "seq"),
             self._key(session_id, "rec"),
             self._key(session_id, "path", record.path),
-            self._key(session_id, "call", record.call_id),
             self._key(session_id, "instr"),
             self._key(session_id, "hidden"),
             self._key(session_id, "paths"),
@@ -238,13 +243,17 @@ class RedisLedger:
         """Every record of ``path`` in the session, oldest first, visible or not; only those
         added since this process last asked are fetched and decoded (see ``viewcache``)."""
 
-        def fetch(after: int) -> tuple[tuple[bytes | None, bytes | None], list[ViewRecord]]:
+        def fetch(after: int) -> tuple[tuple[bytes | None, bytes | None, bool], list[ViewRecord]]:
             pipe = self._redis.pipeline()  # MULTI: the stamp and the file's seqs as one view
             pipe.get(self._key(session_id, "hides"))
             pipe.get(self._key(session_id, "born"))
             pipe.smembers(self._key(session_id, "path", path))
             hides, born, members = self._call(pipe.execute)
-            return (hides, born), self._records(session_id, [seq for seq in map(int, members) if seq > after])
+            seqs = set(map(int, members))
+            # a held record missing from the set means the set expired: the stamp moves, so the
+            # held records are dropped as a server that never held them would not know them
+            kept = after == 0 or after in seqs
+            return (hides, born, kept), self._records(session_id, [seq for seq in seqs if seq > after])
 
         return self._views.views(session_id, path, fetch)
 
@@ -305,14 +314,12 @@ class RedisLedger:
     def forget(self, session_id: str, call_ids: Iterable[str]) -> int:
         """Mark the results of ``call_ids`` as gone; returns how many visible records were marked.
         Unknown ids are ignored."""
-        ids = sorted(set(call_ids))
+        ids = set(call_ids)
         if not ids:
             return 0
-        pipe = self._redis.pipeline(transaction=False)
-        for call_id in ids:
-            pipe.smembers(self._key(session_id, "call", call_id))
-        found = self._call(pipe.execute)
-        return self._hide(session_id, (int(seq) for members in found for seq in members))
+        # the session's records, not a per-call index: such a key would expire on its own while
+        # the session goes on, and a forgotten result would then still get stubs
+        return self._hide(session_id, (r.seq for r in self._all(session_id) if r.call_id in ids and r.visible))
 
     def _hide_around(
         self, session_id: str, call_id: str, pick: Callable[[list[ViewRecord], int], list[ViewRecord]]

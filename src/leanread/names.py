@@ -10,9 +10,11 @@ and every path a tool is given goes through ``parse_path``, so a name shown is a
     a\\x0ab.txt       a name holding a newline (any C0 control or DEL: its byte)
     x\\u202ey.txt     a Unicode control (C1, U+2028/U+2029, bidirectional marks)
     a\\x5cx41         a literal backslash that would otherwise read as an escape
+    \\x20\\x20a.py      spaces that start or end a name (in a tree they would read as indent)
+    a -\\x3e b.txt     the ``>`` of `` -> `` (``ls`` shows a link as ``name -> target``)
 
 Only a backslash followed by ``xHH`` or ``uHHHH`` is escaped, so ordinary names (backslashes
-included) are shown as they are.
+included) are shown as they are; a space inside a name stays a space.
 """
 
 from __future__ import annotations
@@ -27,6 +29,9 @@ _UNSAFE = re.compile(
     "[\x00-\x1f\x7f-\x9f\u200e\u200f\u2028-\u202e\u2066-\u2069\ud800-\udfff]"
     r"|\\(?=x[0-9a-fA-F]{2}|u[0-9a-fA-F]{4})"
 )
+#: Spaces at the start or end of a name, and the ``>`` of `` -> ``: shown escaped so that no name
+#: reads as a tree's indent or as a link's arrow.
+_LOOKALIKE = re.compile(r"(?:^|(?<=/)) +| +(?=/|$)|(?<= -)>(?= )")
 _ESCAPE = re.compile(r"\\x([0-9a-fA-F]{2})|\\u([0-9a-fA-F]{4})")
 #: ``surrogateescape`` keeps the undecodable byte B as the code point U+DC00 + B (B >= 0x80).
 _ESCAPED_BYTES = range(0xDC80, 0xDD00)
@@ -45,11 +50,16 @@ def show_path(path: str) -> str:
     """``path`` (a name or path as the OS gives it, ``surrogateescape`` code points included) as
     the model is shown it: valid UTF-8 on one line, every unsafe character escaped (see the
     module docstring). ``parse_path(show_path(p)) == p`` for every ``p``."""
-    return _UNSAFE.sub(_escape, path)
+    shown = _UNSAFE.sub(_escape, path)
+    return _LOOKALIKE.sub(_escape_each, shown) if " " in shown else shown
 
 
-#: The characters ``show_path`` writes as ``\\xHH`` or ``\\uHHHH`` (the backslash among them).
-_SHOWN_ESCAPED = re.compile("[\x00-\x1f\x7f-\x9f\u200e\u200f\u2028-\u202e\u2066-\u2069\ud800-\udfff]|\\\\")
+def _escape_each(match: re.Match[str]) -> str:
+    return "".join(f"\\x{ord(c):02x}" for c in match.group())
+
+
+#: The characters ``show_path`` writes as ``\\xHH`` or ``\\uHHHH`` (the backslash, a space and ``>`` among them).
+_SHOWN_ESCAPED = re.compile("[\x00-\x1f\x7f-\x9f\u200e\u200f\u2028-\u202e\u2066-\u2069\ud800-\udfff >]|\\\\")
 
 
 def _unescape(match: re.Match[str]) -> str:

@@ -279,7 +279,7 @@ class Workspace:
             real = os.path.realpath(joined)
             self._require_inside(path, real)
             self._refuse_real_name(path, real)
-            raise FileMissing(self._missing_message(path, joined)) from None
+            raise self._root_gone(path, joined) or FileMissing(self._missing_message(path, joined)) from None
         except OSError as exc:
             if exc.errno == errno.ELOOP:
                 loop = f"{show_path(path)} is a symbolic-link loop; read the file it was meant to point to."
@@ -343,6 +343,17 @@ class Workspace:
                 past = f"{show_path(path)} goes on past {show_path(written)}"
                 return PathError(f"{past}, which is a file, not a folder; fix the path.")
         return PathError(f"Cannot resolve {show_path(path)}: a part of it is a file, not a folder; fix the path.")
+
+    def _root_gone(self, path: str, joined: str) -> PathError | None:
+        """The error for a path under a root deleted or moved while the server ran: a
+        ``PathError``, not ``FileMissing``, so that ``write`` does not make the root again."""
+        for root in self.roots:
+            if (joined + "/").startswith(root.rstrip("/") + "/") and not os.path.isdir(root):
+                return PathError(
+                    f"The workspace root {show_path(root)} no longer exists (deleted or moved), so {show_path(path)} "
+                    "cannot be served; ask the user to restore it or restart leanread with a root that exists."
+                )
+        return None
 
     def _missing_message(self, path: str, joined: str) -> str:
         dangling = self._dangling_message(path)

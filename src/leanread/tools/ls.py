@@ -91,6 +91,7 @@ class _Folder:
     files: list[str] = field(default_factory=list)
     count: int = 0
     expanded: bool = False
+    capped: bool = False  # left collapsed by the entry cap, not by the depth
     links: dict[str, str] = field(default_factory=dict)
 
     def entries(self) -> int:
@@ -165,12 +166,15 @@ def _expand(root: _Folder, top: str, depth: int, cap: int, ctx: ToolContext) -> 
             for name in sorted(folder.folders):
                 child, child_real = folder.folders[name], os.path.join(real, name)
                 if used + child.entries() > cap:
+                    child.capped = True
                     continue
                 _scan(child, child_real, ctx)
                 if used + child.entries() <= cap:
                     child.expanded = True
                     used += child.entries()
                     below.append((child, child_real))
+                else:
+                    child.capped = True
         level = below
     return used, root.entries() > cap
 
@@ -202,12 +206,39 @@ def _folders(folder: _Folder) -> int:
     return sum(1 + _folders(child) for child in folder.folders.values())
 
 
+def _collapsed_by(folder: _Folder) -> set[bool]:
+    """For each folder shown collapsed below ``folder``, whether the entry cap (True) or the
+    depth (False) left it so."""
+    reasons: set[bool] = set()
+    for child in folder.folders.values():
+        reasons |= _collapsed_by(child) if child.expanded else {child.capped}
+    return reasons
+
+
+def _collapsed_note(reasons: set[bool], cap: int) -> str:
+    """How to open the folders shown collapsed: a larger depth helps only those the depth left so,
+    a larger cap only those the cap did."""
+    if reasons == {True}:
+        return (
+            f"(A folder shown with a file count is collapsed to keep the listing to {cap} entries: ls it, "
+            "or pass a larger max_entries.)"
+        )
+    if reasons == {False}:
+        return "(A folder shown with a file count is collapsed: ls it, or pass a larger depth.)"
+    return (
+        f"(A folder shown with a file count is collapsed, by the depth or to keep the listing to {cap} entries: "
+        "ls it, or pass a larger depth or max_entries.)"
+    )
+
+
 def _links(folder: _Folder) -> int:
     """Links shown: those of the expanded folders."""
     return len(folder.links) + sum(_links(child) for child in folder.folders.values() if child.expanded)
 
 
-def _notes(where: str, root: _Folder, cap: int | None, collapsed: int, folders: int, links: int) -> list[str]:
+def _notes(
+    where: str, root: _Folder, cap: int | None, collapsed: int, folders: int, links: int, limit: int
+) -> list[str]:
     """The notes after the rows: why a listing is empty, what a cut one left out (``cap``: the
     entries shown of the top folder's, None when all are) and how to see it, how to open a
     collapsed folder; none for a whole tree, whose rows say it all."""
@@ -227,7 +258,7 @@ def _notes(where: str, root: _Folder, cap: int | None, collapsed: int, folders: 
             )
         ]
     if collapsed:
-        return [Own("(A folder shown with a file count is collapsed: ls it, or pass a larger depth.)")]
+        return [Own(_collapsed_note(_collapsed_by(root), limit))]
     return []
 
 
@@ -267,7 +298,7 @@ def run(ctx: ToolContext, request: LsRequest, call_id: str) -> ToolResult:
     collapsed = _rows(root, "", rows, cap if cut else None)
     where = target.display
     folders, links = _folders(root), _links(root)
-    notes = _notes(where, root, cap if cut else None, collapsed, folders, links)
+    notes = _notes(where, root, cap if cut else None, collapsed, folders, links, cap)
     others = ctx.workspace.roots[1:] if request.path is None else ()
     if others:  # ls of the workspace lists its first root; say where the rest are
         listed = ", ".join(show_path(r) for r in others)

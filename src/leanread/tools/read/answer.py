@@ -36,9 +36,9 @@ class Output:
 
 
 def _known_runs(window: Window, knowledge: Knowledge) -> list[tuple[int, int, KnownLine | None]]:
-    """The window cut into runs ``(first, last, known)``: lines the model has from one call under
-    numbers moved by one offset (``known`` is the run's first line), or (``None``) lines it does
-    not have. Cut lines never count as had."""
+    """The window cut into runs ``(first, last, known)``: lines the model has under numbers moved
+    by one offset (``known`` is the run's first line; the lines may come from several calls, one
+    marker says it the same), or (``None``) lines it does not have. Cut lines never count as had."""
     cut = {n for n, _ in window.cut_lines}
     runs: list[tuple[int, int, KnownLine | None]] = []
     for n in range(window.first, window.last + 1):
@@ -48,7 +48,6 @@ def _known_runs(window: Window, knowledge: Knowledge) -> list[tuple[int, int, Kn
             same = (known is None and head is None) or (
                 known is not None
                 and head is not None
-                and known.call_id == head.call_id
                 and known.then - n == head.then - a
             )
             if same:
@@ -74,7 +73,7 @@ def _elided_of(
             marker = unchanged_marker(a, b, known.then)
             if count_tokens(marker) < count_tokens("\n".join(decorated)):
                 body.append(marker)
-                points_to.append(known.call_id)
+                points_to.extend(knowledge.lines[n].call_id for n in range(a, b + 1))
                 placed.extend(range(a, b + 1))
                 continue
         body.extend(decorated)
