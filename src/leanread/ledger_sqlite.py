@@ -1,10 +1,11 @@
 """The SQLite ``LedgerStore``: the default store, on disk, so a session resumed later keeps its dedup.
 
 One file holds every session of a user (or of a workspace, when the caller passes a path); it
-is opened in WAL mode, so readers never block the writer, and every write that reads first
-(``new_call_id``, ``record``, ``compact``, ``rewind``) runs in a ``BEGIN IMMEDIATE`` transaction,
-so several processes (two ``leanread serve`` on one machine) can share the file without ever
-handing out the same call id or ``seq`` twice. Within a process one connection serves every
+is opened in WAL mode, so readers never block the writer; a call id is handed out by one
+``INSERT … RETURNING`` and every other write that reads first (``record``, ``compact``,
+``rewind``) runs in a ``BEGIN IMMEDIATE`` transaction, so several processes (two ``leanread
+serve`` on one machine) can share the file without ever handing out the same call id or ``seq``
+twice, and records become visible in ``seq`` order. Within a process one connection serves every
 thread, guarded by a lock.
 
 Schema (``PRAGMA user_version`` = ``SCHEMA_VERSION``; free-text columns hold the UTF-8 bytes of
@@ -335,25 +336,23 @@ class SQLiteLedger:
 
     def new_call_id(self, session_id: str) -> str:
         """A call id not yet used in ``session_id``: ``r1``, ``r2``, …, unique across processes."""
-        with self._guard(), self._transaction() as conn:
-            conn.execute(
+        with self._guard() as conn:  # one statement: atomic on its own, across processes too
+            [(number,)] = conn.execute(
                 "INSERT INTO counters (session, calls) VALUES (?, 1) "
-                "ON CONFLICT (session) DO UPDATE SET calls = calls + 1",
+                "ON CONFLICT (session) DO UPDATE SET calls = calls + 1 RETURNING calls",
                 (_b(session_id),),
-            )
-            (number,) = conn.execute("SELECT calls FROM counters WHERE session = ?", (_b(session_id),)).fetchone()
+            ).fetchall()
         return f"r{number}"
 
     def record(self, session_id: str, record: ViewRecord) -> ViewRecord:
         """Append ``record``; returns it with its ``seq`` set (1, 2, … per session)."""
         session = _b(session_id)
         with self._guard(), self._transaction() as conn:
-            conn.execute(
+            [(seq,)] = conn.execute(
                 "INSERT INTO counters (session, seqs) VALUES (?, 1) "
-                "ON CONFLICT (session) DO UPDATE SET seqs = seqs + 1",
+                "ON CONFLICT (session) DO UPDATE SET seqs = seqs + 1 RETURNING seqs",
                 (session,),
-            )
-            (seq,) = conn.execute("SELECT seqs FROM counters WHERE session = ?", (session,)).fetchone()
+            ).fetchall()
             stored = replace(record, seq=seq)
             conn.execute(
                 f"INSERT INTO records (session, {_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
