@@ -387,3 +387,21 @@ def test_a_root_deleted_while_the_server_runs_is_named_and_never_made_again(tmp_
         (True, gone(".")),
     ]
     assert not root.exists()
+
+
+def test_a_missing_files_suggestions_are_made_only_when_its_message_is_read(tmp_path: Path) -> None:
+    for i in range(3):
+        (tmp_path / f"out-{i}.txt").write_text("x\n")
+    made: list[str] = []
+
+    def message() -> str:
+        made.append("made")
+        return "File not found: out-9.txt. Did you mean out-0.txt?"
+
+    missing = FileMissing(message)
+    assert made == []  # write of a new file catches it without reading it
+    assert str(missing) == str(missing) == "File not found: out-9.txt. Did you mean out-0.txt?"
+    assert made == ["made"]
+    with pytest.raises(FileMissing) as caught:
+        Workspace([tmp_path]).resolve("out-9.txt")
+    assert str(caught.value) == "File not found: out-9.txt. Did you mean out-2.txt, out-1.txt, out-0.txt?"

@@ -26,6 +26,8 @@ Tools turn these into tool results with ``is_error=True``; a traceback never rea
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 
 class LeanreadError(Exception):
     """Root of every error leanread raises on purpose; ``str(err)`` is the user-facing message."""
@@ -53,7 +55,21 @@ class OutsideWorkspace(PathError):
 
 
 class FileMissing(PathError):
-    """Nothing exists at the path."""
+    """Nothing exists at the path.
+
+    The message may be given as a function, made the first time it is asked for (``str``): the
+    similar names it suggests cost a scan of the folder, which a caller that expects nothing
+    there (``write`` of a new file) never needs.
+    """
+
+    def __init__(self, message: str | Callable[[], str]) -> None:
+        super().__init__()
+        self._message = message
+
+    def __str__(self) -> str:
+        if not isinstance(self._message, str):
+            self._message = self._message()
+        return self._message
 
 
 class Denied(PathError):

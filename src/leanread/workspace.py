@@ -279,7 +279,7 @@ class Workspace:
             real = os.path.realpath(joined)
             self._require_inside(path, real)
             self._refuse_real_name(path, real)
-            raise self._root_gone(path, joined) or FileMissing(self._missing_message(path, joined)) from None
+            raise self._root_gone(path, joined) or FileMissing(lambda: self._missing_message(path, joined)) from None
         except OSError as exc:
             if exc.errno == errno.ELOOP:
                 loop = f"{show_path(path)} is a symbolic-link loop; read the file it was meant to point to."
