@@ -8,7 +8,7 @@ tag so that a Redis Cluster keeps a session's keys in one slot::
 
     P:{S}:calls     counter of call ids (INCR)        P:{S}:seq      counter of record seqs
     P:{S}:rec       hash seq → record (JSON)           P:{S}:hidden   set of seqs out of the window
-    P:{S}:path:<p>  set of seqs of file <p>
+    P:{S}:path:<p>  set of seqs of file <p>           P:{S}:bycall   hash call id → its seqs ("3,4")
     P:{S}:instr     set of seqs carrying instructions  P:{S}:last     the path read last
     P:{S}:matches   list of grep hits (JSON)           P:v:<hash>     a shown version (zlib)
     P:{S}:tx        the transcript: call heads (JSON)  P:{S}:txb      hash number → call body (zlib)
@@ -20,7 +20,7 @@ tag so that a Redis Cluster keeps a session's keys in one slot::
 
 A session whose records expired and that is begun again under the same id starts with a new
 birth mark, and its first record drops the ``hidden`` set a late hide may have kept alive, so the
-new records (numbered from 1 again) are not born hidden.
+new records (numbered from 1 again) are not born hidden nor taken for a forgotten call's.
 
 Why updates never lose a record when two servers write one session: a record is appended by one
 Lua script (the seq counter, the record and its indexes in one atomic step); call ids and match
@@ -34,7 +34,7 @@ Every key of a session expires after ``idle_seconds`` without a write to it (def
 versions expire the same way after their last write or read. A file's ``path`` set is written only
 when that file is recorded, so in a session that goes on it can expire alone: the file's records
 are then unknown to every server alike (a server that held them starts over), and ``forget``
-finds a call's records in ``rec`` itself, which lives as long as the session.
+finds a call's records in ``bycall``, which every record renews, so it lives as long as the session.
 """
 
 from __future__ import annotations
@@ -66,14 +66,16 @@ SOCKET_TIMEOUT = 5.0
 RETRIES = 50
 
 _APPEND = """
-if redis.call('SET', KEYS[8], ARGV[7], 'NX') then redis.call('DEL', KEYS[5]) end
+if redis.call('SET', KEYS[8], ARGV[7], 'NX') then redis.call('DEL', KEYS[5], KEYS[10]) end
 local seq = redis.call('INCR', KEYS[1])
 redis.call('HSET', KEYS[2], seq, ARGV[1])
 redis.call('SADD', KEYS[3], seq)
 if ARGV[3] == '1' then redis.call('SADD', KEYS[4], seq) end
 if ARGV[4] == '0' then redis.call('SADD', KEYS[5], seq) end
 if ARGV[5] ~= '' then redis.call('SADD', KEYS[6], ARGV[5]) end
-for i = 1, 9 do if i ~= 7 then redis.call('EXPIRE', KEYS[i], ARGV[2]) end end
+local held = redis.call('HGET', KEYS[10], ARGV[8])
+redis.call('HSET', KEYS[10], ARGV[8], held and (held .. ',' .. seq) or seq)
+for i = 1, 10 do if i ~= 7 then redis.call('EXPIRE', KEYS[i], ARGV[2]) end end
 redis.call('SADD', KEYS[7], ARGV[6])
 return seq
 """
@@ -217,10 +219,11 @@ class RedisLedger:
             self._all_sessions,
             self._key(session_id, "born"),
             self._key(session_id, "hides"),
+            self._key(session_id, "bycall"),
         ]
         args = [
             _encode(record), self.idle_seconds, "1" if record.instructions else "0", "1" if record.visible else "0",
-            _b(record.path), _b(session_id), os.urandom(8).hex(),
+            _b(record.path), _b(session_id), os.urandom(8).hex(), _b(record.call_id),
         ]  # fmt: skip
         seq = self._call(self._append, keys=keys, args=args)
         return replace(record, seq=int(seq))
@@ -243,19 +246,25 @@ class RedisLedger:
         """Every record of ``path`` in the session, oldest first, visible or not; only those
         added since this process last asked are fetched and decoded (see ``viewcache``)."""
 
-        def fetch(after: int) -> tuple[tuple[bytes | None, bytes | None, bool], list[ViewRecord]]:
-            pipe = self._redis.pipeline()  # MULTI: the stamp and the file's seqs as one view
+        def fetch(after: int) -> tuple[tuple[bytes | None, bool], int, list[ViewRecord]]:
+            pipe = self._redis.pipeline()  # MULTI: the counter, the mark and the file's seqs as one view
             pipe.get(self._key(session_id, "hides"))
             pipe.get(self._key(session_id, "born"))
             pipe.smembers(self._key(session_id, "path", path))
             hides, born, members = self._call(pipe.execute)
             seqs = set(map(int, members))
-            # a held record missing from the set means the set expired: the stamp moves, so the
-            # held records are dropped as a server that never held them would not know them
+            # a held record missing from the set means the set expired: another era, so the held
+            # records are dropped as a server that never held them would not know them
             kept = after == 0 or after in seqs
-            return (hides, born, kept), self._records(session_id, [seq for seq in seqs if seq > after])
+            return (born, kept), int(hides or 0), self._records(session_id, [seq for seq in seqs if seq > after])
 
-        return self._views.views(session_id, path, fetch)
+        def hidden(seqs: list[int]) -> set[int]:
+            if not seqs:
+                return set()
+            flags = self._call(self._redis.smismember, self._key(session_id, "hidden"), seqs)
+            return {seq for seq, gone in zip(seqs, flags, strict=True) if gone}
+
+        return self._views.views(session_id, path, fetch, hidden)
 
     def visible_instructions(self, session_id: str) -> set[str]:
         """Instruction files attached to results still visible in the session."""
@@ -314,12 +323,15 @@ class RedisLedger:
     def forget(self, session_id: str, call_ids: Iterable[str]) -> int:
         """Mark the results of ``call_ids`` as gone; returns how many visible records were marked.
         Unknown ids are ignored."""
-        ids = set(call_ids)
+        ids = sorted(set(call_ids))
         if not ids:
             return 0
-        # the session's records, not a per-call index: such a key would expire on its own while
-        # the session goes on, and a forgotten result would then still get stubs
-        return self._hide(session_id, (r.seq for r in self._all(session_id) if r.call_id in ids and r.visible))
+        # one index of every call, renewed with each record: a key per call would expire on its
+        # own while the session goes on, and a forgotten result would then still get stubs
+        found = cast(
+            "list[bytes | None]", self._call(self._redis.hmget, self._key(session_id, "bycall"), [_b(c) for c in ids])
+        )
+        return self._hide(session_id, (int(seq) for held in found if held for seq in held.split(b",")))
 
     def _hide_around(
         self, session_id: str, call_id: str, pick: Callable[[list[ViewRecord], int], list[ViewRecord]]

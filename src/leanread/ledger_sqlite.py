@@ -377,7 +377,7 @@ class SQLiteLedger:
         added since this process last asked are read from the file (see ``viewcache``)."""
         session, file = _b(session_id), _b(path)
 
-        def fetch(after: int) -> tuple[int, list[ViewRecord]]:
+        def fetch(after: int) -> tuple[None, int, list[ViewRecord]]:
             with self._guard() as conn:
                 conn.execute("BEGIN")  # one snapshot for the counter and the rows
                 try:
@@ -389,9 +389,19 @@ class SQLiteLedger:
                 finally:
                     if conn.in_transaction:
                         conn.execute("COMMIT")
-            return (counter[0] if counter else 0), [_row_to_record(row) for row in rows]
+            return None, (counter[0] if counter else 0), [_row_to_record(row) for row in rows]
 
-        return self._views.views(session_id, path, fetch)
+        def hidden(seqs: list[int]) -> set[int]:
+            if not seqs:
+                return set()
+            with self._guard() as conn:
+                rows = conn.execute(
+                    "SELECT seq FROM records WHERE session = ? AND path = ? AND seq BETWEEN ? AND ? AND visible = 0",
+                    (session, file, min(seqs), max(seqs)),
+                ).fetchall()
+            return {seq for (seq,) in rows} & set(seqs)
+
+        return self._views.views(session_id, path, fetch, hidden)
 
     def visible_instructions(self, session_id: str) -> set[str]:
         """Instruction files attached to results still visible in the session."""
