@@ -392,14 +392,17 @@ class SQLiteLedger:
             return None, (counter[0] if counter else 0), [_row_to_record(row) for row in rows]
 
         def hidden(seqs: list[int]) -> set[int]:
-            if not seqs:
-                return set()
+            gone: set[int] = set()
             with self._guard() as conn:
-                rows = conn.execute(
-                    "SELECT seq FROM records WHERE session = ? AND path = ? AND seq BETWEEN ? AND ? AND visible = 0",
-                    (session, file, min(seqs), max(seqs)),
-                ).fetchall()
-            return {seq for (seq,) in rows} & set(seqs)
+                for start in range(0, len(seqs), 500):  # the held records still visible: few, looked up by key
+                    chunk = seqs[start : start + 500]
+                    marks = ", ".join("?" * len(chunk))
+                    rows = conn.execute(
+                        f"SELECT seq FROM records WHERE session = ? AND seq IN ({marks}) AND visible = 0",
+                        (session, *chunk),
+                    ).fetchall()
+                    gone.update(seq for (seq,) in rows)
+            return gone
 
         return self._views.views(session_id, path, fetch, hidden)
 
