@@ -42,7 +42,7 @@ def focus_window(
         return answer, {"question": question, "skipped": f"answered as {answer.mode}"}, answer.text
     focused, focus = pruned_window(ctx, view, text_file, window, fmt, question, asked_limit, knowledge, fresh)
     if focused is not None and focused.tokens < answer.tokens:
-        unpruned = render(ctx, view, text_file, window, fmt)
+        unpruned = answer.text if answer.mode == "full" else render(ctx, view, text_file, window, fmt)
         focus.update(tokens_before=count_tokens(unpruned), tokens_after=focused.tokens)
         return focused, focus, unpruned
     if focused is not None:
