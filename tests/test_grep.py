@@ -333,6 +333,10 @@ def test_match_id_refusals(session: Session, root: Path) -> None:
             "a pattern such as *.py or src/**/*.ts.",
         ),
         ({"pattern": ""}, "pattern is empty; pass the text or regular expression to search for."),
+        (
+            {"pattern": "a" * 4097},
+            "pattern is 4,097 characters long, over grep's 4,096; search for a shorter, distinctive part of it.",
+        ),
         ({"pattern": "x", "context": -1}, "context must be 0 or more (got -1); it counts lines around each match."),
         ({"pattern": "x", "max_results": 0}, "max_results must be 1 or more (got 0)."),
         ({"pattern": "x", "path": "../out"}, None),
@@ -346,6 +350,13 @@ def test_refusals_are_one_sentence(session: Session, root: Path, kwargs: dict[st
         assert result.text.startswith("../out resolves outside the workspace (")
     else:
         assert result.text == message
+
+
+def test_the_longest_pattern_taken_is_searched(session: Session, root: Path) -> None:
+    (root / "long.txt").write_text("b" + "a" * 5000 + "\n")
+    result = session.grep("b" + "a" * 4095, files_only=True)
+    assert not result.is_error
+    assert result.text == "long.txt (1 match)"
 
 
 def test_many_matches_are_counted_without_holding_them(session: Session, root: Path) -> None:

@@ -545,6 +545,25 @@ def test_two_connections_in_one_process(tmp_path: Path) -> None:
         assert [r.visible for r in two.views_of("s", "/ws/a.py")][:2] == [False, True]
 
 
+def test_opening_a_new_file_waits_for_another_process_that_holds_it(tmp_path: Path) -> None:
+    # A new file is not yet in WAL mode; while another process holds its write lock, SQLite
+    # refuses the journal-mode switch at once (no busy handler), as when six CLI calls open a
+    # new ledger at the same moment. The open must wait, not fail.
+    file = tmp_path / "l.sqlite3"
+    other = sqlite3.connect(file, isolation_level=None, check_same_thread=False)
+    other.execute("BEGIN IMMEDIATE")
+    releaser = threading.Timer(0.3, other.execute, ("COMMIT",))
+    releaser.start()
+    started = time.monotonic()
+    try:
+        with SQLiteLedger(file) as store:
+            assert store.new_call_id("s") == "r1"
+        assert time.monotonic() - started >= 0.25
+    finally:
+        releaser.join()
+        other.close()
+
+
 def test_file_layout(tmp_path: Path) -> None:
     file = tmp_path / "l.sqlite3"
     with SQLiteLedger(file) as ledger:

@@ -42,6 +42,7 @@ import json
 import os
 import sqlite3
 import threading
+import time
 import zlib
 from collections.abc import Collection, Iterable, Iterator, Sequence
 from dataclasses import replace
@@ -166,6 +167,27 @@ def _row_to_record(row: tuple[Any, ...]) -> ViewRecord:
     )
 
 
+def _switch_to_wal(conn: sqlite3.Connection) -> None:
+    """Put the file in WAL mode, waiting up to ``BUSY_TIMEOUT_MS`` for other processes.
+
+    Changing the journal mode of a new file needs it to itself, and SQLite answers ``SQLITE_BUSY``
+    at once, without its busy handler, while another process holds it (several CLI calls opening a
+    new ledger at the same moment), so the wait is this loop's: 1 ms, doubling up to 50 ms.
+    """
+    deadline = time.monotonic() + BUSY_TIMEOUT_MS / 1000
+    pause = 0.001
+    while True:
+        try:
+            conn.execute("PRAGMA journal_mode = WAL").fetchone()
+            return
+        except sqlite3.OperationalError as exc:
+            busy = getattr(exc, "sqlite_errorname", "").startswith("SQLITE_BUSY") or "locked" in str(exc)
+            if not busy or time.monotonic() >= deadline:
+                raise
+        time.sleep(pause)
+        pause = min(pause * 2, 0.05)
+
+
 def _count_hide(conn: sqlite3.Connection, session: bytes) -> None:
     """Bump the session's hide counter, inside the transaction that hid records."""
     conn.execute(
@@ -234,7 +256,7 @@ class SQLiteLedger:
     def _open(self, created: bool) -> None:
         conn = self._conn
         conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
-        conn.execute("PRAGMA journal_mode = WAL").fetchone()
+        _switch_to_wal(conn)
         conn.execute("PRAGMA synchronous = NORMAL")
         if created:
             with contextlib.suppress(OSError):  # best effort: a file system without modes keeps the default
