@@ -548,6 +548,3 @@ def _from_head(number: int, data: bytes) -> CallRecord:
     )  # fmt: skip
 
 
-def is_redis_url(text: str) -> bool:
-    """Whether a ``--ledger`` value names a Redis server rather than a SQLite file."""
-    return text.startswith(("redis://", "rediss://", "unix://"))

