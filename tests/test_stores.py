@@ -778,3 +778,30 @@ def test_sessions_under_a_root(store: LedgerStore) -> None:
     assert store.sessions_under("/ws") == ["a", "b"]
     assert store.sessions_under("/ws/") == ["a", "b"]
     assert store.sessions_under("/nowhere") == []
+
+
+def test_the_statements_of_every_read_look_up_by_key_never_scan_the_session(tmp_path: Path) -> None:
+    # Without statistics SQLite's planner picked the primary key (session=?) for "call_id = ? AND
+    # visible = 1": every forget of a read past the 40th call read the whole session. A rewind's
+    # lookup of its call is checked too; its hiding of what follows is a key range.
+    with SQLiteLedger(tmp_path / "l.sqlite3") as store:
+        for n in range(1, 301):
+            call_id = store.new_call_id("s")
+            store.record("s", rec(call_id, path=f"/ws/f{n % 7}.py", instructions=("/ws/AGENTS.md",) * (n % 2)))
+        statements: list[str] = []
+        store._conn.set_trace_callback(statements.append)
+        for path in ("/ws/f1.py", "/ws/f2.py"):
+            store.views_of("s", path)
+        store.forget("s", ["r5", "r6"])
+        store.visible_instructions("s")
+        store.record("s", rec(store.new_call_id("s")))
+        store.rewind("s", "r300")
+        store._conn.set_trace_callback(None)
+        plans = {
+            sql: " / ".join(row[3] for row in store._conn.execute(f"EXPLAIN QUERY PLAN {sql}"))
+            for sql in statements
+            if " records" in sql and not sql.startswith(("BEGIN", "COMMIT"))
+        }
+    assert len(plans) >= 4
+    scans = {sql: plan for sql, plan in plans.items() if "SCAN" in plan or plan.endswith("PRIMARY KEY (session=?)")}
+    assert scans == {}

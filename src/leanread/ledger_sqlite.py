@@ -5,7 +5,9 @@ is opened in WAL mode, so readers never block the writer; a call id is handed ou
 ``INSERT … RETURNING`` and every other write that reads first (``record``, ``compact``,
 ``rewind``) runs in a ``BEGIN IMMEDIATE`` transaction, so several processes (two ``leanread
 serve`` on one machine) can share the file without ever handing out the same call id or ``seq``
-twice, and records become visible in ``seq`` order. Within a process one connection serves every
+twice, and records become visible in ``seq`` order. A statement keyed by call id names its index
+(``INDEXED BY records_by_call``): without statistics SQLite's planner takes the primary key for
+``call_id = ? AND visible = 1`` and reads the whole session. Within a process one connection serves every
 thread, guarded by a lock.
 
 Schema (``PRAGMA user_version`` = ``SCHEMA_VERSION``; free-text columns hold the UTF-8 bytes of
@@ -457,7 +459,9 @@ class SQLiteLedger:
                 return 0
         with self._guard(), self._transaction() as conn:
             cursor = conn.executemany(
-                "UPDATE records SET visible = 0 WHERE session = ? AND call_id = ? AND visible = 1", ids
+                "UPDATE records INDEXED BY records_by_call SET visible = 0 "
+                "WHERE session = ? AND call_id = ? AND visible = 1",
+                ids,
             )
             _count_hide(conn, session)
             return max(cursor.rowcount, 0)
@@ -490,7 +494,8 @@ class SQLiteLedger:
         session = _b(session_id)
         with self._guard(), self._transaction() as conn:
             (limit,) = conn.execute(
-                "SELECT max(seq) FROM records WHERE session = ? AND call_id = ? AND kind != 'carry'",
+                "SELECT max(seq) FROM records INDEXED BY records_by_call "
+                "WHERE session = ? AND call_id = ? AND kind != 'carry'",
                 (session, _b(call_id)),
             ).fetchone()
             if limit is None:
