@@ -6,6 +6,10 @@ from __future__ import annotations
 import hashlib
 import itertools
 import os
+import re
+import signal
+import subprocess
+import sys
 from pathlib import Path
 
 from mcp_types import CallToolResult, TextContent
@@ -135,3 +139,19 @@ def test_a_replayed_call_is_checked_like_in_the_run() -> None:
     assert command(summary) == "leanread bench fuzz --seed 1 --only 4 --only 9 --deadline 5"
     report = markdown_report(summary)
     assert report.startswith("## Fuzzer: hostile tool calls over MCP\n\n`leanread bench fuzz --seed 1 --only 4")
+
+
+def test_sigterm_ends_a_run_after_the_call_in_flight_with_its_report() -> None:
+    argv = [sys.executable, "-m", "leanread", "bench", "fuzz", "--calls", "100000", "--seed", "1", "--verbose"]
+    argv += ["--deadline", "5"]
+    with subprocess.Popen(argv, stdout=subprocess.PIPE, text=True) as run:
+        assert run.stdout is not None
+        for _ in range(5):  # five calls answered: the run is under way
+            assert run.stdout.readline()
+        run.send_signal(signal.SIGTERM)
+        out, _ = run.communicate(timeout=60)
+    stopped = re.search(r"; stopped by SIGTERM after (\d+) calls\)", out)
+    assert stopped is not None, out[-2000:]
+    assert 5 <= int(stopped.group(1)) < 100_000
+    assert run.returncode in (0, 1)
+    assert "| calls | ok |" in out

@@ -78,7 +78,7 @@ def markdown_report(summary: Summary, shown: str | None = None) -> str:
         "## Fuzzer: hostile tool calls over MCP",
         "",
         f"`{shown or command(summary)}` ({summary.seconds:.0f} s; {summary.restarts} server restarts"
-        + ("; stopped at --max-seconds" if summary.stopped_early else "")
+        + (f"; stopped by {summary.stopped_early} after {summary.sent} calls" if summary.stopped_early else "")
         + ")",
         "",
         "| calls | ok | error results | invalid results | crashes | hangs | unexplained changes | leaked canaries "

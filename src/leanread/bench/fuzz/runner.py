@@ -4,11 +4,14 @@ and restarted."""
 
 from __future__ import annotations
 
+import contextlib
 import os
+import signal
 import tempfile
+import threading
 import time
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -75,7 +78,9 @@ class Summary:
     #: (tool, "ok" | "error") → answered calls
     outcomes: Counter[tuple[str, str]] = field(default_factory=Counter)
     failures: list[Failure] = field(default_factory=list)
-    stopped_early: bool = False
+    stopped_early: str = ""
+    """Why the run stopped before its last call: ``--max-seconds``, ``SIGINT`` or ``SIGTERM``; empty
+    when it sent them all."""
     seconds: float = 0.0
 
     def count(self, kind: str) -> int:
@@ -271,7 +276,8 @@ async def _calls(conn: _Connection, tree: Tree, summary: Summary, started: float
     before = snapshots.take()
     for index in config.indices():
         if config.max_seconds is not None and time.perf_counter() - started > config.max_seconds:
-            summary.stopped_early = True
+            summary.stopped_early = "--max-seconds"
+        if summary.stopped_early:
             break
         call = make_call(config.seed, index, tree)
         summary.sent += 1
@@ -285,9 +291,9 @@ async def _calls(conn: _Connection, tree: Tree, summary: Summary, started: float
             on_call(call, result, found)
 
 
-async def run_fuzz_async(config: FuzzConfig, on_call: OnCall | None = None) -> Summary:
-    """Run ``config`` (see ``run_fuzz``)."""
-    summary = Summary(config)
+async def run_fuzz_async(config: FuzzConfig, on_call: OnCall | None = None, summary: Summary | None = None) -> Summary:
+    """Run ``config`` (see ``run_fuzz``), counting into ``summary`` when given."""
+    summary = summary if summary is not None else Summary(config)
     started = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="leanread-fuzz-") as folder:
         tree = build_tree(Path(folder), config.seed, config.big_bytes)
@@ -310,7 +316,8 @@ async def run_fuzz_async(config: FuzzConfig, on_call: OnCall | None = None) -> S
 def run_fuzz(config: FuzzConfig, on_call: OnCall | None = None) -> Summary:
     """Send the calls of ``config`` to a fresh ``leanread serve`` over stdio and check every answer.
 
-    ``on_call`` (if given) sees each call, its result and its failures as they happen.
+    ``on_call`` (if given) sees each call, its result and its failures as they happen. Ctrl-C or
+    SIGTERM ends the run after the call in flight; the summary then covers the calls sent.
     The tree lives in a temporary folder, removed at the end; the server's ledger and stderr too.
 
     Returns:
@@ -319,4 +326,25 @@ def run_fuzz(config: FuzzConfig, on_call: OnCall | None = None) -> Summary:
     Raises:
         OSError: the tree could not be made or the server not started.
     """
-    return anyio.run(run_fuzz_async, config, on_call)
+    summary = Summary(config)
+    with _stopped_by_signals(summary):
+        return anyio.run(run_fuzz_async, config, on_call, summary)
+
+
+@contextlib.contextmanager
+def _stopped_by_signals(summary: Summary) -> Iterator[None]:
+    """While the run lasts, Ctrl-C or SIGTERM ends it after the call in flight (at most the
+    deadline), so the summary of the calls sent so far is still printed (main thread only)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def stop(number: int, frame: object) -> None:
+        summary.stopped_early = signal.Signals(number).name
+
+    kept = {number: signal.signal(number, stop) for number in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        yield
+    finally:
+        for number, handler in kept.items():
+            signal.signal(number, handler)
