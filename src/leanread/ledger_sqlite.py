@@ -7,8 +7,8 @@ is opened in WAL mode, so readers never block the writer; a call id is handed ou
 serve`` on one machine) can share the file without ever handing out the same call id or ``seq``
 twice, and records become visible in ``seq`` order. A statement keyed by call id names its index
 (``INDEXED BY records_by_call``): without statistics SQLite's planner takes the primary key for
-``call_id = ? AND visible = 1`` and reads the whole session. Within a process one connection serves every
-thread, guarded by a lock.
+``call_id = ? AND visible = 1`` and reads the whole session. Within a process one connection
+serves every thread, guarded by a lock.
 
 Schema (``PRAGMA user_version`` = ``SCHEMA_VERSION``; free-text columns hold the UTF-8 bytes of
 the string, ``surrogatepass`` so any Python ``str``, a non-UTF-8 file name included, round-trips):
