@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import re
 from collections.abc import Sequence
 from pathlib import Path
@@ -434,3 +435,13 @@ def test_the_issue_cases_on_the_stdlib(tmp_path: Path) -> None:
     dedent = "How does dedent find the common leading whitespace of the lines?"
     result = session.read("textwrap.py", focus=dedent, fresh=True)
     assert "def dedent(text):" in result.text and "unchanged since you read" not in result.text
+
+
+def test_building_an_index_logs_nothing_below_warning(caplog: pytest.LogCaptureFixture) -> None:
+    # bm25s sets its own logger to DEBUG when imported, and is imported on the first focus
+    # question: a server logging at DEBUG must still not get a line per index build.
+    caplog.set_level(logging.DEBUG)
+    lines = ["def retry_delay(attempt):", "    return 2 ** attempt", "x = 1"]
+    kept = LocalPruner().keep(lines, "retry delay?", "python")
+    assert kept
+    assert [r.getMessage() for r in caplog.records if r.name.startswith("bm25s")] == []

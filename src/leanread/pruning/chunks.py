@@ -6,6 +6,7 @@ cosines): both keep whole chunks, best first, until a share of the file's text i
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Sequence
 from typing import Any
 
@@ -77,15 +78,20 @@ def chunk_index(lines: Sequence[str], found: Sequence[Chunk], line_terms: Sequen
     return bm25_index(corpus)
 
 
-def bm25_index(corpus: Sequence[list[str]]) -> Any:
-    """A ``bm25s.BM25`` index over ``corpus`` (one list of terms per document).
-
-    ``bm25s`` and numpy are imported here, on the first focus question, not with the package:
-    they cost a quarter of a second, which every CLI call would otherwise pay.
-    """
+def bm25_module() -> Any:
+    """The ``bm25s`` module, imported on first use rather than with the package: it and numpy
+    cost a quarter of a second, which every CLI call would otherwise pay."""
     import bm25s  # type: ignore[import-untyped]
 
-    index = bm25s.BM25()
+    # bm25s sets its logger to DEBUG when imported and logs each index build; a server's log
+    # configuration must not show those
+    logging.getLogger("bm25s").setLevel(logging.WARNING)
+    return bm25s
+
+
+def bm25_index(corpus: Sequence[list[str]]) -> Any:
+    """A ``bm25s.BM25`` index over ``corpus`` (one list of terms per document)."""
+    index = bm25_module().BM25()
     index.index(list(corpus), show_progress=False)
     return index
 

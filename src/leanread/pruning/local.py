@@ -10,16 +10,12 @@ encloses a best line, so a kept line says where it lives.
 
 from __future__ import annotations
 
-import logging
 import math
 from collections.abc import Sequence
 
 from ..outline import Symbol, outline_of_language
 from .chunks import bm25_index, chunk_index, chunks_of, fill_budget, line_costs
 from .text import terms
-
-# bm25s logs each index build at DEBUG; a server's log configuration must not show those
-logging.getLogger("bm25s").setLevel(logging.WARNING)
 
 #: Share of the output's text the best chunks may take (tuned on ``leanread bench prune``'s
 #: django/pytest/sphinx sample; held-out figures in BENCHMARKS.md).
