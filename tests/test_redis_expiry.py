@@ -12,6 +12,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from leanread import Session
 from leanread.ledger import ViewRecord
 from leanread.ledger_redis import RedisLedger
@@ -28,11 +30,19 @@ def seen(store: RedisLedger, path: str) -> list[tuple[str, int, bool]]:
     return [(r.call_id, r.seq, r.visible) for r in store.views_of("s", path)]
 
 
+@pytest.fixture
+def stores(redis_server: Any, redis_prefix: str) -> tuple[RedisLedger, RedisLedger]:
+    """(brief, lasting): two stores on one Redis, keys expiring after 1 s and after the default."""
+    return (
+        RedisLedger(redis_server.url, prefix=redis_prefix, idle_seconds=1),
+        RedisLedger(redis_server.url, prefix=redis_prefix),
+    )
+
+
 def test_forget_finds_a_result_whose_own_keys_expired_while_the_session_went_on(
-    redis_server: Any, redis_prefix: str
+    stores: tuple[RedisLedger, RedisLedger],
 ) -> None:
-    brief = RedisLedger(redis_server.url, prefix=redis_prefix, idle_seconds=1)
-    lasting = RedisLedger(redis_server.url, prefix=redis_prefix)
+    brief, lasting = stores
     brief.record("s", rec("r1", "/ws/a.py"))
     lasting.record("s", rec("r2", "/ws/b.py"))  # the session goes on with another file
     time.sleep(1.2)
@@ -41,10 +51,9 @@ def test_forget_finds_a_result_whose_own_keys_expired_while_the_session_went_on(
 
 
 def test_a_file_whose_index_expired_is_unknown_to_a_server_that_held_it_as_to_a_new_one(
-    redis_server: Any, redis_prefix: str
+    stores: tuple[RedisLedger, RedisLedger], redis_server: Any, redis_prefix: str
 ) -> None:
-    brief = RedisLedger(redis_server.url, prefix=redis_prefix, idle_seconds=1)
-    lasting = RedisLedger(redis_server.url, prefix=redis_prefix)
+    brief, lasting = stores
     brief.record("s", rec("r1", "/ws/a.py"))
     assert seen(lasting, "/ws/a.py") == [("r1", 1, True)]  # now held by this server
     lasting.record("s", rec("r2", "/ws/b.py"))
@@ -55,9 +64,10 @@ def test_a_file_whose_index_expired_is_unknown_to_a_server_that_held_it_as_to_a_
     assert seen(lasting, "/ws/a.py") == seen(newcomer, "/ws/a.py") == [("r3", 3, True)]
 
 
-def test_a_session_begun_again_after_expiry_is_not_born_hidden(redis_server: Any, redis_prefix: str) -> None:
-    brief = RedisLedger(redis_server.url, prefix=redis_prefix, idle_seconds=1)
-    lasting = RedisLedger(redis_server.url, prefix=redis_prefix)
+def test_a_session_begun_again_after_expiry_is_not_born_hidden(
+    stores: tuple[RedisLedger, RedisLedger], redis_server: Any, redis_prefix: str
+) -> None:
+    brief, lasting = stores
     brief.record("s", rec("r1", "/ws/a.py"))
     assert lasting.forget("s", ["r1"]) == 1  # the hide renews its own keys past the records'
     time.sleep(1.2)
