@@ -118,7 +118,7 @@ async def test_session_call_answers_as_the_server_does(tmp_path: Path) -> None:
         errors = []
         for name, arguments in CALLS:
             served = _mcp_view(await client.call_tool(name, arguments))
-            called = session.call(name, arguments)
+            called = session.call(name, arguments, tools=TOOL_NAMES)
             assert served == (called.is_error, called.text), (name, arguments)
             errors.append(called.is_error)
     assert errors == [False, False, True, True, True, False, False, True, False, False, False, False, True, True]

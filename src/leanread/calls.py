@@ -10,6 +10,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from .arguments import check_arguments
+from .harness import HARNESS_TOOLS
 from .result import ToolResult
 from .tools.schema import TOOL_NAMES, accepted_schema, input_schema
 
@@ -42,20 +43,22 @@ def run_call(
     arguments: object,
     *,
     call_id: str | None = None,
-    tools: Sequence[str] = TOOL_NAMES,
+    tools: Sequence[str] = HARNESS_TOOLS,
 ) -> ToolResult:
     """Run the tool ``name`` of ``session`` with ``arguments`` (see ``Session.call``).
 
     Args:
-        tools: the tool names offered; any other name is refused.
+        tools: the tool names the model was offered; any other name is refused, so a model
+            cannot run a tool its harness did not give it (``context``, which rewrites the
+            ledger, unless the harness offers it).
 
     Returns:
         The tool's result, or an ``is_error`` result of one sentence: ``Unknown tool 'reed'; the
-        tools are read, grep, ls, edit, write, context.`` or ``Invalid arguments for read: offset
+        tools are read, grep, ls, edit, write.`` (the names of ``tools``) or ``Invalid arguments for read: offset
         must be a whole number (got 'abc'); see the tool's input schema.`` A refused call records
         nothing in the ledger.
     """
-    if name not in tools:
+    if name not in tools or name not in TOOL_NAMES:
         return _refused(f"Unknown tool {name!r}; the tools are {', '.join(tools)}.")
     given = _as_object(name, arguments)
     if isinstance(given, ToolResult):

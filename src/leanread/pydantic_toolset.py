@@ -30,11 +30,12 @@ from .session import Session
 from .tools.schema import input_schema, tool_description
 
 
-def _answer(session: Session, name: str) -> Callable[..., Any]:
-    """The function pydantic-ai calls for tool ``name``: ``Session.call`` with its keywords."""
+def _answer(session: Session, name: str, names: Sequence[str]) -> Callable[..., Any]:
+    """The function pydantic-ai calls for tool ``name``: ``Session.call`` with its keywords,
+    ``names`` being the tools the toolset offers."""
 
     def answer(**arguments: Any) -> Any:
-        result = session.call(name, arguments)
+        result = session.call(name, arguments, tools=names)
         if result.is_error:
             raise ToolFailed(result.text)
         if not result.images:
@@ -65,7 +66,7 @@ def leanread_toolset(
     """
     tools = [
         Tool.from_schema(
-            _answer(session, name),
+            _answer(session, name, names),
             name=prefix + name,
             description=tool_description(name, session.limits),
             json_schema=input_schema(name),

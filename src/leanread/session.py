@@ -15,6 +15,7 @@ from .calls import run_call
 from .config import Limits, Policy, load_settings
 from .dedup import RECENT_CALLS, call_number, old_calls
 from .errors import InvalidArgument, LeanreadError, PathError
+from .harness import HARNESS_TOOLS
 from .ledger import CALL, LedgerStore, ViewRecord
 from .ledgers import open_ledger
 from .names import parse_path
@@ -371,7 +372,14 @@ class Session:
         given: dict[str, object] = {"path": path, "content": content}
         return self._run("write", given, lambda ctx, cid: write_tool.run(ctx, request, cid), call_id, changes=True)
 
-    def call(self, name: str, arguments: Mapping[str, Any] | str | None, *, call_id: str | None = None) -> ToolResult:
+    def call(
+        self,
+        name: str,
+        arguments: Mapping[str, Any] | str | None,
+        *,
+        call_id: str | None = None,
+        tools: Sequence[str] = HARNESS_TOOLS,
+    ) -> ToolResult:
         """Run one tool call as a harness gets it from the model: a tool name and its arguments.
 
         The arguments are checked as the MCP server checks them (``arguments.check_arguments``
@@ -379,16 +387,24 @@ class Session:
         number (``"10"``) is taken, and ``"abc"``, ``2.5`` or ``true`` are refused in one sentence.
 
         Args:
-            name: ``read``, ``grep``, ``ls``, ``edit``, ``write`` or ``context``.
+            name: the tool the model called.
             arguments: the call's arguments: a dict, or the JSON text of one (OpenAI's
                 ``function.arguments``); None for none.
             call_id: the harness's tool call id; default a new one.
+            tools: the tools the model was given, the ``names`` passed to ``openai_tools``,
+                ``anthropic_tools`` or ``leanread_toolset``; default ``harness.HARNESS_TOOLS``
+                (read, grep, ls, edit, write), as those offer. A call of any other tool is
+                refused as unknown, so a model cannot rewrite its own ledger with ``context``
+                unless the harness opts in by offering it (``tools=tools.schema.TOOL_NAMES``, as
+                the server's ``--expose-context-tool``).
 
         Returns:
             The result the model should see (``text``, ``images``; ``is_error`` for a refusal),
-            the same as the MCP server's for the same call. A refused call records nothing.
+            the same as the MCP server's for the same call and the same tools offered, such as
+            ``Unknown tool 'context'; the tools are read, grep, ls, edit, write.`` A refused call
+            records nothing.
         """
-        return run_call(self, name, arguments, call_id=call_id)
+        return run_call(self, name, arguments, call_id=call_id, tools=tools)
 
     def _run(
         self,
