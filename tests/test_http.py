@@ -19,6 +19,7 @@ from leanread.errors import InvalidArgument
 from leanread.server_http import is_loopback, parse_bind, session_name, token_matches
 
 pytestmark = pytest.mark.anyio
+TOKEN = "Zx3k9-Q_vT7mP2wLr8sN4yB6cH1dF5gJ0aE"  # 35 characters, all different
 UNNAMED = (
     "This server is shared, so each request must name its ledger session; send the conversation's id "
     "in the Leanread-Session header or the _meta key leanread/session."
@@ -32,7 +33,7 @@ def anyio_backend() -> str:
 
 @pytest.fixture
 def server(repo: Path) -> Iterator[HttpServer]:
-    started = start_http_server(repo, "memory", token="s3cret-token")
+    started = start_http_server(repo, "memory", token=TOKEN)
     yield started
     started.stop()
 
@@ -72,21 +73,22 @@ def test_off_loopback_without_a_token_is_refused(repo: Path) -> None:
     assert done.returncode == 2
     assert done.stderr == (
         "Serving on 0.0.0.0, which is not a loopback address, needs a bearer token; set LEANREAD_TOKEN "
-        "(or the variable --token-env names) to a long random secret.\n"
+        "(or the variable --token-env names) to a long random secret: make one with "
+        'python -c "import secrets; print(secrets.token_urlsafe(32))"\n'
     )
 
 
 def test_healthz_needs_no_token_and_mcp_does(server: HttpServer) -> None:
     health = httpx2.get(f"http://127.0.0.1:{server.port}/healthz")
     assert (health.status_code, health.text) == (200, "ok\n")
-    for headers in ({}, {"Authorization": "Bearer wrong"}, {"Authorization": "s3cret-token"}):
+    for headers in ({}, {"Authorization": "Bearer wrong"}, {"Authorization": TOKEN}):
         refused = httpx2.post(server.url, json={}, headers=headers)
         assert refused.status_code == 401
         assert refused.json() == {"error": "Unauthorized: send the server's token as Authorization: Bearer <token>."}
 
 
 async def test_each_request_names_its_ledger_session(server: HttpServer) -> None:
-    token = "s3cret-token"
+    token = TOKEN
     async with http_client(server.url, None, token) as anonymous:
         refused = await anonymous.call_tool("read", {"path": "app.py"})
         by_meta = await anonymous.call_tool("read", {"path": "app.py"}, meta={"leanread/session": "conv-a"})

@@ -398,7 +398,7 @@ def _serve_http(
 
     token = os.environ.get(token_env) or None
     try:
-        check_bind(bind, token)
+        check_bind(bind, token, token_env)
         server = build_server(
             root,
             settings=settings,

@@ -9,7 +9,8 @@ a fleet of servers behind a load balancer.
   uses that id for requests naming none; any other server refuses them with a tool error.
 - A bearer token (``Authorization: Bearer …``, compared in constant time) is required when the
   server binds a non-loopback address; it is read from an environment variable, never from the
-  command line. ``GET /healthz`` answers ``ok`` without a token (for the load balancer).
+  command line, and refused unless it could be a random secret (``check_token``). ``GET /healthz``
+  answers ``ok`` without a token (for the load balancer).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from __future__ import annotations
 import hmac
 import ipaddress
 import json
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -32,6 +34,16 @@ SESSION_HEADER = "Leanread-Session"
 TOKEN_ENV = "LEANREAD_TOKEN"
 #: Longest session name accepted, in characters.
 MAX_SESSION_CHARS = 200
+#: Shortest bearer token accepted, in characters: 32 hex digits hold 128 bits, the bound RFC 6749
+#: (OAuth 2.0) section 10.10 sets on guessing a token (a probability of at most 2^-128).
+MIN_TOKEN_CHARS = 32
+#: Fewest different characters a token of random characters may have: 32 hex digits have fewer
+#: than 8 with a probability under 10^-7, while ``aaaa…`` or ``abab…`` are not secrets.
+MIN_TOKEN_SYMBOLS = 8
+#: A token an ``Authorization: Bearer`` header can carry: RFC 6750 section 2.1's ``b64token``.
+B64TOKEN = re.compile(r"[A-Za-z0-9\-._~+/]+=*")
+#: The command that makes a good token (43 URL-safe characters, 256 bits).
+MAKE_TOKEN = 'python -c "import secrets; print(secrets.token_urlsafe(32))"'
 
 
 class UnnamedSession(InvalidArgument):
@@ -133,18 +145,53 @@ def http_app(server: Any, host: str, token: str | None) -> ASGIApp:
     return Gate(inner, token)
 
 
-def check_bind(bind: str, token: str | None) -> tuple[str, int]:
-    """``parse_bind``, and a token is required off loopback.
+def check_token(token: str, env: str = TOKEN_ENV) -> None:
+    """Refuse a bearer token that cannot be a random secret, or that a header cannot carry.
+
+    Args:
+        token: the token, as read from the environment variable ``env`` (named in the message).
 
     Raises:
-        InvalidArgument: ``bind`` is malformed, or it is not a loopback address and ``token`` is None.
+        InvalidArgument: ``token`` has fewer than ``MIN_TOKEN_CHARS`` characters, a character
+            outside ``B64TOKEN``, or fewer than ``MIN_TOKEN_SYMBOLS`` different ones.
+    """
+    make = f"make one with {MAKE_TOKEN}"
+    if len(token) < MIN_TOKEN_CHARS:
+        raise InvalidArgument(
+            f"The bearer token in {env} is {len(token)} characters long; it needs at least {MIN_TOKEN_CHARS} random "
+            f"characters (128 bits): {make}"
+        )
+    if not B64TOKEN.fullmatch(token):
+        bad = next((c for c in token.rstrip("=") if not B64TOKEN.fullmatch(c)), "=")
+        raise InvalidArgument(
+            f"The bearer token in {env} holds {bad!r}, which an Authorization: Bearer header cannot carry; "
+            f"use letters, digits and -._~+/ only: {make}"
+        )
+    if len(set(token)) < MIN_TOKEN_SYMBOLS:
+        raise InvalidArgument(
+            f"The bearer token in {env} has only {len(set(token))} different characters, so it is not a random "
+            f"secret: {make}"
+        )
+
+
+def check_bind(bind: str, token: str | None, token_env: str = TOKEN_ENV) -> tuple[str, int]:
+    """``parse_bind``; a token is required off loopback, and any token given must pass ``check_token``.
+
+    Args:
+        token_env: the environment variable ``token`` was read from, named in the messages.
+
+    Raises:
+        InvalidArgument: ``bind`` is malformed, it is not a loopback address and ``token`` is None,
+            or ``token`` is refused by ``check_token``.
     """
     host, port = parse_bind(bind)
     if token is None and not is_loopback(host):
         raise InvalidArgument(
-            f"Serving on {host}, which is not a loopback address, needs a bearer token; set {TOKEN_ENV} "
-            "(or the variable --token-env names) to a long random secret."
+            f"Serving on {host}, which is not a loopback address, needs a bearer token; set {token_env} "
+            f"(or the variable --token-env names) to a long random secret: make one with {MAKE_TOKEN}"
         )
+    if token is not None:
+        check_token(token, token_env)
     return host, port
 
 
