@@ -366,11 +366,7 @@ def inspect_command(
 ) -> None:
     """Serve a local web page (127.0.0.1 only; nothing leaves the machine) showing what each
     session's model was shown: its calls, their texts, the files, the savings."""
-    try:
-        from .inspect.server import default_report, serve
-    except ImportError as exc:
-        print(f"leanread inspect needs {exc.name}; install it with: pip install 'leanread[inspect]'", file=sys.stderr)
-        raise typer.Exit(1) from None
+    from .inspect.server import default_report, serve  # jinja2 missing: main names the extra
     from .ledgers import open_ledger
 
     def announce(url: str) -> None:
@@ -652,11 +648,21 @@ def bench_fuzz(
 
 
 def main() -> None:
-    """Entry point of the ``leanread`` console script: refusals print one line, status 1."""
+    """Entry point of the ``leanread`` console script: refusals print one line, status 1, and so
+    does a command that needs a module of an optional extra not installed (``extras``)."""
+    from .extras import missing_extra
+
     try:
         app()
     except LeanreadError as exc:
         print(exc, file=sys.stderr)
+        raise SystemExit(1) from None
+    except ImportError as exc:
+        words = [word for word in sys.argv[1:3] if not word.startswith("-")]
+        named = missing_extra(exc, " ".join(["leanread", *words[: 2 if words[:1] == ["bench"] else 1]]))
+        if named is None:
+            raise
+        print(named, file=sys.stderr)
         raise SystemExit(1) from None
 
 

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ..errors import LeanreadError
 from ..ledger import MemoryLedger
 from ..session import Session
 from ..tokens import count_tokens
@@ -223,7 +224,12 @@ class SampleCost:
 
 
 def bench_documents() -> list[SampleCost]:
-    """Write each sample into a temporary workspace root and read it once through a session."""
+    """Write each sample into a temporary workspace root and read it once through a session.
+
+    Raises:
+        LeanreadError: a sample's read was refused (its reason quoted), such as an extra missing.
+        ImportError: a writer library of the ``docs`` or ``bench`` extra is missing.
+    """
     costs = []
     with tempfile.TemporaryDirectory() as folder:
         root = Path(folder)
@@ -231,6 +237,8 @@ def bench_documents() -> list[SampleCost]:
         for name, data in samples().items():
             (root / name).write_bytes(data)
             result = session.read(name)
+            if result.is_error:  # an extra missing for this kind: the read's own sentence names it
+                raise LeanreadError(f"leanread bench documents could not read {name}: {result.text}")
             try:
                 raw = data.decode("utf-8")
             except UnicodeDecodeError:

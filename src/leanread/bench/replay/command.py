@@ -9,7 +9,7 @@ from pathlib import Path
 from rich.console import Console
 
 from ...errors import LeanreadError
-from .report import summary, write_outputs
+from .report import NO_CHART, summary, write_outputs
 from .run import default_jobs, find_traces_dir, pick_strategies, run_all, trace_files
 
 #: Where the results go unless ``--out`` says otherwise (relative to the current folder).
@@ -76,7 +76,10 @@ def run_replay_command(
     if append is not None:
         with open(append, "a", encoding="utf-8") as handle:
             handle.write("\n" + text)
-    console.print(f"results: {paths['json']}, chart: {paths['chart']}, Markdown: {paths['markdown']}")
+    chart = f"chart: {paths['chart']}, " if "chart" in paths else ""
+    console.print(f"results: {paths['json']}, {chart}Markdown: {paths['markdown']}", markup=False)
+    if not chart:
+        print(NO_CHART, file=sys.stderr)
     divergences = summary(run)["divergences"]
     if divergences:
         console.print(f"[red]{len(divergences)} truthfulness divergences: the run fails.[/red]")

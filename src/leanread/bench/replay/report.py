@@ -10,6 +10,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
+from ...extras import install_command, missing_extra
 from .engine import KINDS, TraceResult, usage_summary
 from .run import ReplayRun
 from .tooldefs import Definitions, definitions_for, leanread_definitions
@@ -408,11 +409,30 @@ def markdown(run: ReplayRun, command: str, chart: str | None = None) -> str:
     return "\n".join(lines)
 
 
+#: What ``leanread bench replay`` says when matplotlib is not installed (the results are written all the same).
+NO_CHART = (
+    f"No chart was drawn: replay.png needs matplotlib, which the bench extra installs: {install_command('bench')}."
+)
+
+
 def write_outputs(run: ReplayRun, out_dir: Path, command: str, chart_link: str | None = None) -> dict[str, Path]:
-    """Write ``results.json``, ``replay.png`` and ``replay.md`` into ``out_dir``; returns their paths."""
+    """Write ``results.json``, ``replay.png`` and ``replay.md`` into ``out_dir``; returns their paths
+    (``json``, ``chart``, ``markdown``). Without matplotlib (the ``bench`` extra) the results and the
+    Markdown are written all the same, without the chart: ``chart`` is then left out of the paths,
+    the Markdown has no image, and a ``replay.png`` of an earlier run is removed.
+
+    Raises:
+        ImportError: the chart failed to import a module other than matplotlib.
+    """
     out_dir.mkdir(parents=True, exist_ok=True)
     paths = {"json": out_dir / "results.json", "chart": out_dir / "replay.png", "markdown": out_dir / "replay.md"}
     paths["json"].write_text(json.dumps(as_json(run, command), indent=1, ensure_ascii=False) + "\n", "utf-8")
-    write_chart(run, paths["chart"])
-    paths["markdown"].write_text(markdown(run, command, chart_link or paths["chart"].name), "utf-8")
+    try:
+        write_chart(run, paths["chart"])
+    except ImportError as exc:
+        if missing_extra(exc) is None:
+            raise
+        paths.pop("chart").unlink(missing_ok=True)
+    chart = (chart_link or "replay.png") if "chart" in paths else None
+    paths["markdown"].write_text(markdown(run, command, chart), "utf-8")
     return paths
