@@ -40,10 +40,15 @@ def test_replay_counts_tokens_stubs_and_skips(tmp_path: Path) -> None:
     replay = replay_trace(trace, cache)
     assert [(r.step, r.window, r.note) for r in replay.rows] == [
         (1, "1-end", ""),
-        (2, "10-14", "stub → r1"),
-        (4, "10-14", "stub → r1, r3"),  # the edit went through leanread: r3 showed the new line 12
-        (6, "39-end", "markers → r1"),  # lines 39-40 kept their text through the edit of line 12
+        (2, "10-14", "stub → step 1"),
+        (4, "10-14", "stub → steps 1, 3"),  # the edit of step 3 went through leanread and showed the new line 12
+        (6, "39-end", "markers → step 1"),  # lines 39-40 kept their text through the edit of line 12
     ]
+    assert replay.rows[1].text == (
+        "<path>toypkg/core.py</path>\n<type>file</type>\n<content>\n(Lines 10-14 unchanged since you read them, "
+        "still in your context. Use fresh=true to see them again.)\n\n(Showing lines 10-14 of 40. Use offset=15 to "
+        "continue.)\n</content>"
+    )
     assert replay.skipped_reads == ["toypkg/absent.py"]
     assert replay.changes == {"edit through leanread": 1, "skipped: outside the repository": 1}
     # The stub is cheaper than the colon-prefixed window it replaces.
@@ -69,11 +74,21 @@ def test_demo_command_prints_table_and_ratio(tmp_path: Path) -> None:
     replay = replay_trace(trace, cache)
     lean, base = replay.leanread_total, replay.baseline_total
     assert f"leanread / opencode-style = {lean:,} / {base:,} tokens = {lean / base:.3f}" in out
-    # the legend names the unit and explains each note the table uses, and only those
-    assert "Figures are tokens (o200k_base) of the text each read returned to the model." in out
-    assert "stub → rN: the model still had these lines, unchanged, from call rN, so leanread sent a short" in out
-    assert "markers → rN: only the lines the model did not have yet were sent;" in out
-    assert "diff: the file changed" not in out and "byte cap:" not in out
+    flat = " ".join(out.split())  # the legend's lines wrap at the console's width
+    # one numbering: the notes name the trace's steps, as the rows of both tables do
+    assert "steps are the trace's own, in both tables and in the notes." in flat
+    assert "│ stub → steps 1, 3 " in out and "│ markers → step 1 " in out and " r1" not in out
+    # the legend explains each note the table uses, and only those
+    assert "stub → step N: the model still had these lines, unchanged, from what leanread answered at step N" in flat
+    assert "markers → step N: only the lines the model did not have yet were sent;" in flat
+    assert "diff: the file changed" not in flat and "byte cap:" not in flat and "outline:" not in flat
+    # the read mode, said before the table, and the exact text of one stub
+    assert flat.index("Read mode: full. Every read returns the lines it asks for and a whole read the whole file") < (
+        flat.index("The agent's reads, replayed through leanread")
+    )
+    assert "with no outlines; `leanread demo --read-mode auto` replays it with outlines" in flat
+    stub = replay.rows[1].text
+    assert f"What leanread answered at step 2 (a stub, {replay.rows[1].leanread:,} tokens), exactly:\n{stub}\n" in out
     # the agent's file changes are listed, one row each
     assert "The agent's file changes, replayed between the reads" in out
     rows = [line.split("│")[1:-1] for line in out.splitlines() if line.startswith("│") and "outside" in line]
@@ -92,3 +107,25 @@ def test_replayer_undo_restores_bytes(tmp_path: Path) -> None:
     assert replayer.apply({"op": "undo_edit", "path": "f.txt"}) == "applied"
     assert target.read_bytes() == b"a\r\nb\r\n"
     assert replayer.apply({"op": "edit", "path": "f.txt", "old": "zzz", "new": "y"}) == "skipped: old text not found"
+
+
+def test_auto_mode_names_its_outlines_and_says_how_to_read_in_full(tmp_path: Path) -> None:
+    from rich.console import Console
+
+    from leanread.bench.demo import print_report
+
+    trace, cache = _lay_out(tmp_path)
+    body = "".join(f"    x{n} = a + b * {n}\n" for n in range(12))
+    big = "".join(f"def f{i}(a, b):\n{body}    return x0 * {i}\n\n" for i in range(1, 21))
+    (cache / "src" / "toypkg-1.0" / "toypkg" / "core.py").write_text(big)
+    replay = replay_trace(trace, cache, read_mode="auto")
+    assert [(r.step, r.note) for r in replay.rows][:2] == [(1, "outline"), (2, "")]  # lines 10-14 are new to it
+    console = Console(width=400, record=True)
+    print_report(replay, console)
+    out = console.export_text()
+    assert (
+        "Read mode: auto. A whole read of a file over 200 lines or 48 KiB gives its outline; an edit of lines an "
+        "outline did not show is refused and applied directly, so the figure leaves out the reads an agent would "
+        "add; `leanread demo` replays it with every file read in full.\n"
+    ) in out
+    assert "outline: a whole read of a big file, answered with its map (one row per definition)\n" in out

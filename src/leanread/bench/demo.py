@@ -21,6 +21,7 @@ from mcp import Client, StdioServerParameters
 from rich.console import Console
 from rich.table import Table
 
+from ..config import Limits
 from ..errors import LeanreadError
 from ..ledger import MemoryLedger
 from ..session import Session
@@ -34,7 +35,9 @@ DEFAULT_TRACE = "pytest-dev__pytest-7571__openhands-claude-3.5-sonnet.jsonl"
 
 @dataclass
 class Row:
-    """One replayed read: what leanread spent against the opencode-style baseline (tokens)."""
+    """One replayed read: what leanread spent against the opencode-style baseline (tokens), the
+    note on its kind of answer (``stub → step 4``; steps are the trace's, see ``_note``) and the
+    exact text leanread answered."""
 
     step: int
     path: str
@@ -42,6 +45,7 @@ class Row:
     leanread: int
     baseline: int
     note: str
+    text: str = ""
 
 
 @dataclass
@@ -66,6 +70,7 @@ class Replay:
     rows: list[Row]
     skipped_reads: list[str]
     edits: list[Change]
+    read_mode: str = "full"
 
     @property
     def changes(self) -> dict[str, int]:
@@ -100,29 +105,44 @@ def _window_label(offset: int | None, limit: int | None) -> str:
     return f"{start}-{start + limit - 1}" if limit else f"{start}-end"
 
 
-def _note(meta: dict[str, Any], is_error: bool, text: str) -> str:
+def _steps(calls: list[str], steps: dict[str, int]) -> str:
+    """Call ids (``r2``, ``r15``) as the trace steps that made them: ``step 4``, ``steps 4, 10``."""
+    known = sorted({steps[c] for c in calls if c in steps})
+    named = [str(step) for step in known] + [f"call {c}" for c in calls if c not in steps]
+    return ("steps " if len(named) > 1 else "step ") + ", ".join(named)
+
+
+def _note(meta: dict[str, Any], is_error: bool, text: str, steps: dict[str, int]) -> str:
+    """The note of one read's row: its kind of answer when not the plain window (``stub``,
+    ``markers``, ``diff``, ``outline``, ``byte cap``, ``error``), the calls it points to named by
+    the trace steps that made them (``steps``: call id → step)."""
     if is_error:
         return "error: " + text.split(";")[0][:60]
+    if meta.get("type") == "outline":
+        return "outline"
     if meta.get("mode") in ("stub", "elided", "diff"):
-        calls = ", ".join(meta.get("unchanged_since") or [])
-        return {"stub": "stub", "elided": "markers", "diff": "diff"}[meta["mode"]] + (f" → {calls}" if calls else "")
+        calls = list(meta.get("unchanged_since") or [])
+        kind = {"stub": "stub", "elided": "markers", "diff": "diff"}[meta["mode"]]
+        return kind + (f" → {_steps(calls, steps)}" if calls else "")
     if meta.get("truncated") == "bytes":
         return "byte cap"
     return ""
 
 
-async def _change(client: Client, replayer: Replayer, op: dict[str, Any]) -> str:
+async def _change(client: Client, replayer: Replayer, op: dict[str, Any]) -> tuple[str, str | None]:
     """The agent's edit or write through leanread's own tool; if leanread refuses it (the agent
-    saw the text in a view leanread did not give, or the release differs), applied directly."""
+    saw the text in a view leanread did not give, or the release differs), applied directly.
+    Returns what became of it and leanread's call id of the call."""
     if op["op"] == "edit":
         args = {"path": str(op["path"]), "old_string": str(op["old"]), "new_string": str(op.get("new", ""))}
     else:
         args = {"path": str(op["path"]), "content": str(op.get("content", ""))}
     result = await client.call_tool(op["op"], args)
+    call_id = (result.meta or {}).get("leanread", {}).get("call_id")
     if not result.is_error:
-        return f"{op['op']} through leanread"
+        return f"{op['op']} through leanread", call_id
     outcome = replayer.apply(op)
-    return f"{op['op']} refused by leanread, then " + outcome if outcome == "applied" else outcome
+    return (f"{op['op']} refused by leanread, then " + outcome if outcome == "applied" else outcome), call_id
 
 
 def _lines(text: object) -> str:
@@ -148,16 +168,18 @@ async def _replay(
     rows: list[Row] = []
     skipped: list[str] = []
     changes: list[Change] = []
+    steps: dict[str, int] = {}  # leanread's call id → the trace step that made the call
     async with Client(server) as client:
         for op in trace.ops:
-            kind = op["op"]
+            kind, step = op["op"], int(op.get("step", 0))
             through_tools = not outside_edits and (kind == "edit" or (kind == "write" and not op.get("append")))
             if kind in FILE_CHANGES:
                 if through_tools and not op.get("error") and inside(scratch, str(op.get("path", ""))):
-                    outcome = await _change(client, replayer, op)
+                    outcome, call_id = await _change(client, replayer, op)
+                    steps.update({call_id: step} if call_id else {})
                 else:
                     outcome = replayer.apply(op)
-                changes.append(Change(int(op.get("step", 0)), kind, str(op.get("path", "")), _size(op), outcome))
+                changes.append(Change(step, kind, str(op.get("path", "")), _size(op), outcome))
                 continue
             if kind != "read":
                 continue
@@ -170,16 +192,18 @@ async def _replay(
             result = await client.call_tool("read", {"path": path, "offset": offset, "limit": limit})
             text = "".join(getattr(block, "text", "") for block in result.content)
             meta = (result.meta or {}).get("leanread", {})
+            steps.update({meta["call_id"]: step} if meta.get("call_id") else {})
             opencode = Session([scratch], ledger=MemoryLedger())
             baseline = opencode.read(path, offset=offset, limit=limit, format="colon", mode="full")
             rows.append(
                 Row(
-                    step=int(op.get("step", 0)),
+                    step=step,
                     path=path,
                     window=_window_label(offset, limit),
                     leanread=count_tokens(text),
                     baseline=count_tokens(baseline.text),
-                    note=_note(meta, bool(result.is_error), text),
+                    note=_note(meta, bool(result.is_error), text, steps),
+                    text=text,
                 )
             )
     return rows, skipped, changes
@@ -204,31 +228,66 @@ def replay_trace(
         scratch = Path(tmp) / source.name
         shutil.copytree(source, scratch, symlinks=True)
         rows, skipped, edits = anyio.run(_replay, trace, scratch, outside_edits, read_mode)
-    return Replay(trace, source, rows, skipped, edits)
+    return Replay(trace, source, rows, skipped, edits, read_mode)
 
 
 #: What each note in the table's last column means, in the order the legend lists them.
 NOTE_LEGEND = (
-    ("stub", "stub → rN: the model still had these lines, unchanged, from call rN, so leanread sent a short stub "
-     "naming that call instead of the text"),
-    ("markers", "markers → rN: only the lines the model did not have yet were sent; the rest stand as "
-     "`… lines A-B unchanged since you read them …` markers naming call rN"),
+    (
+        "stub",
+        "stub → step N: the model still had these lines, unchanged, from what leanread answered at step N (a read, "
+        "or an edit, whose result shows the lines it wrote), so leanread sent a short stub instead of the text",
+    ),
+    (
+        "markers",
+        "markers → step N: only the lines the model did not have yet were sent; the rest stand as "
+        "`… lines A-B unchanged since you read them …` markers for the lines of step N",
+    ),
     ("diff", "diff: the file changed since the model read it, so leanread sent a unified diff against what it saw"),
+    ("outline", "outline: a whole read of a big file, answered with its map (one row per definition)"),
     ("byte cap", "byte cap: the read stopped at the 50 KB output cap and said where to go on"),
     ("error", "error: leanread refused the read, with the sentence shown"),
 )
 
 
+def mode_line(read_mode: str) -> str:
+    """What the demo's read mode does to a whole read, and how to see the other mode."""
+    limits = Limits()
+    big = f"over {limits.outline_lines} lines or {limits.outline_bytes // 1024} KiB"
+    if read_mode == "full":
+        return (
+            "Read mode: full. Every read returns the lines it asks for and a whole read the whole file, with no "
+            f"outlines; `leanread demo --read-mode auto` replays it with outlines (a whole read of a file {big} gives "
+            "its outline)."
+        )
+    return (
+        f"Read mode: auto. A whole read of a file {big} gives its outline; an edit of lines an outline did not "
+        "show is refused and applied directly, so the figure leaves out the reads an agent would add; "
+        "`leanread demo` replays it with every file read in full."
+    )
+
+
 def _legend(replay: Replay) -> list[str]:
     """The legend lines for the notes that occur in ``replay``'s table (and the columns)."""
     lines = [
-        "Figures are tokens (o200k_base) of the text each read returned to the model.",
+        "Figures are tokens (o200k_base) of the text each read returned to the model; steps are the trace's "
+        "own, in both tables and in the notes.",
         "leanread: what `leanread serve` answered over MCP; opencode-style: the same window read the way "
         "opencode's read tool does (`N: ` before every line, the whole window every time).",
     ]
     used = {row.note.split(" → ")[0].split(":")[0] for row in replay.rows if row.note}
     lines += [text for key, text in NOTE_LEGEND if key in used]
     return lines
+
+
+def _sample(replay: Replay) -> list[str]:
+    """The exact text of the first stub leanread answered, headed by its step; empty when no read
+    got one."""
+    row = next((r for r in replay.rows if r.note.startswith("stub")), None)
+    if row is None:
+        return []
+    head = f"What leanread answered at step {row.step} (a stub, {row.leanread:,} tokens), exactly:"
+    return [head, *row.text.splitlines()]
 
 
 def _edits_table(replay: Replay) -> Table:
@@ -250,6 +309,7 @@ def print_report(replay: Replay, console: Console) -> None:
         f"source: {replay.trace.package}=={replay.trace.version} sdist from PyPI ({replay.source.name}); "
         "a release, not the traced commit, so the replay is approximate."
     )
+    console.print(mode_line(replay.read_mode), markup=False)
     table = Table(title="The agent's reads, replayed through leanread (tokens)")
     for column, justify in (
         ("step", "right"),
@@ -267,6 +327,8 @@ def print_report(replay: Replay, console: Console) -> None:
     console.print(table)
     for line in _legend(replay):
         console.print(line, markup=False)
+    for line in _sample(replay):
+        console.print(line, markup=False, highlight=False, soft_wrap=True)
     if replay.edits:
         console.print(_edits_table(replay))
     ratio = lean / base if base else float("nan")
