@@ -245,6 +245,15 @@ def test_last_path(store: LedgerStore) -> None:
     assert store.last_path("t") == "b.py"
 
 
+def test_next_window_goes_with_the_last_path(store: LedgerStore) -> None:
+    assert store.next_window("s") is None
+    store.set_last_path("s", "a.py", (41, 1))
+    store.set_last_path("t", "b.py", (7, 2001))
+    assert [(store.last_path(n), store.next_window(n)) for n in ("s", "t")] == [("a.py", (41, 1)), ("b.py", (7, 2001))]
+    store.set_last_path("s", "img.png")  # a read with no window of lines: nowhere known
+    assert (store.last_path("s"), store.next_window("s")) == ("img.png", None)
+
+
 def test_matches_are_numbered_per_session_across_calls(store: LedgerStore) -> None:
     assert store.get_match("s", "m1") is None
     assert store.put_matches("s", []) == []
@@ -381,9 +390,13 @@ class SameAnswers(RuleBasedStateMachine):
         # different texts under one digest (each keeps a memo of what it put)
         self.both(lambda s: s.put_version(digest, text), through=0)
 
-    @rule(session=SESSIONS, path=st.sampled_from(PATHS))
-    def set_last_path(self, session: str, path: str) -> None:
-        self.both(lambda s: s.set_last_path(session, path))
+    @rule(
+        session=SESSIONS,
+        path=st.sampled_from(PATHS),
+        window=st.none() | st.tuples(st.integers(1, 10**9), st.integers(1, 10**6)),
+    )
+    def set_last_path(self, session: str, path: str, window: tuple[int, int] | None) -> None:
+        self.both(lambda s: s.set_last_path(session, path, window))
 
     @rule(session=SESSIONS, path=st.sampled_from(PATHS), lines=st.lists(st.integers(1, 9), max_size=3))
     def put_matches(self, session: str, path: str, lines: list[int]) -> None:
@@ -402,6 +415,7 @@ class SameAnswers(RuleBasedStateMachine):
                     self.both(methodcaller("views_of", session, path), through=through)
             self.both(methodcaller("visible_instructions", session))
             self.both(methodcaller("last_path", session))
+            self.both(methodcaller("next_window", session))
             self.both(methodcaller("call_states", session))
         for digest in ["h1", "h2", "h3"]:
             self.both(methodcaller("get_version", digest))
@@ -613,7 +627,7 @@ def test_version_1_file_is_upgraded_in_place(tmp_path: Path) -> None:
         assert upgraded.put_matches("s", [("/ws/a.py", 5)]) == ["m1"]
         assert upgraded.get_match("s", "m1") == ("/ws/a.py", 5)
     raw = sqlite3.connect(file)
-    assert raw.execute("PRAGMA user_version").fetchone() == (SCHEMA_VERSION,) == (4,)
+    assert raw.execute("PRAGMA user_version").fetchone() == (SCHEMA_VERSION,) == (5,)
     assert raw.execute("SELECT session, number, path, line FROM matches").fetchall() == [(b"s", 1, b"/ws/a.py", 5)]
     raw.close()
 
@@ -635,8 +649,28 @@ def test_version_3_file_is_upgraded_in_place(tmp_path: Path) -> None:
         assert visibility(upgraded, "s") == [("r1", 1, False), ("r2", 2, True)]
         assert upgraded.visible_instructions("s") == set()
     raw = sqlite3.connect(file)
-    assert raw.execute("PRAGMA user_version").fetchone() == (4,)
+    assert raw.execute("PRAGMA user_version").fetchone() == (5,)
     assert raw.execute("SELECT session, seqs, hides FROM counters").fetchall() == [(b"s", 2, 1)]
+    raw.close()
+
+
+def test_version_4_file_is_upgraded_in_place_and_keeps_its_last_paths(tmp_path: Path) -> None:
+    file = tmp_path / "l.sqlite3"
+    SQLiteLedger(file).close()
+    raw = sqlite3.connect(file)  # a version 4 file: last_paths without the next window
+    raw.execute("DROP TABLE last_paths")
+    raw.execute("CREATE TABLE last_paths (session BLOB PRIMARY KEY, path BLOB NOT NULL) WITHOUT ROWID")
+    raw.execute("INSERT INTO last_paths VALUES (x'73', x'612e7079')")
+    raw.execute("PRAGMA user_version = 4")
+    raw.commit()
+    raw.close()
+    with SQLiteLedger(file) as upgraded:
+        assert (upgraded.last_path("s"), upgraded.next_window("s")) == ("a.py", None)
+        upgraded.set_last_path("s", "b.py", (41, 1))
+        assert (upgraded.last_path("s"), upgraded.next_window("s")) == ("b.py", (41, 1))
+    raw = sqlite3.connect(file)
+    assert raw.execute("PRAGMA user_version").fetchone() == (5,)
+    assert raw.execute("SELECT * FROM last_paths").fetchall() == [(b"s", b"b.py", 41, 1)]
     raw.close()
 
 

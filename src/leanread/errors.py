@@ -2,7 +2,8 @@
 
     LeanreadError                 anything leanread refuses, with the next step in the message
      ├── InvalidArgument          a tool parameter out of range or of the wrong kind
-     │    └── InvalidRegex        grep's pattern is not a regex ripgrep accepts (it is then searched literally)
+     │    ├── InvalidRegex        grep's pattern is not a regex ripgrep accepts (it is then searched literally)
+     │    └── PastEnd             read's offset is past the file's last line
      ├── PathError                the path cannot be served
      │    ├── OutsideWorkspace    resolves (through links or ``..``) outside every root
      │    ├── FileMissing         nothing at that path (similar existing names are suggested)
@@ -44,6 +45,14 @@ class InvalidRegex(InvalidArgument):
     def __init__(self, message: str, reason: str) -> None:
         super().__init__(message)
         self.reason = reason
+
+
+class PastEnd(InvalidArgument):
+    """read's ``offset`` is past the last line of the file; ``total`` is its line count."""
+
+    def __init__(self, message: str, total: int) -> None:
+        super().__init__(message)
+        self.total = total
 
 
 class PathError(LeanreadError):

@@ -33,6 +33,10 @@ CALL = "call"
 #: What a match id holds: the file's realpath and the 1-based line number of the hit.
 MatchLocation = tuple[str, int]
 
+#: Where a ``read`` without a path goes on in the file read last: the 1-based line after the last
+#: window and the 1-based character of it to start at (1 but after a slice of one long line).
+NextWindow = tuple[int, int]
+
 
 def match_id(number: int) -> str:
     """The id of the session's ``number``-th grep hit: ``m1``, ``m2``, …"""
@@ -150,12 +154,18 @@ class LedgerStore(TranscriptStore, Protocol):
         """The text kept by ``put_version``, or None."""
         ...
 
-    def set_last_path(self, session_id: str, path: str) -> None:
-        """Remember the file the session read last (as the model knows it)."""
+    def set_last_path(self, session_id: str, path: str, next_window: NextWindow | None = None) -> None:
+        """Remember the file the session read last (as the model knows it) and where its next
+        window starts (None: nowhere known, such as after an image)."""
         ...
 
     def last_path(self, session_id: str) -> str | None:
         """The path given to ``set_last_path`` last, or None."""
+        ...
+
+    def next_window(self, session_id: str) -> NextWindow | None:
+        """The ``next_window`` given to ``set_last_path`` last, or None (also for a ledger written
+        before it was kept)."""
         ...
 
     def put_matches(self, session_id: str, matches: Sequence[MatchLocation]) -> list[str]:
@@ -204,7 +214,7 @@ class MemoryLedger:
         self._counters: dict[str, itertools.count[int]] = {}
         self._seqs: dict[str, itertools.count[int]] = {}
         self._versions: dict[str, str] = {}
-        self._last_paths: dict[str, str] = {}
+        self._last_paths: dict[str, tuple[str, NextWindow | None]] = {}
         self._matches: dict[str, list[MatchLocation]] = {}
         self._calls: dict[str, list[CallRecord]] = {}
         self._by_path: dict[tuple[str, str], list[int]] = {}  # where each file's records stand
@@ -286,13 +296,19 @@ class MemoryLedger:
         with self._lock:
             return self._versions.get(content_hash)
 
-    def set_last_path(self, session_id: str, path: str) -> None:
+    def set_last_path(self, session_id: str, path: str, next_window: NextWindow | None = None) -> None:
         with self._lock:
-            self._last_paths[session_id] = path
+            self._last_paths[session_id] = (path, next_window)
 
     def last_path(self, session_id: str) -> str | None:
         with self._lock:
-            return self._last_paths.get(session_id)
+            last = self._last_paths.get(session_id)
+        return None if last is None else last[0]
+
+    def next_window(self, session_id: str) -> NextWindow | None:
+        with self._lock:
+            last = self._last_paths.get(session_id)
+        return None if last is None else last[1]
 
     def put_matches(self, session_id: str, matches: Sequence[MatchLocation]) -> list[str]:
         with self._lock:

@@ -17,6 +17,7 @@ tag so that a Redis Cluster keeps a session's keys in one slot::
     P:{S}:paths     set of the files the session has records of   P:all-sessions  set of every session
     P:{S}:hides     counter of hides (forget, compact, rewind)    P:{S}:born     a random mark set by
                                                                                   the first record
+    P:{S}:next      where a read without a path goes on in the file ``last`` names (``line:char``)
 
 A session whose records expired and that is begun again under the same id starts with a new
 birth mark, and its first record drops the ``hidden`` set a late hide may have kept alive, so the
@@ -47,7 +48,18 @@ from dataclasses import replace
 from typing import Any, TypeVar, cast
 
 from .errors import LeanreadError
-from .ledger import CALL, CARRY, LineRange, MatchLocation, ViewRecord, inside, match_id, match_number, unknown_call
+from .ledger import (
+    CALL,
+    CARRY,
+    LineRange,
+    MatchLocation,
+    NextWindow,
+    ViewRecord,
+    inside,
+    match_id,
+    match_number,
+    unknown_call,
+)
 from .memo import Puts
 from .transcript import CallRecord, SessionSummary, decode_body, encode_body, normalized
 from .viewcache import ViewCache
@@ -411,14 +423,29 @@ class RedisLedger:
                 f"{self._version_key(content_hash)!r} and read the file again."
             ) from exc
 
-    def set_last_path(self, session_id: str, path: str) -> None:
-        """Remember the file the session read last (as the model knows it)."""
-        self._call(self._redis.set, self._key(session_id, "last"), _b(path), ex=self.idle_seconds)
+    def set_last_path(self, session_id: str, path: str, next_window: NextWindow | None = None) -> None:
+        """Remember the file the session read last (as the model knows it) and where its next
+        window starts; both keys in one ``MULTI``, so they always name the same read."""
+        pipe = self._redis.pipeline()
+        pipe.set(self._key(session_id, "last"), _b(path), ex=self.idle_seconds)
+        if next_window is None:
+            pipe.delete(self._key(session_id, "next"))
+        else:
+            pipe.set(self._key(session_id, "next"), f"{next_window[0]}:{next_window[1]}", ex=self.idle_seconds)
+        self._call(pipe.execute)
 
     def last_path(self, session_id: str) -> str | None:
         """The path given to ``set_last_path`` last, or None."""
         value = cast("bytes | None", self._call(self._redis.get, self._key(session_id, "last")))
         return None if value is None else _s(value)
+
+    def next_window(self, session_id: str) -> NextWindow | None:
+        """The ``next_window`` given to ``set_last_path`` last, or None."""
+        value = cast("bytes | None", self._call(self._redis.get, self._key(session_id, "next")))
+        if value is None:
+            return None
+        line, _, char = value.partition(b":")
+        return int(line), int(char)
 
     def put_matches(self, session_id: str, matches: Sequence[MatchLocation]) -> list[str]:
         """Keep grep hits under the session's next ids ``m<n>``: one ``RPUSH`` numbers them, so two

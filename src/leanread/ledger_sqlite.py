@@ -23,15 +23,17 @@ the string, ``surrogatepass`` so any Python ``str``, a non-UTF-8 file name inclu
     counters(session, calls, seqs, hides) the last call id number and the last seq handed out,
                                           and how many hides (forget, compact, rewind) were made
     versions(hash, text)                  SHA-256 hex → zlib-compressed UTF-8 text, shared by sessions
-    last_paths(session, path)             the file each session read last
+    last_paths(session, path, next_line, next_char)
+                                          the file each session read last and where a read
+                                          without a path goes on in it (NULL: nowhere known)
     matches(session, number, path, line)  grep hits kept under the ids ``m<number>``; primary key
                                           (session, number), numbers 1, 2, … per session
 
     calls(…)                              the transcript: one row per tool call (see
                                           ``transcript_sqlite``)
 
-Version 1 files (no ``matches`` table), version 2 files (no ``calls`` table) and version 3 files (no
-``hides`` counter) are upgraded in place when opened.
+Version 1 files (no ``matches`` table), version 2 files (no ``calls`` table), version 3 files (no
+``hides`` counter) and version 4 files (no ``next_line``/``next_char``) are upgraded in place when opened.
 
 Every failure of the file (corrupt, unreadable, locked too long, newer schema) is a one-sentence
 ``LeanreadError`` naming the file and the next step, never a raw ``sqlite3`` traceback.
@@ -53,7 +55,7 @@ from types import TracebackType
 from typing import Any
 
 from .errors import LeanreadError
-from .ledger import LineRange, MatchLocation, ViewRecord, match_id, match_number, unknown_call
+from .ledger import LineRange, MatchLocation, NextWindow, ViewRecord, match_id, match_number, unknown_call
 from .memo import Puts
 from .transcript import CallRecord, SessionSummary
 from .transcript_sqlite import SCHEMA_V3, insert_call, select_call, select_calls, select_sessions
@@ -61,7 +63,7 @@ from .viewcache import ViewCache
 
 __all__ = ["BUSY_TIMEOUT_MS", "SCHEMA_VERSION", "SQLiteLedger", "default_ledger_path"]
 
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 """The schema this module writes (``PRAGMA user_version``); files of a higher version are refused."""
 
 BUSY_TIMEOUT_MS = 30000
@@ -92,6 +94,12 @@ _SCHEMA = (
     ) WITHOUT ROWID""",
     "CREATE TABLE versions (hash TEXT PRIMARY KEY, text BLOB NOT NULL) WITHOUT ROWID",
     "CREATE TABLE last_paths (session BLOB PRIMARY KEY, path BLOB NOT NULL) WITHOUT ROWID",
+)
+
+#: What version 5 added to version 4: where a read without a path goes on (``ledger.NextWindow``).
+_NEXT_WINDOW_COLUMNS = (
+    "ALTER TABLE last_paths ADD COLUMN next_line INTEGER",
+    "ALTER TABLE last_paths ADD COLUMN next_char INTEGER",
 )
 
 #: What version 2 added to version 1: the grep hits behind match ids.
@@ -286,6 +294,9 @@ class SQLiteLedger:
             columns = {row[1] for row in conn.execute("PRAGMA table_info(counters)")}
             if "hides" not in columns:
                 conn.execute(_HIDES_COLUMN)
+            if "next_line" not in {row[1] for row in conn.execute("PRAGMA table_info(last_paths)")}:
+                for statement in _NEXT_WINDOW_COLUMNS:
+                    conn.execute(statement)
             conn.execute(_INSTRUCTIONS_INDEX)
             conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
 
@@ -534,13 +545,16 @@ class SQLiteLedger:
                 "delete the file (a new ledger is started) or pass another ledger path."
             ) from exc
 
-    def set_last_path(self, session_id: str, path: str) -> None:
-        """Remember the file the session read last (as the model knows it)."""
+    def set_last_path(self, session_id: str, path: str, next_window: NextWindow | None = None) -> None:
+        """Remember the file the session read last (as the model knows it) and where its next
+        window starts, in one row."""
+        line, char = next_window or (None, None)
         with self._guard() as conn:
             conn.execute(
-                "INSERT INTO last_paths (session, path) VALUES (?, ?) "
-                "ON CONFLICT (session) DO UPDATE SET path = excluded.path",
-                (_b(session_id), _b(path)),
+                "INSERT INTO last_paths (session, path, next_line, next_char) VALUES (?, ?, ?, ?) "
+                "ON CONFLICT (session) DO UPDATE SET path = excluded.path, next_line = excluded.next_line, "
+                "next_char = excluded.next_char",
+                (_b(session_id), _b(path), line, char),
             )
 
     def last_path(self, session_id: str) -> str | None:
@@ -548,6 +562,14 @@ class SQLiteLedger:
         with self._guard() as conn:
             row = conn.execute("SELECT path FROM last_paths WHERE session = ?", (_b(session_id),)).fetchone()
         return None if row is None else _s(row[0])
+
+    def next_window(self, session_id: str) -> NextWindow | None:
+        """The ``next_window`` given to ``set_last_path`` last, or None (also for a row of a version 4 file)."""
+        with self._guard() as conn:
+            row = conn.execute(
+                "SELECT next_line, next_char FROM last_paths WHERE session = ?", (_b(session_id),)
+            ).fetchone()
+        return None if row is None or row[0] is None else (int(row[0]), int(row[1]))
 
     def sessions_under(self, root: str) -> list[str]:
         """Ids of the sessions with a record of ``root`` or of a file inside it, sorted."""

@@ -14,13 +14,14 @@ from typing import Any
 from .calls import run_call
 from .config import Limits, Policy, load_settings
 from .dedup import RECENT_CALLS, call_number, old_calls
-from .errors import InvalidArgument, LeanreadError, PathError
+from .errors import InvalidArgument, LeanreadError, PastEnd, PathError
 from .harness import HARNESS_TOOLS
 from .ledger import CALL, LedgerStore, ViewRecord
 from .ledgers import open_ledger
 from .names import parse_path
 from .pruning import AuditHook, Pruner, make_pruner
 from .result import ToolResult
+from .resume import next_window_of, nothing_follows, window_args
 from .tools import context as context_tool
 from .tools import edit as edit_tool
 from .tools import grep as grep_tool
@@ -140,7 +141,8 @@ class Session:
 
         Args:
             path: relative to the first root, or absolute inside a root; None goes on with the
-                file this session read last.
+                file this session read last: after its last window (see ``next_window_of``) when
+                no offset, char_offset, symbol or ``mode="outline"`` is given, else as they say.
             offset: 1-based first line; 0 or None means 1.
             limit: lines to return; None means ``limits.max_lines``.
             format: ``plain``, ``tab``, ``colon``, ``catn`` or ``visible`` (see ``formats``).
@@ -187,8 +189,16 @@ class Session:
                 raise InvalidArgument("path is required: no file has been read in this session yet.")
             given = parse_path(target)
             shown = fresh or self._must_show(given, cid)
-            request = read_tool.ReadRequest(given, offset, limit, format, shown, char_offset, mode, symbol, focus)
-            return read_tool.run(ctx, request, cid)
+            goes_on = path is None and offset is None and char_offset is None and symbol is None and mode != "outline"
+            place = self.ledger.next_window(self.id) if goes_on else None
+            start, char = window_args(place, offset, char_offset)
+            request = read_tool.ReadRequest(given, start, limit, format, shown, char, mode, symbol, focus)
+            try:
+                return read_tool.run(ctx, request, cid)
+            except PastEnd as exc:
+                if place is None:
+                    raise
+                raise nothing_follows(target, place[0] - 1, exc.total) from None
 
         given = _given(
             path=path, offset=offset, limit=limit, format=None if format == "plain" else format, fresh=fresh,
@@ -198,7 +208,7 @@ class Session:
         result = self._run("read", given, read, call_id)
         if result.metadata.get("type") in ("file", "outline") or result.metadata.get("document"):
             try:
-                self.ledger.set_last_path(self.id, result.metadata["path"])
+                self.ledger.set_last_path(self.id, result.metadata["path"], next_window_of(result.metadata))
             except LeanreadError as exc:  # the store went away after the read was recorded
                 return ToolResult(text=str(exc), is_error=True, metadata={"call_id": result.metadata.get("call_id")})
         return result

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ...config import READ_MODES
-from ...errors import InvalidArgument
+from ...errors import InvalidArgument, PastEnd
 from ...formats import FORMATS, Format
 from ...workspace import Resolved
 from ..common import ToolContext
@@ -15,7 +15,8 @@ NAME = "read"
 
 #: Model-facing description of each parameter (MCP input schema, CLI help).
 PARAMETERS: dict[str, str] = {
-    "path": "Relative to the workspace root, or absolute inside it. Default: the file you read last.",
+    "path": "Relative to the workspace root, or absolute inside it. Default: the file you read last, from the line "
+    "after the last window you read of it.",
     "offset": "First line to show, 1-based.",
     "limit": "Lines to show.",
     "format": "plain: lines as in the file; tab: `41<TAB>code`; colon: `41: code`; catn: `cat -n`; visible: tabs "
@@ -78,8 +79,9 @@ def check(request: ReadRequest) -> Format:
 def first_line(request: ReadRequest, display: str, total: int) -> int:
     first = max(request.offset or 1, 1)
     if total and first > total:
-        raise InvalidArgument(
-            f"offset={first} is past the end of {display}, which has {total} lines; use an offset from 1 to {total}."
+        raise PastEnd(
+            f"offset={first} is past the end of {display}, which has {total} lines; use an offset from 1 to {total}.",
+            total,
         )
     return first if total else 1
 
