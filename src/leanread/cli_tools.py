@@ -180,9 +180,23 @@ def mcp_config(
         ),
     ] = "server",
     root: RootOption = None,
+    write: Annotated[
+        bool,
+        typer.Option(
+            "--write",
+            help="Merge it into the client's own file instead of printing it (.mcp.json, .claude/settings.json, "
+            "opencode.json, ~/.codex/config.toml, .gemini/settings.json, .cursor/mcp.json, .vscode/mcp.json), "
+            "creating the folders and keeping every key of yours.",
+        ),
+    ] = False,
 ) -> None:
     """Print a configuration for CLIENT that works as printed: absolute paths, the client's own
     file tools switched off where it allows, compaction hooks where it has them."""
     from .clientconfig import render
 
+    if write:
+        from .clientwrite import write_config
+
+        print(write_config(client, Workspace(root).roots, part))
+        return
     sys.stdout.write(render(client, Workspace(root).roots, part))

@@ -99,7 +99,7 @@ def _toml_string(text: str) -> str:
     return json.dumps(text)  # a TOML basic string has JSON's escapes
 
 
-def _codex(command: list[str]) -> str:
+def codex_table(command: list[str]) -> str:
     """``~/.codex/config.toml``: Codex CLI has no file-reading tool of its own to switch off."""
     args = ", ".join(_toml_string(a) for a in command[1:])
     return f"[mcp_servers.leanread]\ncommand = {_toml_string(command[0])}\nargs = [{args}]\n"
@@ -157,5 +157,5 @@ def render(client: str, roots: Sequence[str], part: str = "server", python: str 
         return opencode_plugin(roots, python)
     command = server_command(roots, python)
     if client == "codex":
-        return _codex(command)
+        return codex_table(command)
     return json.dumps(_BUILDERS[client](command), indent=2) + "\n"
