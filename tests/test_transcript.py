@@ -154,7 +154,7 @@ def test_version_2_file_is_upgraded_in_place(tmp_path: Path) -> None:
         assert [r.call_id for r in upgraded.session_views("s")] == ["r1"]
         assert upgraded.record_call("s", call("r1")).number == 1
     raw = sqlite3.connect(file)
-    assert raw.execute("PRAGMA user_version").fetchone() == (4,)
+    assert raw.execute("PRAGMA user_version").fetchone() == (5,)
     raw.close()
 
 
