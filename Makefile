@@ -27,6 +27,8 @@ lint: $(STAMP)
 	@$(BIN)/ruff check src tests
 	@echo "==> mypy --strict src"
 	@$(BIN)/mypy src
+	@echo "==> lint-imports (the layers of docs/ARCHITECTURE.md; no circles)"
+	@$(BIN)/lint-imports --no-cache
 
 test: lint
 	@echo "==> pytest (a few minutes)"

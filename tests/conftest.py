@@ -9,9 +9,9 @@ import pytest
 from redis_server import redis_prefix, redis_server  # noqa: F401  (fixtures)
 
 from leanread import MemoryLedger, Session
-from leanread.ledger import LedgerStore
-from leanread.ledger_redis import RedisLedger
-from leanread.ledger_sqlite import SQLiteLedger
+from leanread.ledger.redis_store import RedisLedger
+from leanread.ledger.sqlite_store import SQLiteLedger
+from leanread.ledger.store import LedgerStore
 
 
 @pytest.fixture(autouse=True)

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from leanread.bench.growth import grow, growth_rows
 from leanread.bench.peer import peer_report
-from leanread.ledger import MemoryLedger
+from leanread.ledger.store import MemoryLedger
 
 
 def test_report_gives_each_ratio_to_the_reference() -> None:

@@ -15,7 +15,7 @@ from mcp.shared.exceptions import MCPDeprecationWarning
 from mcp_types import ListRootsResult, Root
 
 from leanread import MemoryLedger
-from leanread.server import build_server
+from leanread.mcp.server import build_server
 
 pytestmark = pytest.mark.anyio
 

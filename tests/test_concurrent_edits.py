@@ -13,8 +13,8 @@ import pytest
 from mcp import Client
 
 from leanread import MemoryLedger, Session
-from leanread.server import build_server
-from leanread.writeback import file_lock
+from leanread.files.writeback import file_lock
+from leanread.mcp.server import build_server
 
 CONC = "".join(f"value_{i} = {i}\n" for i in range(1, 101))
 EDITED = list(range(1, 101, 5))  # 20 lines: 1, 6, 11, … 96

@@ -18,9 +18,9 @@ from PIL import Image
 
 from leanread import MemoryLedger, Session
 from leanread.bench.documents import docx_bytes, epub_bytes, noise_png, odt_bytes, pdf_bytes, png_bytes
-from leanread.config import load_settings
+from leanread.config.settings import load_settings
 from leanread.documents import images, registry
-from leanread.server import build_server
+from leanread.mcp.server import build_server
 
 docx = pytest.importorskip("docx")
 pypdf = pytest.importorskip("pypdf")

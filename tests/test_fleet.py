@@ -17,8 +17,8 @@ from typing import Any
 import pytest
 from mcp import Client, StdioServerParameters
 
-from leanread.ledger_redis import RedisLedger
-from leanread.ledgers import open_ledger
+from leanread.ledger.open import open_ledger
+from leanread.ledger.redis_store import RedisLedger
 
 pytestmark = pytest.mark.anyio
 
@@ -89,7 +89,7 @@ def test_open_ledger_names_a_redis_that_does_not_answer() -> None:
 
 def test_a_stopped_redis_gives_clear_errors_then_recovers(redis_server: Any, redis_prefix: str) -> None:
     from leanread.errors import LeanreadError
-    from leanread.ledger import ViewRecord
+    from leanread.ledger.store import ViewRecord
 
     store = RedisLedger(redis_server.url, prefix=redis_prefix)
     store.record("s", ViewRecord("r1", "/ws/a.py", "h", ((1, 3),), 10, 1))

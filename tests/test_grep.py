@@ -14,14 +14,14 @@ import pytest
 from mcp import Client
 
 from leanread import Limits, MemoryLedger, Session
-from leanread.search import (
+from leanread.files.ripgrep import (
     RgOptions,
     SearchUnavailable,
     count_files,
     find_rg,
     search_json,
 )
-from leanread.server import build_server
+from leanread.mcp.server import build_server
 from leanread.tools import description
 from leanread.tools.common import DenyFilter
 from leanread.tools.grep import LINE_CHARS

@@ -11,8 +11,8 @@ import pytest
 from mcp import Client
 
 from leanread import MemoryLedger, Session
-from leanread.search_fallback import reads_differently
-from leanread.server import build_server
+from leanread.mcp.server import build_server
+from leanread.tools.grep.literal import reads_differently
 
 APP = "$('.x').html(json.data);\nfoo(bar)\nrange [a-z]\n"
 

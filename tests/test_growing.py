@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from leanread import Limits, MemoryLedger, Session, lineindex
-from leanread.lineindex import LineIndex, LineIndexCache, StaleIndex
+from leanread.files.lineindex import LineIndex, LineIndexCache, StaleIndex
 
 LIMITS = Limits(index_bytes=64 * 1024)
 

@@ -16,7 +16,7 @@ import pytest
 
 from leanread.bench.http_serve import HttpServer, http_client, start_http_server
 from leanread.errors import InvalidArgument
-from leanread.server_http import is_loopback, parse_bind, session_name, token_matches
+from leanread.mcp.http import is_loopback, parse_bind, session_name, token_matches
 
 pytestmark = pytest.mark.anyio
 TOKEN = "Zx3k9-Q_vT7mP2wLr8sN4yB6cH1dF5gJ0aE"  # 35 characters, all different

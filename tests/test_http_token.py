@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 
 from leanread.bench.redis_local import free_port
 from leanread.errors import InvalidArgument
-from leanread.server_http import MIN_TOKEN_CHARS, check_token
+from leanread.mcp.http import MIN_TOKEN_CHARS, check_token
 
 MAKE = 'make one with python -c "import secrets; print(secrets.token_urlsafe(32))"'
 

@@ -8,9 +8,9 @@ from pathlib import Path
 from starlette.testclient import TestClient
 
 from leanread import Session
-from leanread.inspect.chart import MAX_POINTS, saving_chart
-from leanread.inspect.server import build_app
-from leanread.ledger import LedgerStore
+from leanread.inspector.chart import MAX_POINTS, saving_chart
+from leanread.inspector.server import build_app
+from leanread.ledger.store import LedgerStore
 
 
 def _text(html: str, element_id: str) -> str:

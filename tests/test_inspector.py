@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from leanread.harness import HARNESS_TOOLS
+from leanread.adapters.harness import HARNESS_TOOLS
 from leanread.tools.schema import input_schema
 
 INSPECTOR = Path(

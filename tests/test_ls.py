@@ -13,7 +13,7 @@ import pytest
 from mcp import Client
 
 from leanread import Limits, MemoryLedger, Session
-from leanread.server import build_server
+from leanread.mcp.server import build_server
 from leanread.tools import description
 
 FILES = [

@@ -10,7 +10,7 @@ import pytest
 from mcp import Client
 from pydantic import Field
 
-from leanread.server import build_server, check_arguments
+from leanread.mcp.server import build_server, check_arguments
 
 pytestmark = pytest.mark.anyio
 

@@ -11,10 +11,10 @@ from pathlib import Path
 import pytest
 from clirun import leanread
 
-from leanread.config import Limits
+from leanread.code.outline import Symbol, find_symbol, outline
+from leanread.config.settings import Limits
 from leanread.errors import InvalidArgument
-from leanread.outline import Symbol, find_symbol, outline
-from leanread.render import render_outline
+from leanread.view.render import render_outline
 
 
 def _render(path: str, source: str) -> str:

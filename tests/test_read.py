@@ -20,10 +20,10 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from leanread import Limits, Session, ToolResult, count_tokens
-from leanread.frame import frame_like
-from leanread.render import byte_size
 from leanread.tools import description
 from leanread.tools.read import PARAMETERS, ReadRequest
+from leanread.view.frame import frame_like
+from leanread.view.render import byte_size
 
 
 def doc(path: str, *body: str) -> str:

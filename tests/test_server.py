@@ -11,7 +11,7 @@ import pytest
 from mcp import Client, StdioServerParameters
 
 from leanread import Limits
-from leanread.server import build_server
+from leanread.mcp.server import build_server
 from leanread.tools import description
 
 pytestmark = pytest.mark.anyio

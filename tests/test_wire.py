@@ -17,9 +17,9 @@ import pytest
 from mcp import Client, StdioServerParameters
 from mcp.server.mcpserver.exceptions import ToolError
 
+from leanread.mcp.server import _to_mcp, build_server
+from leanread.mcp.wire import INVALID_KEY, mend
 from leanread.result import ToolResult
-from leanread.server import _to_mcp, build_server
-from leanread.wire import INVALID_KEY, mend
 
 pytestmark = pytest.mark.anyio
 

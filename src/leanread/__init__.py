@@ -18,7 +18,7 @@ Focus backends and the audit hook: ``Session(pruner=LLMPruner(...), focus_audit=
 
 from __future__ import annotations
 
-from .config import Focus, Limits, Policy, Settings, load_settings
+from .config.settings import Focus, Limits, Policy, Settings, load_settings
 from .errors import (
     ConfigError,
     Denied,
@@ -32,12 +32,12 @@ from .errors import (
     SearchUnavailable,
     TokenizerError,
 )
-from .ledger import LedgerStore, MemoryLedger, ViewRecord
+from .files.workspace import Workspace
+from .ledger.store import LedgerStore, MemoryLedger, ViewRecord
 from .pruning import FocusAudit, LLMPruner, LocalPruner, Pruner, SWEPrunerClient
 from .result import ToolResult
 from .session import Session
-from .tokens import count_tokens
-from .workspace import Workspace
+from .view.tokens import count_tokens
 
 __all__ = [
     "ConfigError",

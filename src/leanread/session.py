@@ -11,26 +11,26 @@ import uuid
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
-from .calls import run_call
-from .config import Limits, Policy, load_settings
-from .dedup import RECENT_CALLS, call_number, old_calls
+from .config.settings import Limits, Policy, load_settings
 from .errors import InvalidArgument, LeanreadError, PastEnd, PathError
-from .harness import HARNESS_TOOLS
-from .ledger import CALL, LedgerStore, ViewRecord
-from .ledgers import open_ledger
-from .names import parse_path
+from .files.names import parse_path
+from .files.workspace import Workspace
+from .ledger.dedup import RECENT_CALLS, call_number, old_calls
+from .ledger.open import open_ledger
+from .ledger.resume import next_window_of, nothing_follows, window_args
+from .ledger.store import CALL, LedgerStore, ViewRecord
+from .ledger.transcript import call_record
 from .pruning import AuditHook, Pruner, make_pruner
 from .result import ToolResult
-from .resume import next_window_of, nothing_follows, window_args
 from .tools import context as context_tool
 from .tools import edit as edit_tool
 from .tools import grep as grep_tool
 from .tools import ls as ls_tool
 from .tools import read as read_tool
 from .tools import write as write_tool
+from .tools.calls import checked_call
 from .tools.common import ToolContext, current_bytes
-from .transcript import call_record
-from .workspace import Workspace
+from .tools.schema import HARNESS_TOOLS
 
 _log = logging.getLogger(__name__)
 
@@ -214,7 +214,7 @@ class Session:
         return result
 
     def _must_show(self, path: str, call_id: str) -> bool:
-        """Apply the ``dedup`` setting to a read of ``path`` (see ``leanread.dedup``): True for
+        """Apply the ``dedup`` setting to a read of ``path`` (see ``leanread.ledger.dedup``): True for
         ``off`` (show the text as ``fresh=true``); for ``recent``, forget the file's results that
         are too old first. A path that does not resolve is left to the read to report."""
         if self.limits.dedup != "recent":
@@ -414,7 +414,20 @@ class Session:
             ``Unknown tool 'context'; the tools are read, grep, ls, edit, write.`` A refused call
             records nothing.
         """
-        return run_call(self, name, arguments, call_id=call_id, tools=tools)
+        checked = checked_call(name, arguments, tools)
+        if isinstance(checked, ToolResult):
+            return checked
+        if name == "read":
+            return self.read(**checked, call_id=call_id)
+        if name == "grep":
+            return self.grep(**checked, call_id=call_id)
+        if name == "ls":
+            return self.ls(**checked, call_id=call_id)
+        if name == "edit":
+            return self.edit(**checked, call_id=call_id)
+        if name == "write":
+            return self.write(**checked, call_id=call_id)
+        return self.context(checked["action"], checked.get("call_ids") or (), checked.get("call_id"))
 
     def _run(
         self,

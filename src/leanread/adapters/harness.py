@@ -21,13 +21,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Literal
 
-from .config import Limits
-from .result import ToolResult
-from .tools.schema import input_schema, tool_description
+from ..config.settings import Limits
+from ..result import ToolResult
+from ..tools.schema import HARNESS_TOOLS, input_schema, tool_description
 
-#: The tools a harness offers by default. ``context`` (forget, compact, rewind) is left out: a
-#: harness that runs its own loop tells the session directly (``Session.forget`` and the rest).
-HARNESS_TOOLS: tuple[str, ...] = ("read", "grep", "ls", "edit", "write")
+__all__ = ["HARNESS_TOOLS", "anthropic_result", "anthropic_tools", "openai_result", "openai_tools"]
 
 
 def openai_tools(

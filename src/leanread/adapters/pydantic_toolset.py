@@ -8,7 +8,7 @@ and adapts, and no retry budget is spent. Bound long runs with ``UsageLimits`` i
 
     from pydantic_ai import Agent
     from leanread import Session
-    from leanread.pydantic_toolset import leanread_toolset
+    from leanread.adapters.pydantic_toolset import leanread_toolset
 
     agent = Agent("openai:gpt-5", toolsets=[leanread_toolset(Session(["/repo"]))])
 
@@ -25,9 +25,9 @@ from pydantic_ai import BinaryContent, Tool
 from pydantic_ai.exceptions import ToolFailed
 from pydantic_ai.toolsets import FunctionToolset
 
+from ..session import Session
+from ..tools.schema import input_schema, tool_description
 from .harness import HARNESS_TOOLS
-from .session import Session
-from .tools.schema import input_schema, tool_description
 
 
 def _answer(session: Session, name: str, names: Sequence[str]) -> Callable[..., Any]:

@@ -17,9 +17,9 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import LeanreadError
-from ..ledger import MemoryLedger
+from ..ledger.store import MemoryLedger
 from ..session import Session
-from ..tokens import count_tokens
+from ..view.tokens import count_tokens
 
 # Anthropic's published estimate of an image's input tokens: width * height / 750.
 PIXELS_PER_VISION_TOKEN = 750

@@ -14,7 +14,7 @@ import shlex
 import sys
 from collections.abc import Sequence
 
-from .errors import InvalidArgument
+from ..errors import InvalidArgument
 
 #: The clients ``render`` knows, in the order the help lists them.
 CLIENTS = ("claude-code", "opencode", "codex", "gemini", "cursor", "vscode")

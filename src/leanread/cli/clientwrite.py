@@ -26,8 +26,8 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from ..errors import LeanreadError
 from .clientconfig import codex_table, opencode_plugin, render, server_command
-from .errors import LeanreadError
 
 #: Each client's file, relative to the first root (Codex: to ``$CODEX_HOME``), per ``--part``.
 FILES: dict[tuple[str, str], str] = {

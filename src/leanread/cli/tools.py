@@ -15,15 +15,15 @@ from typing import Annotated, Any
 
 import typer
 
-from .cli import MetaOption, RootOption, SessionOption, _session, _settings, _show, app
-from .errors import InvalidArgument
-from .ledgers import open_ledger
-from .result import ToolResult
-from .session import Session
-from .tools import context as context_tool
-from .tools import edit as edit_tool
-from .tools import write as write_tool
-from .workspace import Workspace
+from ..errors import InvalidArgument
+from ..files.workspace import Workspace
+from ..ledger.open import open_ledger
+from ..result import ToolResult
+from ..session import Session
+from ..tools import context as context_tool
+from ..tools import edit as edit_tool
+from ..tools import write as write_tool
+from .app import MetaOption, RootOption, SessionOption, _session, _settings, _show, app
 
 WriteProtected = Annotated[
     bool, typer.Option(help="Let edit and write change .git and leanread's own configuration (refused by default).")

@@ -43,7 +43,7 @@ from dataclasses import dataclass, replace
 from itertools import accumulate
 from typing import Literal
 
-from .errors import InvalidArgument, MarkerInEdit, MultipleMatches, NoChange, NoMatch
+from ..errors import InvalidArgument, MarkerInEdit, MultipleMatches, NoChange, NoMatch
 
 Rule = Literal["exact", "line-endings", "line-numbers", "whitespace", "line-numbers+whitespace"]
 

@@ -18,8 +18,8 @@ from dataclasses import dataclass, replace
 from functools import cache
 from typing import Any
 
-from .errors import InvalidArgument
-from .memo import LRU, lines_digest
+from ..errors import InvalidArgument
+from ..memo import LRU, lines_digest
 from .pyparse import parse_python
 
 #: Lines of head and tail shown for a file with no structure leanread knows (a log).

@@ -7,7 +7,7 @@ that needs one says so in one sentence instead of a traceback.
 
 from __future__ import annotations
 
-from .errors import LeanreadError
+from ..errors import LeanreadError
 
 #: The top-level module of each distribution of an extra → that extra (see ``pyproject.toml``'s
 #: ``[project.optional-dependencies]``; ``dev`` is left out: no command needs it).

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .errors import ConfigError
+from ..errors import ConfigError
 from .policy import DEFAULT_ALLOW, DEFAULT_DENY, DEFAULT_INSTRUCTION_FILES, Policy, pattern_problem
 from .tighten import tighten
 
@@ -47,7 +47,7 @@ INT_LIMITS = (
 )
 #: What a read without offset/limit may give.
 READ_MODES = ("auto", "full", "outline")
-#: When a re-read may be deduplicated (see ``leanread.dedup``).
+#: When a re-read may be deduplicated (see ``leanread.ledger.dedup``).
 DEDUP_MODES = ("recent", "on", "off")
 #: The focus pruning backends (see ``leanread.pruning.make_pruner``).
 FOCUS_BACKENDS = ("local", "hybrid", "llm", "swe-pruner")
@@ -81,7 +81,7 @@ class Limits:
             under the 5 MB per-image cap of the Anthropic API.
         dedup: when a re-read gets a stub, a diff or markers instead of text: ``recent``
             (against the last 40 calls' results), ``on`` (while the ledger says visible) or
-            ``off`` (see ``leanread.dedup``).
+            ``off`` (see ``leanread.ledger.dedup``).
     """
 
     max_lines: int = 2000

@@ -35,7 +35,7 @@ from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import contextmanager
 
-from .errors import FileMissing, InvalidArgument, NotAFile, PathError
+from ..errors import FileMissing, InvalidArgument, NotAFile, PathError
 from .safeopen import open_regular
 
 #: Bytes read per ``pread`` while building the index.

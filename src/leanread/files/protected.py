@@ -20,8 +20,8 @@ from __future__ import annotations
 import os
 import tomllib
 
-from .config import user_config_path
-from .errors import ProtectedFile
+from ..config.settings import user_config_path
+from ..errors import ProtectedFile
 from .workspace import Workspace
 
 _ASK = "ask the user to make this change (or to set allow_write_protected = true in their own leanread config file)"

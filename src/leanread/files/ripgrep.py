@@ -48,8 +48,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from .config import Policy
-from .errors import InvalidArgument, InvalidRegex, LeanreadError, SearchUnavailable
+from ..config.settings import Policy
+from ..errors import InvalidArgument, InvalidRegex, LeanreadError, SearchUnavailable
 from .sniff import binary_kind
 
 __all__ = [

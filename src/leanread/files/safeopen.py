@@ -24,7 +24,7 @@ import errno
 import os
 import stat
 
-from .errors import FileMissing, NotAFile, PathChanged, PathError
+from ..errors import FileMissing, NotAFile, PathChanged, PathError
 
 #: The longest path (bytes, UTF-8) a tool accepts: Linux's ``PATH_MAX``.
 MAX_PATH_BYTES = 4096

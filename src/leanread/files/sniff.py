@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from .errors import MarkerInEdit
+from ..errors import MarkerInEdit
 
 # Leading bytes of common non-text files, so a refusal can name what the file is.
 _SIGNATURES: tuple[tuple[bytes, str], ...] = (

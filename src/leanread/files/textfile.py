@@ -11,7 +11,7 @@ from typing import overload
 
 import charset_normalizer
 
-from .errors import NotText
+from ..errors import NotText
 from .lineindex import LineIndex
 from .sniff import ESCAPED, NUL_SHOWN, almost_text, binary_kind, shown, unshow_nul, utf16_without_bom
 

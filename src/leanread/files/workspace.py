@@ -21,8 +21,8 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from .config import Policy
-from .errors import Denied, FileMissing, NotAFile, OutsideWorkspace, PathError
+from ..config.settings import Policy
+from ..errors import Denied, FileMissing, NotAFile, OutsideWorkspace, PathError
 from .names import show_path
 from .safeopen import read_regular, refuse_long_path
 

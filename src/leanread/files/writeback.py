@@ -24,8 +24,8 @@ import stat
 import threading
 from collections.abc import Iterator
 
-from .diffing import common_ends
-from .errors import PathError, UnencodableText
+from ..code.diffs import common_ends
+from ..errors import PathError, UnencodableText
 from .safeopen import WRITE_THEN, changed, walk_folder
 
 # Byte-order marks by codec name (``codecs.lookup(name).name``).

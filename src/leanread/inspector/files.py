@@ -12,10 +12,10 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass, field
 
-from ..bench.replay import reconstruct as rc
-from ..ledger import CALL, CARRY, LedgerStore, ViewRecord
+from ..ledger.store import CALL, CARRY, LedgerStore, ViewRecord
+from ..ledger.transcript import CallRecord
 from ..result import ToolResult
-from ..transcript import CallRecord
+from ..view import reconstruct as rc
 from .queries import ranges_text
 
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 
-from ..ledger import CALL, LedgerStore, ViewRecord
-from ..transcript import CallRecord, SessionSummary
+from ..ledger.store import CALL, LedgerStore, ViewRecord
+from ..ledger.transcript import CallRecord, SessionSummary
 
 #: Calls per page of a session's list.
 PAGE_SIZE = 100

@@ -28,7 +28,7 @@ from starlette.responses import HTMLResponse
 from starlette.routing import Route
 
 from ..errors import LeanreadError
-from ..ledger import LedgerStore
+from ..ledger.store import LedgerStore
 from . import queries
 from .chart import saving_chart
 from .files import rebuild
@@ -36,7 +36,7 @@ from .report import load_report
 
 LOOPBACK_HOSTS = ["127.0.0.1", "localhost", "[::1]"]
 
-_ENV = Environment(loader=PackageLoader("leanread.inspect", "templates"), autoescape=select_autoescape(default=True))
+_ENV = Environment(loader=PackageLoader("leanread.inspector", "templates"), autoescape=select_autoescape(default=True))
 _ENV.filters["pretty"] = lambda value: json.dumps(value, indent=2, ensure_ascii=False, sort_keys=True)
 _ENV.filters["when"] = lambda seconds: time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(seconds))
 

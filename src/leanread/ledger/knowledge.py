@@ -20,8 +20,8 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import NamedTuple, cast
 
-from .diffing import DiffLine, Opcode
-from .ledger import CARRY, LineRange, ViewRecord
+from ..code.diffs import DiffLine, Opcode
+from .store import CARRY, LineRange, ViewRecord
 
 
 class KnownLine(NamedTuple):

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from .ledger import LedgerStore, MemoryLedger
-from .ledger_sqlite import shared_ledger
+from .sqlite_store import shared_ledger
+from .store import LedgerStore, MemoryLedger
 
 
 def is_redis_url(text: str) -> bool:
@@ -27,7 +27,7 @@ def open_ledger(spec: str | None, *, idle_seconds: int | None = None) -> LedgerS
     if spec == "memory":
         return MemoryLedger()
     if spec is not None and is_redis_url(spec):
-        from .ledger_redis import RedisLedger  # the redis client costs 0.1 s to import; a CLI call pays it only here
+        from .redis_store import RedisLedger  # the redis client costs 0.1 s to import; a CLI call pays it only here
 
         return RedisLedger(spec) if idle_seconds is None else RedisLedger(spec, idle_seconds=idle_seconds)
     return shared_ledger(spec)

@@ -47,8 +47,9 @@ from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import replace
 from typing import Any, TypeVar, cast
 
-from .errors import LeanreadError
-from .ledger import (
+from ..errors import LeanreadError
+from ..memo import Puts
+from .store import (
     CALL,
     CARRY,
     LineRange,
@@ -60,7 +61,6 @@ from .ledger import (
     match_number,
     unknown_call,
 )
-from .memo import Puts
 from .transcript import CallRecord, SessionSummary, decode_body, encode_body, normalized
 from .viewcache import ViewCache
 

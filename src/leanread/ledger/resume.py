@@ -6,8 +6,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from .errors import InvalidArgument
-from .ledger import NextWindow
+from ..errors import InvalidArgument
+from .store import NextWindow
 
 
 def next_window_of(metadata: Mapping[str, Any]) -> NextWindow | None:

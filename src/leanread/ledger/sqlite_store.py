@@ -54,9 +54,9 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any
 
-from .errors import LeanreadError
-from .ledger import LineRange, MatchLocation, NextWindow, ViewRecord, match_id, match_number, unknown_call
-from .memo import Puts
+from ..errors import LeanreadError
+from ..memo import Puts
+from .store import LineRange, MatchLocation, NextWindow, ViewRecord, match_id, match_number, unknown_call
 from .transcript import CallRecord, SessionSummary
 from .transcript_sqlite import SCHEMA_V3, insert_call, select_call, select_calls, select_sessions
 from .viewcache import ViewCache

@@ -18,7 +18,7 @@ from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import Protocol
 
-from .errors import InvalidArgument
+from ..errors import InvalidArgument
 from .transcript import CallRecord, SessionSummary, TranscriptStore, normalized
 
 LineRange = tuple[int, int]
@@ -102,6 +102,11 @@ class LedgerStore(TranscriptStore, Protocol):
 
     def new_call_id(self, session_id: str) -> str:
         """A call id not yet used in ``session_id``: ``r1``, ``r2``, …"""
+        ...
+
+    def session_views(self, session_id: str, call_ids: Collection[str] | None = None) -> list[ViewRecord]:
+        """Every view record of the session (all files, the ``call`` marks too), oldest first;
+        only those of ``call_ids`` when given."""
         ...
 
     def record(self, session_id: str, record: ViewRecord) -> ViewRecord:

@@ -15,15 +15,11 @@ from __future__ import annotations
 
 import json
 import zlib
-from collections.abc import Collection
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Any, Protocol
 
-from .result import ImageData, ToolResult
-from .tokens import count_tokens
-
-if TYPE_CHECKING:
-    from .ledger import ViewRecord
+from ..result import ImageData, ToolResult
+from ..view.tokens import count_tokens
 
 __all__ = [
     "CallRecord",
@@ -120,11 +116,6 @@ class TranscriptStore(Protocol):
 
     def session_paths(self, session_id: str) -> list[str]:
         """The files (realpaths) the session showed lines of, in the order first shown."""
-        ...
-
-    def session_views(self, session_id: str, call_ids: Collection[str] | None = None) -> list[ViewRecord]:
-        """Every view record of the session (all files, the ``call`` marks too), oldest first;
-        only those of ``call_ids`` when given."""
         ...
 
 

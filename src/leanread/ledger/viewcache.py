@@ -18,7 +18,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, replace
 
-from .ledger import ViewRecord
+from .store import ViewRecord
 
 #: Records held per process before the least recently read files are dropped (about 300 bytes each).
 MAX_RECORDS = 200_000

@@ -24,7 +24,7 @@ from typing import Any
 
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from .errors import InvalidArgument
+from ..errors import InvalidArgument
 
 #: The ``_meta`` key of a request that names its ledger session.
 SESSION_META = "leanread/session"

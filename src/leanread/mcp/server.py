@@ -38,23 +38,22 @@ from mcp_types import Tool as MCPTool
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 from pydantic import ValidationError
 
-from . import __version__
-from .arguments import check_arguments, validation_problem
-from .calls import run_call
+from .. import __version__
+from ..config.settings import Limits, Settings, load_settings
+from ..errors import LeanreadError
+from ..files.names import clean, clean_text
+from ..files.workspace import Workspace
+from ..ledger.sqlite_store import shared_ledger
+from ..ledger.store import LedgerStore
+from ..memo import LRU
+from ..pruning import AuditHook, make_pruner
+from ..result import ToolResult
+from ..session import Session
+from ..tools.arguments import check_arguments, validation_problem
+from ..tools.schema import TOOL_NAMES, input_schema, tool_description
 from .client_roots import LIST_CHANGED, fetch_roots, on_list_changed
-from .config import Limits, Settings, load_settings
-from .errors import LeanreadError
-from .ledger import LedgerStore
-from .ledger_sqlite import shared_ledger
-from .memo import LRU
-from .names import clean, clean_text
-from .pruning import AuditHook, make_pruner
-from .result import ToolResult
-from .server_http import session_name, unnamed
-from .session import Session
-from .tools.schema import TOOL_NAMES, input_schema, tool_description
+from .http import session_name, unnamed
 from .wire import INVALID_KEY, MendedReads
-from .workspace import Workspace
 
 INSTRUCTIONS = (
     "leanread's file tools. `read` returns lines exactly as in the file, without line numbers "
@@ -230,7 +229,7 @@ class LeanreadServer(MCPServer[Any]):
         try:
             session = await self._sessions.current(context)
             tools = [*self._offered, *added]
-            result = await anyio.to_thread.run_sync(lambda: run_call(session, name, arguments, tools=tools))
+            result = await anyio.to_thread.run_sync(lambda: session.call(name, arguments, tools=tools))
         except LeanreadError as exc:  # no session named (UnnamedSession), or its store is away
             return _error(str(exc))
         except Exception as exc:  # a bug of leanread's or a client gone mid-call: one sentence all the same

@@ -22,7 +22,7 @@ from mcp.shared._stream_protocols import ReadStream
 from mcp.shared.message import SessionMessage
 from pydantic import ValidationError
 
-from .names import show_path
+from ..files.names import show_path
 
 #: The one argument of a tool call whose arguments held a lone surrogate; its value names the
 #: argument (escaped as ``names.show_path`` escapes): ``path holds a lone surrogate (\\ud800)``.

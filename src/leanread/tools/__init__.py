@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import importlib.resources
 
-from ..config import Limits
-from ..render import byte_size
+from ..config.settings import Limits
+from ..view.render import byte_size
 
 
 def description(tool: str, limits: Limits, **extra: object) -> str:

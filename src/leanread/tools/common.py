@@ -7,17 +7,17 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from ..config import Limits, Policy
+from ..config.settings import Limits, Policy
 from ..errors import EditError, FileMissing, LeanreadError, NotAFile, NotText
-from ..instructions import Instruction, governing, load
-from ..knowledge import Knowledge, KnownLine, carry_records, know
-from ..ledger import LedgerStore, LineRange, ViewRecord
-from ..lineindex import LineIndexCache, StaleIndex
+from ..files.lineindex import LineIndexCache, StaleIndex
+from ..files.safeopen import read_regular
+from ..files.textfile import IndexedLines, TextFile, binary_kind, decode, decode_indexed
+from ..files.workspace import Resolved, Workspace, read_regular_file
+from ..files.writeback import atomic_write
+from ..ledger.knowledge import Knowledge, KnownLine, carry_records, know
+from ..ledger.store import LedgerStore, LineRange, ViewRecord
 from ..pruning import AuditHook, FocusAudit, LocalPruner, Pruner, backend_name
-from ..safeopen import read_regular
-from ..textfile import IndexedLines, TextFile, binary_kind, decode, decode_indexed
-from ..workspace import Resolved, Workspace, read_regular_file
-from ..writeback import atomic_write
+from .instructions import Instruction, governing, load
 
 #: Line indexes of big files, shared by every session of the process.
 _INDEXES = LineIndexCache()

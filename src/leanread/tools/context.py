@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ..errors import InvalidArgument
-from ..ledger import LedgerStore
+from ..ledger.store import LedgerStore
 from ..result import ToolResult
 from .common import ToolContext
 

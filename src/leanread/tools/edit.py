@@ -6,18 +6,19 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import NamedTuple
 
-from ..diffing import format_hunk, hunks, window_lines
-from ..editing import EMPTY_OLD_STRING, EditPlan, plan_edit
+from ..code.diffs import hunks, window_lines
+from ..code.edit_plan import EMPTY_OLD_STRING, EditPlan, plan_edit
+from ..code.syntax import parse_warning
 from ..errors import EditError, InvalidArgument, MultipleMatches, NoMatch, NotAFile, PathChanged
-from ..knowledge import Knowledge, as_known, hunk_spans, hunks_known, know, patch_numbers, ranges_of
-from ..protected import refuse_config_change, refuse_protected_path
-from ..render import cut_line, span
+from ..files.protected import refuse_config_change, refuse_protected_path
+from ..files.textfile import TextFile, decode, unshow_nul
+from ..files.workspace import Resolved, read_regular_file
+from ..files.writeback import encode_edit, file_lock
+from ..ledger.knowledge import Knowledge, as_known, hunk_spans, hunks_known, know, patch_numbers, ranges_of
 from ..result import ToolResult
-from ..syntax import parse_warning
-from ..textfile import TextFile, decode, unshow_nul
-from ..tokens import count_tokens
-from ..workspace import Resolved, read_regular_file
-from ..writeback import encode_edit, file_lock
+from ..view.hunks import format_hunk
+from ..view.render import cut_line, span
+from ..view.tokens import count_tokens
 from .common import (
     ToolContext,
     decoded_for_write,

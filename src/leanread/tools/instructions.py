@@ -7,11 +7,11 @@ import os
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .config import Policy
-from .errors import PathError
-from .frame import Own, one_line, wrap
-from .safeopen import read_regular
-from .workspace import Workspace
+from ..config.settings import Policy
+from ..errors import PathError
+from ..files.safeopen import read_regular
+from ..files.workspace import Workspace
+from ..view.frame import Own, one_line, wrap
 
 
 @dataclass(frozen=True)

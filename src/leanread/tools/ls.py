@@ -42,13 +42,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..counts import plural
 from ..errors import InvalidArgument, NotAFile
-from ..frame import Own, frame_like, framed, one_line
-from ..names import show_path
+from ..files.names import show_path
+from ..files.ripgrep import RgOptions, list_files
 from ..result import ToolResult
-from ..search import RgOptions, list_files
-from ..tokens import count_tokens
+from ..view.counts import plural
+from ..view.frame import Own, frame_like, framed, one_line
+from ..view.tokens import count_tokens
 from .common import DenyFilter, ToolContext
 
 NAME = "ls"

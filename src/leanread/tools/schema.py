@@ -1,5 +1,5 @@
 """The parameters of every tool, once: the MCP input schemas, the OpenAI and Anthropic tool
-definitions (``leanread.harness``) and ``Session.call`` all come from ``PARAMETERS`` here.
+definitions (``leanread.adapters.harness``) and ``Session.call`` all come from ``PARAMETERS`` here.
 
 The descriptions live beside each tool (its module's ``PARAMETERS`` dict, also the CLI help);
 this module adds the JSON types, enums, minimums and defaults. Every property has a plain
@@ -19,8 +19,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ..config import READ_MODES, Limits
-from ..formats import FORMATS
+from ..config.settings import READ_MODES, Limits
+from ..view.formats import FORMATS
 from . import context, description, edit, grep, ls, read, write
 
 
@@ -118,6 +118,10 @@ PARAMETERS: dict[str, tuple[Param, ...]] = {
 
 #: Every tool's name, in the order servers and definitions list them.
 TOOL_NAMES: tuple[str, ...] = tuple(PARAMETERS)
+
+#: The tools a harness offers by default. ``context`` (forget, compact, rewind) is left out: a
+#: harness that runs its own loop tells the session directly (``Session.forget`` and the rest).
+HARNESS_TOOLS: tuple[str, ...] = ("read", "grep", "ls", "edit", "write")
 
 #: The constants each tool's description quotes (see ``tools.description``).
 _FACTS: dict[str, dict[str, object]] = {grep.NAME: grep.FACTS, ls.NAME: ls.FACTS}

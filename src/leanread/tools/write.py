@@ -5,16 +5,16 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 
-from ..editing import refuse_markers
+from ..code.edit_plan import refuse_markers
 from ..errors import Denied, FileMissing, NotAFile, OutsideWorkspace
-from ..knowledge import ranges_of
-from ..protected import refuse_config_change, refuse_protected_path
+from ..files.protected import refuse_config_change, refuse_protected_path
+from ..files.safeopen import make_folders
+from ..files.textfile import decode, unshow_nul
+from ..files.workspace import read_regular_file
+from ..files.writeback import encode_edit, file_lock
+from ..ledger.knowledge import ranges_of
 from ..result import ToolResult
-from ..safeopen import make_folders
-from ..textfile import decode, unshow_nul
-from ..tokens import count_tokens
-from ..workspace import read_regular_file
-from ..writeback import encode_edit, file_lock
+from ..view.tokens import count_tokens
 from .common import ToolContext, decoded_for_write, knowledge_of, remember_written, replace_if_unchanged
 from .edit import EditRefused
 from .races import Arrival, arrival, write_refusal

@@ -23,7 +23,7 @@ import json
 import re
 from collections.abc import Iterable, Sequence
 
-from .memo import LRU
+from ..memo import LRU
 
 #: A line (leading blanks ignored) that reads like leanread's frame: a tag of the envelope or of
 #: a reminder (``<path d=…>`` of an SVG is not one), a notice, a marker standing for lines, a

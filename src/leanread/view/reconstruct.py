@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from ...result import ToolResult
+from ..result import ToolResult
 
 MARKER = re.compile(r"^… lines? (\d+)(?:-(\d+))? unchanged since you read (?:them|it)(?: as lines? (\d+)(?:-\d+)?)? …$")
 STUB = re.compile(r"^\(Lines? (\d+)(?:-(\d+))? unchanged since you read (?:them|it), still in your context\.")

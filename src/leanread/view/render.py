@@ -21,12 +21,12 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from .config import Limits
+from ..code.outline import Outline, Symbol
+from ..config.settings import Limits
 from .counts import plural
 from .formats import Format, decorate
 from .frame import Own, any_hidden, framed, hidden_notice
 from .frame import envelope as envelope
-from .outline import Outline, Symbol
 from .slices import LineSlice as LineSlice
 from .slices import render_slice as render_slice
 from .slices import select_slice as select_slice

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .config import Limits
+from ..config.settings import Limits
 from .counts import plural
 from .frame import Own, framed, hidden_notice
 

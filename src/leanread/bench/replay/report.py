@@ -10,7 +10,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from ...extras import install_command, missing_extra
+from ...config.extras import install_command, missing_extra
 from .engine import KINDS, TraceResult, usage_summary
 from .run import ReplayRun
 from .tooldefs import Definitions, definitions_for, leanread_definitions

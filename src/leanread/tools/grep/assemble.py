@@ -8,10 +8,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ...render import CUT_MARKER, byte_size
-from ...search import FileHits, Hit, RgOptions, search_json
-from ...textfile import TextFile, shown
-from ...workspace import Resolved
+from ...files.ripgrep import FileHits, Hit, RgOptions, search_json
+from ...files.textfile import TextFile, shown
+from ...files.workspace import Resolved
+from ...view.render import CUT_MARKER, byte_size
 from ..common import ToolContext
 from .lines import Prepared, prepare
 from .request import LINE_CHARS, WINDOW_CHARS, WINDOW_LEAD

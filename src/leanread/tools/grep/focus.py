@@ -8,10 +8,10 @@ from collections.abc import Sequence
 from typing import Any
 
 from ... import pruning
-from ...frame import Own
+from ...files.textfile import shown
 from ...pruning import guards
-from ...textfile import shown
-from ...tokens import count_tokens
+from ...view.frame import Own
+from ...view.tokens import count_tokens
 from ..common import ToolContext
 from .assemble import ID_BYTES, ID_SLOT, Focused, Pager, Shown
 from .render import Showing, grep_text, page_text, summary_line

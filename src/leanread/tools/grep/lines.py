@@ -11,10 +11,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from ...errors import LeanreadError, NotText, PathError
-from ...names import show_path
-from ...search import FileHits, Hit, parse_hits
-from ...textfile import IndexedLines, TextFile, content_hash, shown
-from ...workspace import Resolved, read_regular_file
+from ...files.names import show_path
+from ...files.ripgrep import FileHits, Hit, parse_hits
+from ...files.textfile import IndexedLines, TextFile, content_hash, shown
+from ...files.workspace import Resolved, read_regular_file
 from ..common import ToolContext, load_text
 
 

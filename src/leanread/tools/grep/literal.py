@@ -12,9 +12,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Generic, TypeVar
 
-from .errors import InvalidArgument, InvalidRegex
-from .search import RgOptions
-from .textfile import shown
+from ...errors import InvalidArgument, InvalidRegex
+from ...files.ripgrep import RgOptions
+from ...files.textfile import shown
 
 __all__ = ["Searched", "reads_differently", "search_or_literal"]
 

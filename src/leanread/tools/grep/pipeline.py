@@ -7,10 +7,10 @@ text around the rows (``render``) → the result."""
 from __future__ import annotations
 
 from ...errors import InvalidArgument
-from ...knowledge import ranges_of
+from ...files.ripgrep import RgOptions
+from ...ledger.knowledge import ranges_of
 from ...result import ToolResult
-from ...search import RgOptions
-from ...tokens import count_tokens
+from ...view.tokens import count_tokens
 from ..common import ToolContext, audit_focus, knowledge_of, record_view
 from .assemble import Pager, assemble
 from .focus import fill, focus_on

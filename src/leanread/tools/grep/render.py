@@ -8,11 +8,11 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from ...errors import InvalidArgument
-from ...frame import Own, frame_like, framed
-from ...render import byte_size
+from ...files.textfile import shown
 from ...result import ToolResult
-from ...textfile import shown
-from ...tokens import count_tokens
+from ...view.frame import Own, frame_like, framed
+from ...view.render import byte_size
+from ...view.tokens import count_tokens
 from ..common import ToolContext
 from .assemble import Focused, Shown, assemble
 from .request import plural

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ...counts import plural as plural
 from ...errors import InvalidArgument
+from ...view.counts import plural as plural
 
 NAME = "grep"
 

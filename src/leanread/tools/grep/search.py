@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import os
 
-from ...render import binary_skipped
-from ...search import FileHits, RgOptions, count_files, search_json
-from ...search_fallback import Searched, search_or_literal
-from ...textfile import shown
-from ...workspace import Resolved
+from ...files.ripgrep import FileHits, RgOptions, count_files, search_json
+from ...files.textfile import shown
+from ...files.workspace import Resolved
+from ...view.render import binary_skipped
 from ..common import DenyFilter, ToolContext
 from .lines import Prepared, prepare
+from .literal import Searched, search_or_literal
 
 
 class Prefetch:

@@ -5,15 +5,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ...diffing import DiffLine, format_hunk, hunks, moved_clause, moved_runs, window_lines
-from ...formats import Format, decorate
-from ...frame import Own
-from ...knowledge import Knowledge, KnownLine, as_known, hunks_known, ranges_of
-from ...ledger import LineRange
-from ...render import Window, render_unchanged, unchanged_marker
-from ...textfile import TextFile
-from ...tokens import count_tokens
-from ...workspace import Resolved
+from ...code.diffs import DiffLine, hunks, moved_runs, window_lines
+from ...files.textfile import TextFile
+from ...files.workspace import Resolved
+from ...ledger.knowledge import Knowledge, KnownLine, as_known, hunks_known, ranges_of
+from ...ledger.store import LineRange
+from ...view.formats import Format, decorate
+from ...view.frame import Own
+from ...view.hunks import format_hunk, moved_clause
+from ...view.render import Window, render_unchanged, unchanged_marker
+from ...view.tokens import count_tokens
 from ..common import ToolContext
 from .shared import render, render_lines
 

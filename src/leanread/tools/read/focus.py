@@ -9,14 +9,14 @@ from dataclasses import replace
 from typing import Any
 
 from ... import pruning
-from ...formats import Format, decorate
-from ...knowledge import Knowledge, ranges_of
-from ...outline import language_of
-from ...render import Window, select_window, unchanged_marker
+from ...code.outline import language_of
+from ...files.textfile import TextFile
+from ...files.workspace import Resolved
+from ...ledger.knowledge import Knowledge, ranges_of
 from ...result import ToolResult
-from ...textfile import TextFile
-from ...tokens import count_tokens
-from ...workspace import Resolved
+from ...view.formats import Format, decorate
+from ...view.render import Window, select_window, unchanged_marker
+from ...view.tokens import count_tokens
 from ..common import ToolContext, audit_focus
 from .answer import Output
 from .shared import render, render_lines

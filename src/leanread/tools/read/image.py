@@ -7,10 +7,10 @@ import base64
 from typing import Any
 
 from ...documents import images as document_images
-from ...render import envelope
+from ...files.textfile import content_hash
 from ...result import ImageData, ToolResult
-from ...textfile import content_hash
-from ...tokens import count_tokens
+from ...view.render import envelope
+from ...view.tokens import count_tokens
 from ..common import knowledge_of, new_instructions, record_view
 from .focus import unfocused
 from .request import Job

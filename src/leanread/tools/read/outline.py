@@ -7,14 +7,23 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
+from ...code.outline import (
+    HEAD_TAIL_LINES,
+    Outline,
+    Symbol,
+    find_symbol,
+    head_and_tail,
+    language_of,
+    outline,
+    shown_lines,
+)
 from ...errors import InvalidArgument
-from ...knowledge import Knowledge, ranges_of
-from ...outline import HEAD_TAIL_LINES, Outline, Symbol, find_symbol, head_and_tail, language_of, outline, shown_lines
-from ...render import render_outline, render_outline_unchanged
+from ...files.textfile import IndexedLines, TextFile, content_hash
+from ...files.workspace import Resolved
+from ...ledger.knowledge import Knowledge, ranges_of
 from ...result import ToolResult
-from ...textfile import IndexedLines, TextFile, content_hash
-from ...tokens import count_tokens
-from ...workspace import Resolved
+from ...view.render import render_outline, render_outline_unchanged
+from ...view.tokens import count_tokens
 from ..common import ToolContext, knowledge_of, load_text, record_view
 from .shared import facts_of, sight
 

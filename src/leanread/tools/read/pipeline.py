@@ -9,10 +9,10 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ...documents import registry as document_registry
-from ...render import select_window
+from ...files.workspace import Resolved, read_regular_file
 from ...result import ToolResult
-from ...tokens import count_tokens
-from ...workspace import Resolved, read_regular_file
+from ...view.render import select_window
+from ...view.tokens import count_tokens
 from ..common import ToolContext, audit_focus, knowledge_of, record_view
 from . import directory, document, image, notebook, text
 from .answer import answer_of

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ...config import READ_MODES
+from ...config.settings import READ_MODES
 from ...errors import InvalidArgument, PastEnd
-from ...formats import FORMATS, Format
-from ...workspace import Resolved
+from ...files.workspace import Resolved
+from ...view.formats import FORMATS, Format
 from ..common import ToolContext
 
 NAME = "read"

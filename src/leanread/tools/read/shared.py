@@ -11,14 +11,14 @@ from typing import Any
 from ... import documents
 from ...documents import registry as document_registry
 from ...errors import NotText
-from ...formats import Format
-from ...instructions import Instruction, reminder
-from ...render import Window, file_facts, render_body, render_window
+from ...files.textfile import TextFile
+from ...files.workspace import Resolved, read_regular_file
 from ...result import ToolResult
-from ...textfile import TextFile
-from ...tokens import count_tokens
-from ...workspace import Resolved, read_regular_file
+from ...view.formats import Format
+from ...view.render import Window, file_facts, render_body, render_window
+from ...view.tokens import count_tokens
 from ..common import ToolContext
+from ..instructions import Instruction, reminder
 from .request import ReadRequest
 
 

@@ -9,12 +9,12 @@ from typing import Any
 
 from ... import pruning
 from ...errors import InvalidArgument
-from ...instructions import Instruction
-from ...render import render_slice, select_slice
+from ...files.textfile import TextFile
 from ...result import ToolResult
-from ...textfile import TextFile
-from ...tokens import count_tokens
+from ...view.render import render_slice, select_slice
+from ...view.tokens import count_tokens
 from ..common import load_text, new_instructions, record_view
+from ..instructions import Instruction
 from . import outline
 from .focus import unfocused
 from .request import Job, first_line

@@ -28,13 +28,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar
 
+from ....code.outline import Outline, Symbol, find_symbol, outline, shown_lines
 from ....errors import InvalidArgument
-from ....outline import Outline, Symbol, find_symbol, outline, shown_lines
-from ....render import cut_line, outline_line_chars, render_outline
-from ....tokens import count_tokens
+from ....view.reconstruct import apply_outline, outline_rows
+from ....view.render import cut_line, outline_line_chars, render_outline
+from ....view.tokens import count_tokens
 from ..calls import FileSnapshot, ReadCall, snapshot
 from ..lineids import LineIds
-from ..reconstruct import apply_outline, outline_rows
 from ..strategy import MAX_BYTES, window
 from .leanread import Leanread
 

@@ -1,21 +1,17 @@
-"""One tool call given as a name and a dict of arguments, run on a ``Session``: the path every
-harness takes (``Session.call``, the MCP server, the pydantic-ai toolset), so each answers a call
-with the same text.
+"""One tool call given as a name and a dict of arguments, checked before ``Session.call`` runs
+it: the path every harness takes (``Session.call``, the MCP server, the pydantic-ai toolset), so
+each answers a call with the same text.
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from ..result import ToolResult
 from .arguments import check_arguments
-from .harness import HARNESS_TOOLS
-from .result import ToolResult
-from .tools.schema import TOOL_NAMES, accepted_schema, input_schema
-
-if TYPE_CHECKING:
-    from .session import Session
+from .schema import HARNESS_TOOLS, TOOL_NAMES, accepted_schema, input_schema
 
 
 def _refused(text: str) -> ToolResult:
@@ -37,26 +33,20 @@ def _as_object(name: str, arguments: object) -> dict[str, Any] | ToolResult:
     return dict(arguments)
 
 
-def run_call(
-    session: Session,
-    name: str,
-    arguments: object,
-    *,
-    call_id: str | None = None,
-    tools: Sequence[str] = HARNESS_TOOLS,
-) -> ToolResult:
-    """Run the tool ``name`` of ``session`` with ``arguments`` (see ``Session.call``).
+def checked_call(name: str, arguments: object, tools: Sequence[str] = HARNESS_TOOLS) -> dict[str, Any] | ToolResult:
+    """The arguments of a call of the tool ``name`` checked against its schema (see ``Session.call``).
 
     Args:
+        arguments: a dict, the JSON text of one (OpenAI's ``function.arguments``), or None.
         tools: the tool names the model was offered; any other name is refused, so a model
             cannot run a tool its harness did not give it (``context``, which rewrites the
             ledger, unless the harness offers it).
 
     Returns:
-        The tool's result, or an ``is_error`` result of one sentence: ``Unknown tool 'reed'; the
-        tools are read, grep, ls, edit, write.`` (the names of ``tools``) or ``Invalid arguments for read: offset
-        must be a whole number (got 'abc'); see the tool's input schema.`` A refused call records
-        nothing in the ledger.
+        The arguments as the tool takes them (a whole number sent as text made a number), or an
+        ``is_error`` result of one sentence: ``Unknown tool 'reed'; the tools are read, grep, ls,
+        edit, write.`` (the names of ``tools``) or ``Invalid arguments for read: offset must be a
+        whole number (got 'abc'); see the tool's input schema.``
     """
     if name not in tools or name not in TOOL_NAMES:
         return _refused(f"Unknown tool {name!r}; the tools are {', '.join(tools)}.")
@@ -66,14 +56,4 @@ def run_call(
     checked = check_arguments(accepted_schema(name), given, listed=list(input_schema(name)["properties"]))
     if isinstance(checked, str):
         return _refused(f"Invalid arguments for {name}: {checked}.")
-    if name == "read":
-        return session.read(**checked, call_id=call_id)
-    if name == "grep":
-        return session.grep(**checked, call_id=call_id)
-    if name == "ls":
-        return session.ls(**checked, call_id=call_id)
-    if name == "edit":
-        return session.edit(**checked, call_id=call_id)
-    if name == "write":
-        return session.write(**checked, call_id=call_id)
-    return session.context(checked["action"], checked.get("call_ids") or (), checked.get("call_id"))
+    return checked
