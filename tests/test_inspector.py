@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from leanread.adapters.harness import HARNESS_TOOLS
-from leanread.tools.schema import input_schema
+from leanread.tools.registry import input_schema
 
 INSPECTOR = Path(
     os.environ.get("LEANREAD_INSPECTOR", Path.home() / ".cache/leanread/npm/node_modules/.bin/mcp-inspector")

@@ -20,7 +20,7 @@ from leanread import MemoryLedger, Session
 from leanread.adapters.harness import HARNESS_TOOLS, anthropic_tools, openai_tools
 from leanread.adapters.pydantic_toolset import leanread_toolset
 from leanread.mcp.server import build_server
-from leanread.tools.schema import TOOL_NAMES
+from leanread.tools.registry import TOOL_NAMES
 
 STUB = (
     "<path>a.txt</path>\n<type>file</type>\n<content>\n(Lines 1-40 unchanged since you read them, still in your "

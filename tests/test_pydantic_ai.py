@@ -23,7 +23,7 @@ from pydantic_ai.models.function import AgentInfo, FunctionModel
 
 from leanread import MemoryLedger, Session
 from leanread.adapters.pydantic_toolset import leanread_toolset
-from leanread.tools.schema import input_schema
+from leanread.tools.registry import input_schema
 
 BODY = "".join(f"line {n}\n" for n in range(1, 31))
 

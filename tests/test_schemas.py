@@ -16,7 +16,7 @@ from mcp import Client
 from leanread import MemoryLedger, Session
 from leanread.mcp.server import build_server
 from leanread.tools.arguments import check_arguments
-from leanread.tools.schema import TOOL_NAMES, accepted_schema, input_schema
+from leanread.tools.registry import TOOL_NAMES, accepted_schema, input_schema
 
 SNAPSHOT = Path(__file__).parent / "fixtures" / "schemas" / "tools.json"
 

@@ -2,7 +2,7 @@
 calling (Chat Completions and Responses) and Anthropic tool use.
 
 The definitions come from the same parameter models as the MCP input schemas
-(``tools.schema``), so every client sees the same tools. Run a call the model makes with
+(``tools.registry``), so every client sees the same tools. Run a call the model makes with
 ``Session.call(name, arguments)`` and hand back what ``openai_result`` or ``anthropic_result``
 makes of its result::
 
@@ -23,7 +23,7 @@ from typing import Any, Literal
 
 from ..config.settings import Limits
 from ..result import ToolResult
-from ..tools.schema import HARNESS_TOOLS, input_schema, tool_description
+from ..tools.registry import HARNESS_TOOLS, input_schema, tool_description
 
 __all__ = ["HARNESS_TOOLS", "anthropic_result", "anthropic_tools", "openai_result", "openai_tools"]
 

@@ -26,7 +26,7 @@ from pydantic_ai.exceptions import ToolFailed
 from pydantic_ai.toolsets import FunctionToolset
 
 from ..session import Session
-from ..tools.schema import input_schema, tool_description
+from ..tools.registry import input_schema, tool_description
 from .harness import HARNESS_TOOLS
 
 
@@ -58,7 +58,7 @@ def leanread_toolset(
             agent that has other tools of these names.
 
     Returns:
-        A toolset whose tools have leanread's own JSON Schemas (``tools.schema``) and answer as
+        A toolset whose tools have leanread's own JSON Schemas (``tools.registry``) and answer as
         ``Session.call`` does: text (and images) for a result, ``ToolFailed`` for a refusal.
 
     Raises:

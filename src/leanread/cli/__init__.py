@@ -3,7 +3,11 @@
 The top layer of leanread (see ``docs/ARCHITECTURE.md``): it may import everything; nothing
 imports it.
 
-- ``app``: the command and its tool commands (``read``, ``grep``, ``ls``, ``serve``, ...);
-- ``tools``: ``edit``, ``write`` and ``context``, and ``mcp-config``;
-- ``clientconfig``, ``clientwrite``: ``mcp-config CLIENT``, printed or merged into its file.
+- ``main``: the console script, every command registered;
+- ``app``: the app and what its commands share (options, settings, the session, printing);
+- ``tools``: one command per tool, made from its ``ToolSpec``;
+- ``context``: ``context`` for harnesses and clients' hooks;
+- ``serve``: ``serve``, ``inspect`` and ``mcp-config``; ``clientconfig`` and ``clientwrite`` make
+  and merge a client's configuration;
+- ``bench``: ``demo`` and ``bench ...``.
 """

@@ -5,8 +5,12 @@ from __future__ import annotations
 import sys
 
 from ..errors import LeanreadError
-from . import bench, tools  # noqa: F401  (register demo and bench, then edit, write, context and mcp-config)
 from .app import app
+from .tools import add_tool_commands
+
+add_tool_commands(app)  # first, so --help lists the tools' commands first
+
+from . import bench, context, serve  # noqa: E402, F401  (they register their commands on app)
 
 __all__ = ["app", "main"]
 

@@ -1,72 +1,181 @@
-"""The ``edit``, ``write`` and ``context`` commands: the rest of the tools from a shell.
+"""The tools from a shell: one command per tool of ``tools.registry``, made from its ``ToolSpec``.
 
-A bash-only agent (mini-swe-agent) calls them in separate shell calls; with one ``--session``
-(or ``$LEANREAD_SESSION``) they share one ledger session in the default SQLite ledger, so a
-re-read gets its stub and an edit the grant of the read before it, also when several run at
-once. Registered on ``cli.app`` when ``cli`` is imported.
+A command takes the tool's ``path`` and its required parameters as arguments, the others as
+``--options`` (with the spec's short ``flags``), each with its description as help, then the
+shell's own options (``SHELL``: roots, session, metadata, limits); it prints exactly what the
+model would see. A bash-only agent (mini-swe-agent) calls them in separate shell calls; with one
+``--session`` (or ``$LEANREAD_SESSION``) they share one ledger session in the default SQLite
+ledger, so a re-read gets its stub and an edit the grant of the read before it, also when
+several run at once. ``context`` has a command of its own (``cli.context``).
 """
 
 from __future__ import annotations
 
-import json
-import os
+import inspect
 import sys
+from collections.abc import Callable
+from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 
 from ..errors import InvalidArgument
-from ..files.workspace import Workspace
-from ..ledger.open import open_ledger
 from ..result import ToolResult
-from ..session import Session
-from ..tools import context as context_tool
-from ..tools import edit as edit_tool
-from ..tools import write as write_tool
-from .app import MetaOption, RootOption, SessionOption, _session, _settings, _show, app
+from ..tools.registry import TOOLS
+from ..tools.spec import Param, ToolSpec
+from .app import (
+    FocusBackend,
+    FocusKeyEnv,
+    FocusModel,
+    FocusTimeout,
+    FocusUrl,
+    ImageOut,
+    MaxBytes,
+    MaxLineChars,
+    MaxLines,
+    MetaOption,
+    RootOption,
+    SessionOption,
+    WriteProtected,
+    app,
+    session_for,
+    settings_for,
+    show,
+)
 
-WriteProtected = Annotated[
-    bool, typer.Option(help="Let edit and write change .git and leanread's own configuration (refused by default).")
-]
-LedgerOption = Annotated[
-    str | None,
-    typer.Option(help="The ledger file the server uses (its --ledger); default the user state folder's."),
-]
+#: The shell's own options: their type and default.
+OPTIONS: dict[str, tuple[Any, object]] = {
+    "focus_backend": (FocusBackend, None),
+    "focus_url": (FocusUrl, None),
+    "focus_model": (FocusModel, None),
+    "focus_api_key_env": (FocusKeyEnv, None),
+    "focus_timeout": (FocusTimeout, None),
+    "root": (RootOption, None),
+    "session": (SessionOption, None),
+    "meta": (MetaOption, False),
+    "max_lines": (MaxLines, None),
+    "max_bytes": (MaxBytes, None),
+    "max_line_chars": (MaxLineChars, None),
+    "allow_write_protected": (WriteProtected, False),
+    "image_out": (ImageOut, None),
+}
+_FOCUS = ("focus_backend", "focus_url", "focus_model", "focus_api_key_env", "focus_timeout")
+#: The shell's options of each tool's command, after the tool's parameters; a tool not named
+#: here gets ``DEFAULT_SHELL``.
+SHELL: dict[str, tuple[str, ...]] = {
+    "read": (*_FOCUS, "root", "session", "meta", "max_lines", "max_bytes", "max_line_chars", "image_out"),
+    "grep": (*_FOCUS, "root", "session", "meta", "max_bytes"),
+    "ls": ("root", "meta"),
+    "edit": ("root", "session", "meta", "allow_write_protected"),
+    "write": ("root", "session", "meta", "allow_write_protected"),
+}
+DEFAULT_SHELL = ("root", "session", "meta")
+
+#: What a command says it does, when more than that it prints the model's view.
+NOTES: dict[str, str] = {
+    "edit": " (it needs the --session of the read that showed the lines)",
+    "write": "; the content comes from the argument or, without one, from standard input (a heredoc), byte for byte",
+}
+#: The article of a tool's name where its first letter does not tell it (``ls`` is read "el-es").
+ARTICLES: dict[str, str] = {"ls": "an"}
+#: A parameter that a command reads from standard input when it is not given.
+STDIN: dict[str, str] = {"write": "content"}
+
+_TYPES: dict[str, Any] = {"string": str, "integer": int, "boolean": bool, "array": list[str]}
 
 
-@app.command()
-def edit(
-    path: Annotated[str, typer.Argument(help=edit_tool.PARAMETERS["path"])],
-    old_string: Annotated[str, typer.Argument(help=edit_tool.PARAMETERS["old_string"])],
-    new_string: Annotated[str, typer.Argument(help=edit_tool.PARAMETERS["new_string"])],
-    replace_all: Annotated[bool, typer.Option(help=edit_tool.PARAMETERS["replace_all"])] = False,
-    root: RootOption = None,
-    session: SessionOption = None,
-    meta: MetaOption = False,
-    allow_write_protected: WriteProtected = False,
-) -> None:
-    """Print exactly what the model would see for an `edit` tool call (it needs the --session of
-    the read that showed the lines)."""
-    settings = _settings(root, None, None, None, allow_write_protected=allow_write_protected)
-    _show(_session(root, settings, session).edit(path, old_string, new_string, replace_all=replace_all), meta)
+def add_tool_commands(target: typer.Typer = app) -> None:
+    """Give ``target`` a command for every registered tool that has none yet (``context`` has its
+    own); run again after ``tools.registry.register`` to add the new ones."""
+    have = {info.name for info in target.registered_commands}
+    for spec in TOOLS.values():
+        if spec.numbered and spec.name not in have:
+            target.command(spec.name, help=_help(spec))(tool_command(spec))
 
 
-@app.command()
-def write(
-    path: Annotated[str, typer.Argument(help=write_tool.PARAMETERS["path"])],
-    content: Annotated[
-        str | None, typer.Argument(help=write_tool.PARAMETERS["content"] + " Default: standard input.")
-    ] = None,
-    root: RootOption = None,
-    session: SessionOption = None,
-    meta: MetaOption = False,
-    allow_write_protected: WriteProtected = False,
-) -> None:
-    """Print exactly what the model would see for a `write` tool call; the content comes from
-    the argument or, without one, from standard input (a heredoc), byte for byte."""
-    text = content if content is not None else _stdin_text()
-    settings = _settings(root, None, None, None, allow_write_protected=allow_write_protected)
-    _show(_session(root, settings, session).write(path, text), meta)
+def _help(spec: ToolSpec) -> str:
+    article = ARTICLES.get(spec.name, "an" if spec.name[0] in "aeiou" else "a")
+    return f"Print exactly what the model would see for {article} `{spec.name}` tool call{NOTES.get(spec.name, '')}."
+
+
+def tool_command(spec: ToolSpec) -> Callable[..., None]:
+    """The command of ``spec``'s tool: a function whose signature (its parameters, then the shell's
+    options) typer reads."""
+
+    def command(**values: Any) -> None:
+        args = {p.name: values.pop(p.name) for p in spec.params}
+        _before(spec.name, args, values)
+        root = values.pop("root", None)
+        settings = settings_for(root, **values)
+        result = session_for(root, settings, values.get("session")).run_tool(spec.name, args)
+        show(result, values.get("meta", False))
+        if values.get("image_out") is not None:
+            _write_image(result, values["image_out"])
+
+    stdin = STDIN.get(spec.name)
+    parameters = [_parameter(p, stdin=p.name == stdin) for p in spec.for_cli()]
+    parameters += [_option(name) for name in SHELL.get(spec.name, DEFAULT_SHELL)]
+    command.__signature__ = inspect.Signature(parameters)  # type: ignore[attr-defined]
+    command.__annotations__ = {p.name: p.annotation for p in parameters}
+    command.__name__ = spec.name
+    return command
+
+
+def _parameter(param: Param, *, stdin: bool = False) -> inspect.Parameter:
+    """A tool parameter as typer takes it: ``path`` and the required ones as arguments."""
+    kind = _TYPES[param.kind]
+    text = param.description + (" Default: standard input." if stdin else "")
+    if param.kind == "boolean":
+        info = typer.Option(f"--{param.name.replace('_', '-')}", *param.flags, help=text) if param.flags else None
+        return _keyword(param.name, Annotated[bool, info or typer.Option(help=text)], False)
+    if param.required and not stdin:
+        return _keyword(param.name, Annotated[kind, typer.Argument(help=text)], inspect.Parameter.empty)
+    if param.name == "path" or stdin:
+        return _keyword(param.name, Annotated[kind | None, typer.Argument(help=text)], None)
+    names = (f"--{param.name.replace('_', '-')}", *param.flags) if param.flags else ()
+    if param.default is not None:
+        return _keyword(param.name, Annotated[kind, typer.Option(*names, help=text)], param.default)
+    return _keyword(param.name, Annotated[kind | None, typer.Option(*names, help=text)], None)
+
+
+def _option(name: str) -> inspect.Parameter:
+    annotation, default = OPTIONS[name]
+    return _keyword(name, annotation, default)
+
+
+def _keyword(name: str, annotation: Any, default: object) -> inspect.Parameter:
+    return inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, annotation=annotation, default=default)
+
+
+def _before(tool: str, args: dict[str, Any], values: dict[str, Any]) -> None:
+    """What a command checks or fetches before the call: ``read --match-id`` needs a session; a
+    parameter of ``STDIN`` left out is read from standard input."""
+    if tool == "read" and args["match_id"] is not None and values.get("session") is None:
+        print(
+            "--match-id needs --session: match ids live in a ledger session, so run "
+            "`leanread grep PATTERN --session NAME`, then `leanread read --match-id m1 --session NAME`.",
+            file=sys.stderr,
+        )
+        raise typer.Exit(2)
+    name = STDIN.get(tool)
+    if name is not None and args[name] is None:
+        args[name] = _stdin_text()
+
+
+def _write_image(result: ToolResult, target: Path) -> None:
+    """Write the image a read sent to ``target``; a one-line error when there is none or it cannot be written."""
+    if not result.images:
+        print(f"No image written to {target}: this read sent no image.", file=sys.stderr)
+        raise typer.Exit(1)
+    import base64
+
+    try:
+        target.write_bytes(base64.b64decode(result.images[0].data))
+    except OSError as exc:
+        print(f"Cannot write the image to {target}: {exc.strerror}; pass another --image-out path.", file=sys.stderr)
+        raise typer.Exit(1) from None
+
+
 
 
 def _stdin_text() -> str:
@@ -79,124 +188,3 @@ def _stdin_text() -> str:
         ) from None
 
 
-def _hook_input() -> dict[str, Any]:
-    """The JSON object a client's hook passes on standard input; empty when there is none."""
-    raw = "" if sys.stdin.isatty() else sys.stdin.read()
-    try:
-        data = json.loads(raw) if raw.strip() else {}
-    except ValueError:
-        raise InvalidArgument("The hook input on standard input is not JSON; pass the client's hook JSON.") from None
-    return data if isinstance(data, dict) else {}
-
-
-#: ``SessionStart`` sources after which the model no longer has earlier results.
-GONE_SOURCES = ("compact", "clear", "resume")
-
-
-def _compact_all(root: list[str] | None, session: str | None, ledger: str | None) -> ToolResult:
-    """Compact every result of ``session``, or without one, of every session of the roots."""
-    if ledger == "memory":
-        raise InvalidArgument("--all needs a ledger shared with the server: a SQLite file path, not 'memory'.")
-    store = open_ledger(ledger)  # the server's own --ledger: a SQLite file or redis://
-    roots = Workspace(root).roots
-    ids = [session] if session else sorted({sid for r in roots for sid in store.sessions_under(r)})
-    return context_tool.compact_sessions(store, ids)
-
-
-@app.command()
-def context(
-    action: Annotated[str, typer.Argument(help=context_tool.PARAMETERS["action"])],
-    call_ids: Annotated[
-        list[str] | None,
-        typer.Argument(help="forget: the call ids; compact and rewind: one call id (or --all for compact)."),
-    ] = None,
-    all_results: Annotated[
-        bool,
-        typer.Option(
-            "--all",
-            help="compact: every result so far, of --session, or without it of every session that showed "
-            "a file of the roots (what a client's compaction hook runs).",
-        ),
-    ] = False,
-    hook: Annotated[
-        bool,
-        typer.Option(
-            help="Run as a client hook: read its JSON on standard input (Claude Code's PreCompact or "
-            "SessionStart, whose cwd is the default root), compact everything, print nothing on stdout."
-        ),
-    ] = False,
-    root: RootOption = None,
-    session: SessionOption = None,
-    ledger: LedgerOption = None,
-    meta: MetaOption = False,
-) -> None:
-    """Tell leanread which results left the model's context window (for harnesses and hooks)."""
-    if hook:
-        _run_hook(action, root, session, ledger)
-        return
-    ids = call_ids or []
-    if all_results:
-        if action != "compact" or ids:
-            raise InvalidArgument("--all goes with compact and no call ids: `leanread context compact --all`.")
-        _show(_compact_all(root, session, ledger), meta)
-        return
-    if session is None:
-        raise InvalidArgument(
-            "context needs --session (or $LEANREAD_SESSION): the session whose results left the context window."
-        )
-    tools = Session(root, id=session, ledger=open_ledger(ledger), limits=_settings(root, None, None, None).limits)
-    if action == "forget":
-        _show(tools.context(action, ids), meta)
-        return
-    if len(ids) > 1:
-        raise InvalidArgument(
-            f"{action} takes one call id (got {len(ids)}); pass the one the history ends or goes back to."
-        )
-    _show(tools.context(action, (), ids[0] if ids else None), meta)
-
-
-def _run_hook(action: str, root: list[str] | None, session: str | None, ledger: str | None) -> None:
-    """``context compact --hook``: what a client's compaction hook runs; the result on stderr."""
-    if action != "compact":
-        raise InvalidArgument("--hook goes with compact: `leanread context compact --hook`.")
-    data = _hook_input()
-    source = data.get("source")
-    if data.get("hook_event_name") == "SessionStart" and source not in GONE_SOURCES:
-        return  # a new conversation (startup): nothing of it was shown yet
-    cwd = data.get("cwd")
-    roots = root or ([cwd] if isinstance(cwd, str) and os.path.isdir(cwd) else None)
-    result = _compact_all(roots, session, ledger)
-    print(f"leanread: {result.text}", file=sys.stderr)
-
-
-@app.command("mcp-config")
-def mcp_config(
-    client: Annotated[str, typer.Argument(help="claude-code, opencode, codex, gemini, cursor or vscode.")],
-    part: Annotated[
-        str,
-        typer.Option(
-            help="server (the MCP server entry); claude-code: also settings (.claude/settings.json with "
-            "the hooks and permission rules); opencode: also plugin (.opencode/plugin/leanread.js)."
-        ),
-    ] = "server",
-    root: RootOption = None,
-    write: Annotated[
-        bool,
-        typer.Option(
-            "--write",
-            help="Merge it into the client's own file instead of printing it (.mcp.json, .claude/settings.json, "
-            "opencode.json, ~/.codex/config.toml, .gemini/settings.json, .cursor/mcp.json, .vscode/mcp.json), "
-            "creating the folders and keeping every key of yours.",
-        ),
-    ] = False,
-) -> None:
-    """Print a configuration for CLIENT that works as printed: absolute paths, the client's own
-    file tools switched off where it allows, compaction hooks where it has them."""
-    from .clientconfig import render
-
-    if write:
-        from .clientwrite import write_config
-
-        print(write_config(client, Workspace(root).roots, part))
-        return
-    sys.stdout.write(render(client, Workspace(root).roots, part))

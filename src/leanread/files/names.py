@@ -87,6 +87,11 @@ def parse_path(path: str) -> str:
         return raw
 
 
+def parse_optional(path: str | None) -> str | None:
+    """``parse_path`` of a path that may be left out (None: the tool's default place)."""
+    return None if path is None else parse_path(path)
+
+
 def clean_text(text: str) -> str:
     """``text`` made safe to send as UTF-8: each lone surrogate escaped as ``show_path`` escapes
     it (``\\xe9``, ``\\ud800``), everything else unchanged. The last guard on a result's way out."""

@@ -6,7 +6,7 @@ builds each tool's input schema from them at registration.
 Each client gets its own ledger session (see ``_Sessions``), so two agents never see each
 other's dedup stubs.
 
-The tools' input schemas come from ``tools.schema`` (one source for MCP, the OpenAI and Anthropic
+The tools' input schemas come from ``tools.registry`` (one source for MCP, the OpenAI and Anthropic
 definitions and ``Session.call``), and every call of them runs through ``Session.call``: unknown
 names, missing ones and values of the wrong JSON type (``"abc"``, ``2.5`` or ``true`` for a whole
 number, ``null`` for a string) come back as one sentence in an ``is_error`` result, never as a
@@ -50,7 +50,8 @@ from ..pruning import AuditHook, make_pruner
 from ..result import ToolResult
 from ..session import Session
 from ..tools.arguments import check_arguments, validation_problem
-from ..tools.schema import TOOL_NAMES, input_schema, tool_description
+from ..tools.registry import input_schema, spec_of, tool_names
+from ..tools.spec import Effects
 from .client_roots import LIST_CHANGED, fetch_roots, on_list_changed
 from .http import session_name, unnamed
 from .wire import INVALID_KEY, MendedReads
@@ -153,24 +154,14 @@ def _error(text: str) -> CallToolResult:
     return CallToolResult(content=[TextContent(type="text", text=clean_text(text))], is_error=True)
 
 
-READ_ONLY = ToolAnnotations(read_only_hint=True, destructive_hint=False, idempotent_hint=True, open_world_hint=False)
-#: edit: a second identical call may change the file again (``a`` -> ``aa`` with replace_all).
-EDITS = ToolAnnotations(read_only_hint=False, destructive_hint=True, idempotent_hint=False, open_world_hint=False)
-#: write: the same content written twice leaves the same file.
-WRITES = ToolAnnotations(read_only_hint=False, destructive_hint=True, idempotent_hint=True, open_world_hint=False)
-BOOKKEEPING = ToolAnnotations(read_only_hint=False, destructive_hint=False, idempotent_hint=True, open_world_hint=False)
-#: What each tool may do to the workspace, as MCP clients are told.
-ANNOTATIONS: dict[str, ToolAnnotations] = {
-    "read": READ_ONLY,
-    "grep": READ_ONLY,
-    "ls": READ_ONLY,
-    "edit": EDITS,
-    "write": WRITES,
-    "context": BOOKKEEPING,
-}
-#: The tools the server can offer, in the order ``tools/list`` gives them (``context`` only when
-#: asked: ``build_server(expose_context_tool=True)``).
-OFFERED: tuple[str, ...] = TOOL_NAMES
+def annotations(effects: Effects) -> ToolAnnotations:
+    """What a tool may do to the workspace, as MCP clients are told (from its ``ToolSpec``)."""
+    return ToolAnnotations(
+        read_only_hint=effects.read_only,
+        destructive_hint=effects.destructive,
+        idempotent_hint=effects.idempotent,
+        open_world_hint=False,
+    )
 
 
 class LeanreadServer(MCPServer[Any]):
@@ -182,23 +173,23 @@ class LeanreadServer(MCPServer[Any]):
     listed after leanread's and their arguments checked the same way (``check_arguments``).
     """
 
-    def __init__(self, sessions: _Sessions, limits: Limits, tools: Sequence[str] = OFFERED) -> None:
+    def __init__(self, sessions: _Sessions, limits: Limits, tools: Sequence[str]) -> None:
         super().__init__("leanread", version=__version__, instructions=INSTRUCTIONS, log_level="WARNING")
         self._sessions = sessions
         self._offered = tuple(tools)
         self._lowlevel_server.add_notification_handler(LIST_CHANGED, NotificationParams, on_list_changed)
         self._listed = [
             MCPTool(
-                name=name,
-                description=tool_description(name, limits),
-                input_schema=input_schema(name),
-                annotations=ANNOTATIONS[name],
+                name=spec.name,
+                description=spec.describe(limits),
+                input_schema=spec.input_schema(),
+                annotations=annotations(spec.effects),
             )
-            for name in self._offered
+            for spec in map(spec_of, self._offered)
         ]
 
     async def list_tools(self) -> list[MCPTool]:
-        """leanread's tools (schemas from ``tools.schema``), then any added with ``add_tool``."""
+        """leanread's tools (schemas from ``tools.registry``), then any added with ``add_tool``."""
         return [*self._listed, *await super().list_tools()]
 
     def _tool_input_schema(self, name: str) -> dict[str, Any] | None:
@@ -320,7 +311,7 @@ def build_server(
     settings = settings or load_settings(checked_roots[0])
     store = ledger if ledger is not None else shared_ledger()
     sessions = _Sessions(checked_roots, store, settings, session_id, focus_audit, follow, shared)
-    offered = OFFERED if expose_context_tool else tuple(name for name in OFFERED if name != "context")
+    offered = tuple(name for name in tool_names() if expose_context_tool or spec_of(name).offered)
     return LeanreadServer(sessions, settings.limits, offered)
 
 

@@ -11,7 +11,7 @@ from typing import Any
 
 from ..result import ToolResult
 from .arguments import check_arguments
-from .schema import HARNESS_TOOLS, TOOL_NAMES, accepted_schema, input_schema
+from .registry import HARNESS_TOOLS, TOOLS
 
 
 def _refused(text: str) -> ToolResult:
@@ -48,12 +48,13 @@ def checked_call(name: str, arguments: object, tools: Sequence[str] = HARNESS_TO
         edit, write.`` (the names of ``tools``) or ``Invalid arguments for read: offset must be a
         whole number (got 'abc'); see the tool's input schema.``
     """
-    if name not in tools or name not in TOOL_NAMES:
+    if name not in tools or name not in TOOLS:
         return _refused(f"Unknown tool {name!r}; the tools are {', '.join(tools)}.")
     given = _as_object(name, arguments)
     if isinstance(given, ToolResult):
         return given
-    checked = check_arguments(accepted_schema(name), given, listed=list(input_schema(name)["properties"]))
+    spec = TOOLS[name]
+    checked = check_arguments(spec.accepted_schema(), given, listed=list(spec.input_schema()["properties"]))
     if isinstance(checked, str):
         return _refused(f"Invalid arguments for {name}: {checked}.")
     return checked

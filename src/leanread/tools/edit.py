@@ -10,6 +10,7 @@ from ..code.diffs import hunks, window_lines
 from ..code.edit_plan import EMPTY_OLD_STRING, EditPlan, plan_edit
 from ..code.syntax import parse_warning
 from ..errors import EditError, InvalidArgument, MultipleMatches, NoMatch, NotAFile, PathChanged
+from ..files.names import parse_path
 from ..files.protected import refuse_config_change, refuse_protected_path
 from ..files.textfile import TextFile, decode, unshow_nul
 from ..files.workspace import Resolved, read_regular_file
@@ -29,16 +30,9 @@ from .common import (
     whole_lines,
 )
 from .races import Arrival, arrival, changed_lines, changes_since, current_span, refusal
+from .spec import EDITS, Arguments, ToolSpec, flag, string
 
 NAME = "edit"
-
-#: Model-facing description of each parameter (MCP input schema, CLI help).
-PARAMETERS: dict[str, str] = {
-    "path": "Relative to the workspace root, or absolute inside it.",
-    "old_string": "Text you were shown of the file's current version, copied exactly; it must occur once.",
-    "new_string": "The text to put in its place.",
-    "replace_all": "true: replace every occurrence.",
-}
 
 #: Lines of context shown around the change in the result.
 CONTEXT_LINES = 1
@@ -62,7 +56,7 @@ class _Written(NamedTuple):
 
 @dataclass(frozen=True)
 class EditRequest:
-    """The parameters of one ``edit`` call (see ``PARAMETERS``)."""
+    """The parameters of one ``edit`` call (see ``SPEC``)."""
 
     path: str
     old_string: str
@@ -345,3 +339,25 @@ def run(ctx: ToolContext, request: EditRequest, call_id: str) -> ToolResult:
     if warning:
         metadata["warning"] = warning
     return ToolResult(text, metadata=metadata)
+
+
+def _call(ctx: ToolContext, args: Arguments, call_id: str) -> ToolResult:
+    request = EditRequest(parse_path(args["path"]), args["old_string"], args["new_string"], args["replace_all"])
+    return run(ctx, request, call_id)
+
+
+SPEC = ToolSpec(
+    NAME,
+    (
+        string("path", "Relative to the workspace root, or absolute inside it.", required=True),
+        string(
+            "old_string",
+            "Text you were shown of the file's current version, copied exactly; it must occur once.",
+            required=True,
+        ),
+        string("new_string", "The text to put in its place.", required=True),
+        flag("replace_all", "true: replace every occurrence."),
+    ),
+    EDITS,
+    _call,
+)

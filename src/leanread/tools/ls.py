@@ -43,13 +43,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import InvalidArgument, NotAFile
-from ..files.names import show_path
+from ..files.names import parse_optional, show_path
 from ..files.ripgrep import RgOptions, list_files
 from ..result import ToolResult
 from ..view.counts import plural
 from ..view.frame import Own, frame_like, framed, one_line
 from ..view.tokens import count_tokens
 from .common import DenyFilter, ToolContext
+from .spec import READ_ONLY, Arguments, ToolSpec, count, string
 
 NAME = "ls"
 
@@ -65,17 +66,11 @@ VENV_MARKER = "pyvenv.cfg"
 #: The constants ``ls.txt`` quotes (see ``tools.description``).
 FACTS: dict[str, object] = {"depth": DEPTH, "max_entries": MAX_ENTRIES}
 
-#: Model-facing description of each parameter (MCP input schema, CLI help).
-PARAMETERS: dict[str, str] = {
-    "path": "Relative to the workspace root. Default: the root.",
-    "depth": f"Levels to show. Default: {DEPTH}.",
-    "max_entries": f"Entries to show. Default: {MAX_ENTRIES}.",
-}
 
 
 @dataclass(frozen=True)
 class LsRequest:
-    """The parameters of one ``ls`` call (see ``PARAMETERS``)."""
+    """The parameters of one ``ls`` call (see ``SPEC``)."""
 
     path: str | None = None
     depth: int | None = None
@@ -318,3 +313,20 @@ def run(ctx: ToolContext, request: LsRequest, call_id: str) -> ToolResult:
         "tokens": count_tokens(text),
     }
     return ToolResult(text, metadata=metadata)
+
+
+def _call(ctx: ToolContext, args: Arguments, call_id: str) -> ToolResult:
+    return run(ctx, LsRequest(parse_optional(args["path"]), args["depth"], args["max_entries"]), call_id)
+
+
+SPEC = ToolSpec(
+    NAME,
+    (
+        string("path", "Relative to the workspace root. Default: the root."),
+        count("depth", f"Levels to show. Default: {DEPTH}.", 1),
+        count("max_entries", f"Entries to show. Default: {MAX_ENTRIES}.", 1),
+    ),
+    READ_ONLY,
+    _call,
+    facts=FACTS,
+)

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 from ..code.edit_plan import refuse_markers
 from ..errors import Denied, FileMissing, NotAFile, OutsideWorkspace
+from ..files.names import parse_path
 from ..files.protected import refuse_config_change, refuse_protected_path
 from ..files.safeopen import make_folders
 from ..files.textfile import decode, unshow_nul
@@ -18,19 +19,14 @@ from ..view.tokens import count_tokens
 from .common import ToolContext, decoded_for_write, knowledge_of, remember_written, replace_if_unchanged
 from .edit import EditRefused
 from .races import Arrival, arrival, write_refusal
+from .spec import WRITES, Arguments, ToolSpec, string
 
 NAME = "write"
-
-#: Model-facing description of each parameter (MCP input schema, CLI help).
-PARAMETERS: dict[str, str] = {
-    "path": "Relative to the workspace root, or absolute inside it.",
-    "content": "The whole new content of the file.",
-}
 
 
 @dataclass(frozen=True)
 class WriteRequest:
-    """The parameters of one ``write`` call (see ``PARAMETERS``)."""
+    """The parameters of one ``write`` call (see ``SPEC``)."""
 
     path: str
     content: str
@@ -152,3 +148,18 @@ def run(ctx: ToolContext, request: WriteRequest, call_id: str) -> ToolResult:
         "tokens": count_tokens(text),
     }
     return ToolResult(text, metadata=metadata)
+
+
+def _call(ctx: ToolContext, args: Arguments, call_id: str) -> ToolResult:
+    return run(ctx, WriteRequest(parse_path(args["path"]), args["content"]), call_id)
+
+
+SPEC = ToolSpec(
+    NAME,
+    (
+        string("path", "Relative to the workspace root, or absolute inside it.", required=True),
+        string("content", "The whole new content of the file.", required=True),
+    ),
+    WRITES,
+    _call,
+)

@@ -31,6 +31,10 @@ The pipeline is ``pipeline.run``, one module per step:
 from __future__ import annotations
 
 from ... import pruning
+from ...files.names import parse_optional
+from ...result import ToolResult
+from ..common import ToolContext
+from ..spec import READ_ONLY, Arguments, ToolSpec, count, flag, string
 from .pipeline import run
 from .request import (
     FACTS,
@@ -38,7 +42,6 @@ from .request import (
     LINE_CHARS,
     MAX_RESULTS,
     NAME,
-    PARAMETERS,
     READ_CONTEXT,
     WINDOW_CHARS,
     WINDOW_LEAD,
@@ -51,11 +54,59 @@ __all__ = [
     "LINE_CHARS",
     "MAX_RESULTS",
     "NAME",
-    "PARAMETERS",
     "READ_CONTEXT",
+    "SPEC",
     "WINDOW_CHARS",
     "WINDOW_LEAD",
     "GrepRequest",
     "pruning",
     "run",
 ]
+
+
+def _call(ctx: ToolContext, args: Arguments, call_id: str) -> ToolResult:
+    request = GrepRequest(
+        args["pattern"],
+        parse_optional(args["path"]),
+        args["glob"],
+        args["type"],
+        args["case_insensitive"],
+        args["context"],
+        args["before"],
+        args["after"],
+        args["max_results"],
+        args["offset"],
+        args["files_only"],
+        args["focus"],
+    )
+    return run(ctx, request, call_id)
+
+
+SPEC = ToolSpec(
+    NAME,
+    (
+        string(
+            "pattern",
+            "Rust regex: escape ( [ { . * + ? | to match them literally; no look-around or back-references.",
+            required=True,
+        ),
+        string("path", "Folder or file to search, relative to the workspace root. Default: the root."),
+        string("glob", "Only paths matching this glob, e.g. *.py, src/**/*.ts, !*.min.js.", flags=("-g",)),
+        string("type", "Only files of this ripgrep type, e.g. py, js, ts, rust, go.", flags=("-t",)),
+        flag("case_insensitive", "true: ignore case.", flags=("-i",)),
+        count("context", "Lines to show around each match.", 0, flags=("-C",)),
+        count("before", "Lines to show before each match.", 0, flags=("-B",)),
+        count("after", "Lines to show after each match.", 0, flags=("-A",)),
+        count("max_results", f"Matches to show. Default: {MAX_RESULTS}.", 1),
+        count("offset", "1-based number of the first match (with files_only: file) to show, to page on.", 0),
+        flag("files_only", "true: only the matching files, with their match counts.", flags=("-l",)),
+        string(
+            "focus",
+            'A complete question, e.g. "Where is the retry delay computed?": a long result keeps only the matches '
+            "most relevant to it.",
+        ),
+    ),
+    READ_ONLY,
+    _call,
+    facts=FACTS,
+)
