@@ -343,11 +343,6 @@ async def test_mcp_sends_image_content_next_to_text(root: Path) -> None:
     assert notebook.content[0].text == NOTEBOOK_TEXT  # type: ignore[union-attr]
 
 
-@pytest.fixture
-def anyio_backend() -> str:
-    return "asyncio"
-
-
 def test_odt_headings_lists_and_tables(session: Session, root: Path) -> None:
     pytest.importorskip("odf")
     (root / "notes.odt").write_bytes(odt_bytes())

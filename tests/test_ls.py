@@ -7,9 +7,9 @@ import subprocess
 import sys
 import time
 from pathlib import Path
-from typing import Any
 
 import pytest
+from conftest import text_of
 from mcp import Client
 
 from leanread import Limits, MemoryLedger, Session
@@ -131,15 +131,6 @@ def test_refusals_and_empty_folders(session: Session, repo: Path) -> None:
     assert session.ls("../").text.startswith("../ resolves outside the workspace (")
 
 
-@pytest.fixture
-def anyio_backend() -> str:
-    return "asyncio"
-
-
-def _text(result: Any) -> str:
-    return "".join(block.text for block in result.content)
-
-
 @pytest.mark.anyio
 async def test_ls_over_mcp(repo: Path) -> None:
     async with Client(build_server([repo], ledger=MemoryLedger())) as client:
@@ -151,10 +142,10 @@ async def test_ls_over_mcp(repo: Path) -> None:
     assert list(ls.input_schema["properties"]) == ["path", "depth", "max_entries"]
     assert "required" not in ls.input_schema
     assert ls.annotations is not None and ls.annotations.read_only_hint is True
-    assert _text(listed) == _tree(["pkg/ (3 files)", "main.py"], COLLAPSED, "src")
+    assert text_of(listed) == _tree(["pkg/ (3 files)", "main.py"], COLLAPSED, "src")
     assert listed.meta["leanread"]["files"] == 4
     assert (
-        _text(bad) == "Invalid arguments for ls: depth must be a whole number (got 1.5); see the tool's input schema."
+        text_of(bad) == "Invalid arguments for ls: depth must be a whole number (got 1.5); see the tool's input schema."
     )
 
 

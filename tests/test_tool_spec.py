@@ -57,11 +57,6 @@ def echo() -> Iterator[ToolSpec]:
         app.registered_commands[:] = before
 
 
-@pytest.fixture
-def anyio_backend() -> str:
-    return "asyncio"
-
-
 @pytest.mark.anyio
 async def test_a_registered_tool_is_in_the_mcp_tool_list_and_answers(echo: ToolSpec, root: Path) -> None:
     server = build_server([root], ledger=MemoryLedger())
@@ -86,7 +81,11 @@ def test_a_registered_tool_is_in_the_harness_definitions(echo: ToolSpec) -> None
     assert openai_tools(limits, names=("echo",)) == [
         {
             "type": "function",
-            "function": {"name": "echo", "description": "Say the text back (at most 7 times).", "parameters": ECHO_SCHEMA},
+            "function": {
+                "name": "echo",
+                "description": "Say the text back (at most 7 times).",
+                "parameters": ECHO_SCHEMA,
+            },
         }
     ]
     assert anthropic_tools(limits, names=("read", "echo"))[1] == {
@@ -99,7 +98,8 @@ def test_a_registered_tool_is_in_the_harness_definitions(echo: ToolSpec) -> None
 def test_a_registered_tool_runs_through_session_call(echo: ToolSpec, session: Session) -> None:
     done = session.call("echo", '{"text": "ok", "times": 3}', tools=("read", "echo"))
     assert (done.text, done.is_error, done.metadata) == ("ok ok ok", False, {"call_id": "r1", "roots": 1})
-    assert session.call("echo", {"text": "ok"}).text == "Unknown tool 'echo'; the tools are read, grep, ls, edit, write."
+    unoffered = session.call("echo", {"text": "ok"})
+    assert unoffered.text == "Unknown tool 'echo'; the tools are read, grep, ls, edit, write."
     assert [(c.tool, c.arguments, c.text) for c in session.ledger.calls(session.id)] == [
         ("echo", {"text": "ok", "times": 3}, "ok ok ok")
     ]

@@ -34,16 +34,16 @@ class Session:
             Default: a new random id.
         ledger: where what the model was shown is recorded: a ``LedgerStore``, or what
             ``--ledger`` takes (``"memory"``, a SQLite file path, ``"redis://host:6379/0"``; see
-            ``ledgers.open_ledger``). Default: the SQLite ledger in the user's state folder
-            (``ledger_sqlite.default_ledger_path()``), shared by the process, so a session resumed
+            ``ledger.open.open_ledger``). Default: the SQLite ledger in the user's state folder
+            (``ledger.sqlite_store.default_ledger_path()``), shared by the process, so a session resumed
             under the same ``id`` keeps its dedup after a restart.
         limits: caps on each result. Default: from the first root's ``leanread.toml`` or
-            ``[tool.leanread]`` in its ``pyproject.toml`` (see ``config.load_settings``), else
+            ``[tool.leanread]`` in its ``pyproject.toml`` (see ``config.settings.load_settings``), else
             ``Limits()``.
         policy: the deny list. Default: from the same file, else ``Policy()``.
         pruner: the backend that prunes outputs for a ``focus`` question (any object with the
             ``pruning.Pruner`` method ``keep``). Default: the one the same file names
-            (``focus_backend``, see ``config.Focus``), else ``LocalPruner()``.
+            (``focus_backend``, see ``config.settings.Focus``), else ``LocalPruner()``.
         focus_audit: called with a ``pruning.FocusAudit`` for every read or grep given a focus
             question: the output before pruning and the output shown, so an auditing or indexing
             plugin never sees only the pruned view. What it raises goes into the result's
@@ -187,7 +187,7 @@ class Session:
             offset: 1-based number of the first match shown (paging).
             files_only: list only the matching files with their match counts.
             focus: a complete, self-contained question: a long result keeps only the matches most
-                relevant to it (see ``tools/grep.py``); omitted ones are counted per file.
+                relevant to it (see ``tools/grep``); omitted ones are counted per file.
             call_id: the harness's tool call id; default a new one.
 
         Returns:
@@ -259,7 +259,7 @@ class Session:
                 ``function.arguments``); None for none.
             call_id: the harness's tool call id; default a new one.
             tools: the tools the model was given, the ``names`` passed to ``openai_tools``,
-                ``anthropic_tools`` or ``leanread_toolset``; default ``harness.HARNESS_TOOLS``
+                ``anthropic_tools`` or ``leanread_toolset``; default ``tools.registry.HARNESS_TOOLS``
                 (read, grep, ls, edit, write), as those offer. A call of any other tool is
                 refused as unknown, so a model cannot rewrite its own ledger with ``context``
                 unless the harness opts in by offering it (``tools=tools.registry.TOOL_NAMES``, as

@@ -52,13 +52,13 @@ def reference_server(cache: Path | None = None) -> Path:
 
 
 def peer_files() -> list[Path]:
-    """The files measured: leanread's ``tools/read/pipeline.py`` (6 KB) and ``outline.py`` (37 KB),
+    """The files measured: leanread's ``tools/read/pipeline.py`` (6 KB) and ``code/outline.py`` (37 KB),
     the stdlib's ``pathlib.py`` (48 KB, in place of issue 18's 40 KB ``tools/read.py``, now a
     package of small modules) and ``argparse.py`` (100 KB)."""
     package = Path(__file__).resolve().parents[1]
     return [
         package / "tools" / "read" / "pipeline.py",
-        package / "outline.py",
+        package / "code" / "outline.py",
         Path(pathlib.__file__),
         Path(argparse.__file__),
     ]

@@ -197,7 +197,7 @@ def _bench_peer(runs: int, marks: list[int] | None) -> None:
     chosen = tuple(marks) if marks else MARKS
     rows = bench_peer(runs=runs)
     with local_redis() as redis:
-        growth = bench_growth(Path(leanread.__file__).parent, "tools/read.py", redis.url, chosen)
+        growth = bench_growth(Path(leanread.__file__).parent, "tools/read/pipeline.py", redis.url, chosen)
     shown = f"leanread bench speed --peer --runs {runs}" + "".join(f" --mark {m}" for m in marks or ())
     print(peer_report(rows, growth_rows(growth), shown))
 

@@ -17,9 +17,9 @@ def open_ledger(spec: str | None, *, idle_seconds: int | None = None) -> LedgerS
     Args:
         spec: ``memory`` (this process only), ``redis://host:port/db`` (``rediss://``,
             ``unix://`` too: a fleet of servers sharing sessions), a SQLite file path, or None
-            for the default SQLite file (``ledger_sqlite.default_ledger_path()``).
+            for the default SQLite file (``ledger.sqlite_store.default_ledger_path()``).
         idle_seconds: for Redis, how long a session's keys live after its last write (default
-            ``ledger_redis.IDLE_SECONDS``, 7 days).
+            ``ledger.redis_store.IDLE_SECONDS``, 7 days).
 
     Raises:
         LeanreadError: the SQLite file cannot be opened, or the Redis server does not answer.

@@ -2,7 +2,7 @@
 
 Every server of a fleet points at one Redis (``--ledger redis://host:6379/0``); a session's
 calls may land on any of them and each sees what the others recorded. The store keeps the
-``LedgerStore`` protocol of ``ledger.py`` exactly (the same suite runs over memory, SQLite and
+``LedgerStore`` protocol of ``store`` exactly (the same suite runs over memory, SQLite and
 Redis), with these keys, all under one prefix (default ``leanread``) and, per session, one hash
 tag so that a Redis Cluster keeps a session's keys in one slot::
 

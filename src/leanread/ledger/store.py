@@ -3,7 +3,8 @@
 A store keeps, per session id, one ``ViewRecord`` per file a tool result showed lines of, in
 call order, and the texts of the file versions shown (content-addressed by SHA-256, so a diff
 can be made against exactly what the model saw). The in-memory store is here; the SQLite store
-is in ``ledger_sqlite``; both keep the ``LedgerStore`` protocol. What follows from the records
+(the default, on disk) is ``sqlite_store`` and the Redis store (a fleet of servers sharing
+sessions) ``redis_store``; all keep the ``LedgerStore`` protocol. What follows from the records
 (dedup, diffs, edit grants) is worked out in ``knowledge``.
 
 A store also keeps the ``grep`` hits of each session under short ids (``m1``, ``m2``, …, numbered

@@ -4,7 +4,7 @@ A store that keeps a transcript (the memory and SQLite stores; the Redis store a
 ``TranscriptStore`` methods) holds one ``CallRecord`` per tool call: the tool, its arguments,
 exactly the text (and images) the model was shown, whether it was an error, its tokens and the
 tokens of the plain full read it replaces, and when it ran. ``Session`` records one per call
-unless the ``transcript`` setting is off (see ``config.load_settings``).
+unless the ``transcript`` setting is off (see ``config.settings.load_settings``).
 
 Arguments and metadata are kept as JSON, so what a store gives back is what
 ``normalized`` makes of a record: tuples come back as lists, values JSON cannot hold as their

@@ -1,4 +1,5 @@
-"""The MCP server: leanread's tools over the official ``mcp`` SDK (stdio now; HTTP later).
+"""The MCP server: leanread's tools over the official ``mcp`` SDK, on stdio (``serve_stdio``) and
+streamable HTTP (``build_server(shared=True)`` run by ``mcp.http``).
 
 Annotations here are evaluated eagerly (no ``from __future__ import annotations``): the SDK
 builds each tool's input schema from them at registration.
@@ -284,9 +285,9 @@ def build_server(
     Args:
         roots: workspace roots; default the current directory.
         settings: limits and deny list; default from the first root's configuration file
-            (``config.load_settings``).
+            (``config.settings.load_settings``).
         ledger: shared store of every session's views; default the process's SQLite ledger at
-            ``ledger_sqlite.default_ledger_path()``.
+            ``ledger.sqlite_store.default_ledger_path()``.
         session_id: give every MCP session this ledger id (a harness resuming one conversation);
             default a new id per MCP session.
         focus_audit: the audit hook of every session (see ``Session``): it sees each focused
@@ -298,7 +299,7 @@ def build_server(
             (``roots/list``) as its session's workspace roots, following its changes; default
             True when ``roots`` is None (``leanread serve`` without ``--root``). Settings stay
             those loaded at start.
-        shared: each request names its ledger session (HTTP; see ``server_http``); one that
+        shared: each request names its ledger session (HTTP; see ``mcp.http``); one that
             names none gets ``session_id``, or is refused when that is None.
 
     Raises:
