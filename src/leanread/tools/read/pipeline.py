@@ -7,6 +7,8 @@ window → compare it with what the model has (the ledger) → render the cheape
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
+from typing import Any
 
 from ...documents import registry as document_registry
 from ...files.workspace import Resolved, read_regular_file
@@ -15,10 +17,10 @@ from ...view.render import select_window
 from ...view.tokens import count_tokens
 from ..common import ToolContext, audit_focus, knowledge_of, record_view
 from . import directory, document, image, notebook, text
-from .answer import answer_of
+from .answer import Output, answer_of
 from .focus import focus_whole_file, focus_window, unfocused
 from .request import Job, ReadRequest, check, first_line
-from .shared import Lines, render, retyped, window_metadata, with_instructions
+from .shared import Lines, Page, retyped, window_metadata, with_instructions
 
 #: A reader: the answer of one kind of thing, finished or as lines to serve; None when it is to be
 #: read as text instead (a notebook asked for as its JSON, a zip that holds no document).
@@ -68,67 +70,80 @@ def serve(job: Job, lines: Lines) -> ToolResult:
     Raises:
         InvalidArgument: offset past the end.
     """
-    ctx, request, fmt, view, text_file = job.ctx, lines.request, job.fmt, lines.view, lines.text_file
-    limit = request.limit or ctx.limits.max_lines
-    first = first_line(request, view.display, len(text_file.lines))
-    window = select_window(text_file.lines, first, limit, ctx.limits, fmt)
-    knowledge = knowledge_of(ctx, view, text_file).without(request.anchor)
-    focus = None
-    question = request.focus if lines.unpruned_as is None else None
-    whole = None
-    if question is not None and lines.focus_whole and not (window.first == 1 and window.stop == "eof"):
-        whole = focus_whole_file(
-            ctx,
-            view,
-            text_file,
-            fmt,
-            question,
-            knowledge,
-            lambda w: answer_of(ctx, view, text_file, w, fmt, knowledge, request.fresh),
-            request.fresh,
-        )
-    if whole is not None:
-        window, answer, focus, unpruned = whole
-        audit_focus(ctx, "read", view.display, focus, unpruned, answer.text, "kept_lines" in focus)
-    else:
-        answer = answer_of(ctx, view, text_file, window, fmt, knowledge, request.fresh)
-    # the plain full window's tokens, when answer_of rendered exactly it (before focus prunes)
-    plain_tokens = answer.full_tokens if whole is None and fmt == "plain" and lines.kind == "file" else None
-    if question is not None and whole is None:
-        asked_limit = request.limit is not None
-        answer, focus, unpruned = focus_window(
-            ctx, view, text_file, window, fmt, question, asked_limit, knowledge, answer, request.fresh
-        )
-        if lines.outline_instead is not None and answer.mode in ("full", "elided"):  # not pruned: its outline
-            return lines.outline_instead(focus.get("skipped") or focus.get("fail_open") or "not pruned")
-        audit_focus(ctx, "read", view.display, focus, unpruned, answer.text, "kept_lines" in focus)
+    ctx, request, text_file = job.ctx, lines.request, lines.text_file
+    first = first_line(request, lines.view.display, len(text_file.lines))
+    window = select_window(text_file.lines, first, request.limit or ctx.limits.max_lines, ctx.limits, job.fmt)
+    page = Page(job, lines, window, knowledge_of(ctx, lines.view, text_file).without(request.anchor))
+    answered = _answer(page)
+    if isinstance(answered, ToolResult):
+        return answered
+    page, answer, focus, plain_tokens = answered
+    _record(page, answer)
+    result = with_instructions(_result(page, answer, focus, plain_tokens), lines.instructions)
+    return result if lines.unpruned_as is None else unfocused(ctx, result, job.request.focus, lines.unpruned_as)
+
+
+def _answer(page: Page) -> tuple[Page, Output, dict[str, Any] | None, int | None] | ToolResult:
+    """The page as answered (the whole file's, when a focus question was answered from it), the
+    answer, the ``focus`` metadata and the plain full window's tokens when the answer rendered
+    exactly that; or, when a focus question does not prune a big file's window, its outline."""
+    job, lines = page.job, page.lines
+    fresh = lines.request.fresh
+    question = lines.request.focus if lines.unpruned_as is None else None
+    if question is not None and lines.focus_whole and not (page.window.first == 1 and page.window.stop == "eof"):
+        whole = focus_whole_file(page, question, fresh)
+        if whole is not None:
+            page, (answer, focus, unpruned) = whole
+            audit_focus(job.ctx, "read", page.display, focus, unpruned, answer.text, "kept_lines" in focus)
+            return page, answer, focus, None
+    answer = answer_of(page, fresh)
+    plain_tokens = answer.full_tokens if job.fmt == "plain" and lines.kind == "file" else None
+    if question is None:
+        return page, answer, None, plain_tokens
+    answer, focus, unpruned = focus_window(page, question, lines.request.limit is not None, answer, fresh)
+    if lines.outline_instead is not None and answer.mode in ("full", "elided"):  # not pruned: its outline
+        return lines.outline_instead(focus.get("skipped") or focus.get("fail_open") or "not pruned")
+    audit_focus(job.ctx, "read", page.display, focus, unpruned, answer.text, "kept_lines" in focus)
+    return page, answer, focus, plain_tokens
+
+
+def _record(page: Page, answer: Output) -> None:
+    """What the answer showed, in the ledger under the read's call id."""
+    lines = page.lines
     attached = tuple(i.real for i in lines.instructions)
     record_view(
-        ctx,
-        job.call_id,
-        view,
-        text_file,
+        page.job.ctx,
+        page.job.call_id,
+        lines.view,
+        lines.text_file,
         answer.shown,
         kind="read",
-        knowledge=knowledge,
+        knowledge=page.knowledge,
         renumbered=answer.renumbered,
         instructions=attached,
     )
+
+
+def _result(page: Page, answer: Output, focus: dict[str, Any] | None, plain_tokens: int | None) -> ToolResult:
+    """The answer as the model sees it (``<type>`` the kind, a note when the file does not parse)
+    with its metadata: the window, the mode, the file's facts, the focus, the plain tokens."""
+    job, lines, window = page.job, page.lines, page.window
     shown = retyped(answer.text, lines.kind)
-    metadata = window_metadata(job.call_id, view.display, lines.kind, window, count_tokens(shown))
+    metadata = window_metadata(job.call_id, page.display, lines.kind, window, count_tokens(shown))
     instructions = [i.display for i in lines.instructions]
     metadata.update(
         mode=answer.mode, unchanged_since=answer.points_to or None, **lines.facts, instructions=instructions
     )
     if focus is not None:
         metadata["focus"] = focus
-    if answer.mode != "full" or fmt != "plain":
+    if answer.mode != "full" or job.fmt != "plain":
         if plain_tokens is None:
-            plain = select_window(text_file.lines, first, limit, ctx.limits, "plain")
-            plain_tokens = count_tokens(retyped(render(ctx, view, text_file, plain, "plain"), lines.kind))
+            limits, all_lines = job.ctx.limits, lines.text_file.lines
+            first = first_line(lines.request, page.display, len(all_lines))
+            window = select_window(all_lines, first, lines.request.limit or limits.max_lines, limits, "plain")
+            plain_tokens = count_tokens(retyped(replace(page, window=window).render("plain"), lines.kind))
         metadata["full_tokens"] = plain_tokens
     if lines.problem:  # the model should know the file does not parse (its own edit may have broken it)
         shown = f"{shown}\n({lines.problem}{lines.what}.)"
         metadata.update(problem=lines.problem, tokens=count_tokens(shown))
-    result = with_instructions(ToolResult(text=shown, metadata=metadata), lines.instructions)
-    return result if lines.unpruned_as is None else unfocused(ctx, result, job.request.focus, lines.unpruned_as)
+    return ToolResult(text=shown, metadata=metadata)
