@@ -1,4 +1,9 @@
-"""A ``Session``: one agent conversation bound to a workspace and a ledger — the library's front door."""
+"""A ``Session``: one agent conversation bound to a workspace and a ledger — the library's front door.
+
+Layer 8 of leanread (see ``docs/ARCHITECTURE.md``): imports ``tools`` and what is below it; the
+shells (``mcp``, ``adapters``, ``cli``) import it. Each tool method runs the tool's ``ToolSpec``
+(``tools.registry``) under a call id, with the call kept in the transcript.
+"""
 
 from __future__ import annotations
 

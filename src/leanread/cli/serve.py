@@ -25,6 +25,7 @@ from .app import (
     MaxLines,
     ReadMode,
     RootOption,
+    WriteProtected,
     app,
     settings_for,
 )
@@ -57,10 +58,7 @@ def serve(
     focus_model: FocusModel = None,
     focus_api_key_env: FocusKeyEnv = None,
     focus_timeout: FocusTimeout = None,
-    allow_write_protected: Annotated[
-        bool,
-        typer.Option(help="Let edit and write change .git and leanread's own configuration (refused by default)."),
-    ] = False,
+    allow_write_protected: WriteProtected = False,
     dedup: Annotated[
         str | None,
         typer.Option(

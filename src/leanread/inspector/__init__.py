@@ -2,5 +2,9 @@
 
 ``server.build_app`` makes the Starlette app, ``server.serve`` runs it on the loopback interface;
 ``queries``, ``files`` and ``chart`` turn the store's records into what the pages show (pure
-functions); ``report`` renders a replay report (``bench-results/…/results.json``).
+functions; ``files`` rebuilds each read with ``view.reconstruct``); ``report`` renders a replay
+report (``bench-results/…/results.json``).
+
+Layer 9 of leanread (see ``docs/ARCHITECTURE.md``), beside ``mcp`` and ``adapters``: imports
+``ledger``, ``view`` and what is below them; never ``bench``.
 """

@@ -1,6 +1,6 @@
 """The MCP server: leanread's tools over the official ``mcp`` SDK, on stdio and streamable HTTP.
 
-Layer 8 of leanread (see ``docs/ARCHITECTURE.md``), beside ``adapters`` and ``inspector``:
+Layer 9 of leanread (see ``docs/ARCHITECTURE.md``), beside ``adapters`` and ``inspector``:
 imports ``session`` and everything below it.
 
 - ``server``: the server, its sessions per client, the tool list and calls;
