@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from leanread import Limits, MemoryLedger, Session, lineindex
+from leanread import Limits, MemoryLedger, Session
+from leanread.files import lineindex
 from leanread.files.lineindex import LineIndex, LineIndexCache, StaleIndex
 
 LIMITS = Limits(index_bytes=64 * 1024)

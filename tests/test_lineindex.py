@@ -12,8 +12,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from leanread import Limits, MemoryLedger, Session, lineindex
+from leanread import Limits, MemoryLedger, Session
 from leanread.errors import InvalidArgument, NotAFile, PathError
+from leanread.files import lineindex
 from leanread.files.lineindex import LineIndex, LineIndexCache, StaleIndex, _nth_newline
 
 

@@ -10,7 +10,14 @@ from .tools import add_tool_commands
 
 add_tool_commands(app)  # first, so --help lists the tools' commands first
 
-from . import bench, context, serve  # noqa: E402, F401  (they register their commands on app)
+# each registers its commands on app when imported, in this order (--help lists them so)
+from . import context  # noqa: E402, F401
+
+# isort: split
+from . import serve  # noqa: E402, F401
+
+# isort: split
+from . import bench  # noqa: E402, F401
 
 __all__ = ["app", "main"]
 
