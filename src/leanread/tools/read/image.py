@@ -1,6 +1,7 @@
 """The reader of images: image content downscaled to fit, its sizes in the text; a re-read of
 the same bytes while the model still has them is a stub. ``tokens`` and ``full_tokens`` count
-the text only (o200k has no measure of an image; the image itself is not in either)."""
+the text (o200k_base) and the image sent (``images.image_tokens``, Anthropic's estimate: o200k
+has no measure of images), so a stub is seen to save the image."""
 
 from __future__ import annotations
 
@@ -33,8 +34,8 @@ def read(job: Job) -> ToolResult:
     return unfocused(job.ctx, result, job.request.focus, "document")
 
 
-#: Tokens of an image's full answer (its text), per (path shown, bytes' hash, caps): a stub says
-#: what the full answer costs without decoding the image again in this process.
+#: Tokens of an image's full answer (its text and image), per (path shown, bytes' hash, caps): a
+#: stub says what the full answer costs without decoding the image again in this process.
 _FULL_TOKENS: LRU[int] = LRU(256)
 
 
@@ -47,6 +48,11 @@ def _full_text(job: Job, data: bytes) -> tuple[str, ImagePayload]:
     limits, display = job.ctx.limits, job.resolved.display
     payload = document_images.prepare(data, display, limits.image_max_side, limits.image_max_bytes)
     return envelope(display, "image", [document_images.describe(payload, len(data))]), payload
+
+
+def _full_tokens(job: Job, data: bytes) -> int:
+    text, payload = _full_text(job, data)
+    return count_tokens(text) + document_images.image_tokens(*payload.sent_size)
 
 
 def _image(job: Job, data: bytes) -> ToolResult:
@@ -76,13 +82,14 @@ def _image(job: Job, data: bytes) -> ToolResult:
             ],
         )
         record_view(ctx, call_id, view, as_lines, (), kind="read", knowledge=knowledge)
-        full = _FULL_TOKENS.get_or_make(_full_key(job, source_hash), lambda: count_tokens(_full_text(job, data)[0]))
+        full = _FULL_TOKENS.get_or_make(_full_key(job, source_hash), lambda: _full_tokens(job, data))
         tokens = count_tokens(text)
         return ToolResult(text, metadata=dict(metadata, unchanged_since=[earlier], tokens=tokens, full_tokens=full))
     text, payload = _full_text(job, data)
-    tokens = count_tokens(text)
-    _FULL_TOKENS.put(_full_key(job, source_hash), tokens)
     width, height = payload.sent_size
+    pixels = document_images.image_tokens(width, height)
+    tokens = count_tokens(text) + pixels
+    _FULL_TOKENS.put(_full_key(job, source_hash), tokens)
     image = ImageData(base64.b64encode(payload.data).decode("ascii"), payload.mime_type, width, height)
     record_view(ctx, call_id, view, as_lines, ((1, 1),), kind="read", knowledge=knowledge)
     metadata.update(
@@ -91,6 +98,7 @@ def _image(job: Job, data: bytes) -> ToolResult:
         sent_size=[width, height],
         sent_bytes=len(payload.data),
         mime_type=payload.mime_type,
+        image_tokens=pixels,
         tokens=tokens,
         full_tokens=tokens,
         base64_bytes=len(image.data),
