@@ -11,7 +11,9 @@ The functions take an open connection; ``SQLiteLedger`` holds the lock and the t
 
 from __future__ import annotations
 
+import json
 import sqlite3
+import zlib
 from dataclasses import replace
 from typing import Any
 
@@ -133,20 +135,30 @@ def mark_unknown_costs(conn: sqlite3.Connection) -> int:
     """Version 6: the calls recorded before every result said its plain full read's cost get
     ``transcript.plain_cost`` of their stored metadata (a read that does not say it: ``UNKNOWN``;
     a focused grep: its ``tokens_before``) instead of their own tokens. Only rows that could be
-    such (reads and greps, not refused, ``full_tokens`` = ``tokens``) are decoded; a damaged body
-    is not known. Run inside the upgrade's write transaction; returns the rows changed."""
+    such (reads and greps, not refused, ``full_tokens`` = ``tokens``) are looked at, and a body
+    whose JSON has a ``"full_tokens":`` key (a string's quotes are escaped, so only a key reads so)
+    is not parsed; a damaged body is not known. Run inside the upgrade's write transaction;
+    returns the rows changed."""
     candidates = conn.execute(
         "SELECT session, number, tool, tokens, body FROM calls "
         "WHERE is_error = 0 AND tool IN ('read', 'grep') AND full_tokens = tokens"
     )
     changes: list[tuple[int, bytes, int]] = []
     for session, number, tool, tokens, body in candidates:
-        try:
-            metadata = decode_body(CallRecord("", tool, {}, ""), body).metadata
-        except (ValueError, KeyError, TypeError):
-            metadata = {}
-        cost = plain_cost(tool, False, metadata if isinstance(metadata, dict) else {}, tokens)
+        cost = _stored_cost(tool, tokens, body)
         if cost != tokens:
             changes.append((UNKNOWN if cost is None else cost, session, number))
     conn.executemany("UPDATE calls SET full_tokens = ? WHERE session = ? AND number = ?", changes)
     return len(changes)
+
+
+def _stored_cost(tool: str, tokens: int, body: bytes) -> int | None:
+    """``plain_cost`` of a stored call from its compressed body (None: damaged, or not known)."""
+    try:
+        raw = zlib.decompress(body)
+        if b'"full_tokens":' in raw:
+            return tokens  # the result said it: the row already holds it
+        metadata = json.loads(raw)["m"] if tool == "grep" else {}
+    except (zlib.error, ValueError, KeyError, TypeError):
+        return None
+    return plain_cost(tool, False, metadata if isinstance(metadata, dict) else {}, tokens)
