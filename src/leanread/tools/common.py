@@ -16,6 +16,7 @@ from ..lineindex import LineIndexCache, StaleIndex
 from ..pruning import AuditHook, FocusAudit, LocalPruner, Pruner, backend_name
 from ..safeopen import read_regular
 from ..textfile import IndexedLines, TextFile, binary_kind, decode, decode_indexed
+from ..tokens import count_tokens
 from ..workspace import Resolved, Workspace, read_regular_file
 from ..writeback import atomic_write
 
@@ -53,6 +54,14 @@ def audit_focus(
         ctx.audit(event)
     except Exception as exc:  # a plugin's failure must not cost the model its result
         focus["audit_error"] = f"{type(exc).__name__}: {exc}"
+
+
+def replaces_nothing(text: str) -> dict[str, int]:
+    """``tokens`` and ``full_tokens`` of a result that stands for no longer plain answer (``ls``,
+    ``edit``, ``write``, a grep not pruned): both the o200k_base tokens of ``text``, so the call
+    counts as shown and saves nothing."""
+    tokens = count_tokens(text)
+    return {"tokens": tokens, "full_tokens": tokens}
 
 
 def load_text(ctx: ToolContext, resolved: Resolved, first: int = 1, limit: int | None = None) -> TextFile:

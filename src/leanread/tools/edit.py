@@ -15,7 +15,6 @@ from ..render import cut_line, span
 from ..result import ToolResult
 from ..syntax import parse_warning
 from ..textfile import TextFile, decode, unshow_nul
-from ..tokens import count_tokens
 from ..workspace import Resolved, read_regular_file
 from ..writeback import encode_edit, file_lock
 from .common import (
@@ -25,6 +24,7 @@ from .common import (
     record_view,
     remember_written,
     replace_if_unchanged,
+    replaces_nothing,
     whole_lines,
 )
 from .races import Arrival, arrival, changed_lines, changes_since, current_span, refusal
@@ -339,7 +339,7 @@ def run(ctx: ToolContext, request: EditRequest, call_id: str) -> ToolResult:
         "new_lines": [list(r) for r in plan.new_lines],
         "content_hash": new_file.content_hash,
         "size": new_file.size,
-        "tokens": count_tokens(text),
+        **replaces_nothing(text),
     }
     if warning:
         metadata["warning"] = warning

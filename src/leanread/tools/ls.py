@@ -48,8 +48,7 @@ from ..frame import Own, frame_like, framed, one_line
 from ..names import show_path
 from ..result import ToolResult
 from ..search import RgOptions, list_files
-from ..tokens import count_tokens
-from .common import DenyFilter, ToolContext
+from .common import DenyFilter, ToolContext, replaces_nothing
 
 NAME = "ls"
 
@@ -315,6 +314,6 @@ def run(ctx: ToolContext, request: LsRequest, call_id: str) -> ToolResult:
         "entries_shown": used,
         "collapsed": collapsed,
         "truncated": "limit" if cut else None,
-        "tokens": count_tokens(text),
+        **replaces_nothing(text),
     }
     return ToolResult(text, metadata=metadata)

@@ -12,10 +12,16 @@ from ..protected import refuse_config_change, refuse_protected_path
 from ..result import ToolResult
 from ..safeopen import make_folders
 from ..textfile import decode, unshow_nul
-from ..tokens import count_tokens
 from ..workspace import read_regular_file
 from ..writeback import encode_edit, file_lock
-from .common import ToolContext, decoded_for_write, knowledge_of, remember_written, replace_if_unchanged
+from .common import (
+    ToolContext,
+    decoded_for_write,
+    knowledge_of,
+    remember_written,
+    replace_if_unchanged,
+    replaces_nothing,
+)
 from .edit import EditRefused
 from .races import Arrival, arrival, write_refusal
 
@@ -149,6 +155,6 @@ def run(ctx: ToolContext, request: WriteRequest, call_id: str) -> ToolResult:
         "created": created,
         "content_hash": new_file.content_hash,
         "size": new_file.size,
-        "tokens": count_tokens(text),
+        **replaces_nothing(text),
     }
     return ToolResult(text, metadata=metadata)

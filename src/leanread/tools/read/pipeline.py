@@ -18,7 +18,7 @@ from . import directory, document, image, notebook, text
 from .answer import answer_of
 from .focus import focus_whole_file, focus_window, unfocused
 from .request import Job, ReadRequest, check, first_line
-from .shared import Lines, render, retyped, window_metadata, with_instructions
+from .shared import Lines, plain_tokens, retyped, window_metadata, with_instructions
 
 #: A reader: the answer of one kind of thing, finished or as lines to serve; None when it is to be
 #: read as text instead (a notebook asked for as its JSON, a zip that holds no document).
@@ -93,7 +93,8 @@ def serve(job: Job, lines: Lines) -> ToolResult:
     else:
         answer = answer_of(ctx, view, text_file, window, fmt, knowledge, request.fresh)
     # the plain full window's tokens, when answer_of rendered exactly it (before focus prunes)
-    plain_tokens = answer.full_tokens if whole is None and fmt == "plain" and lines.kind == "file" else None
+    rendered_plain = whole is None and fmt == "plain" and lines.kind == "file" and lines.plain_request is None
+    full_tokens = answer.full_tokens if rendered_plain else None
     if question is not None and whole is None:
         asked_limit = request.limit is not None
         answer, focus, unpruned = focus_window(
@@ -122,11 +123,12 @@ def serve(job: Job, lines: Lines) -> ToolResult:
     )
     if focus is not None:
         metadata["focus"] = focus
-    if answer.mode != "full" or fmt != "plain":
-        if plain_tokens is None:
-            plain = select_window(text_file.lines, first, limit, ctx.limits, "plain")
-            plain_tokens = count_tokens(retyped(render(ctx, view, text_file, plain, "plain"), lines.kind))
-        metadata["full_tokens"] = plain_tokens
+    if full_tokens is None and (answer.mode != "full" or fmt != "plain" or lines.plain_request is not None):
+        asked = lines.plain_request or request
+        plain_first = first_line(asked, view.display, len(text_file.lines))
+        full_tokens = plain_tokens(ctx, view, text_file, plain_first, asked.limit, lines.kind)
+    if full_tokens is not None:
+        metadata["full_tokens"] = full_tokens
     if lines.problem:  # the model should know the file does not parse (its own edit may have broken it)
         shown = f"{shown}\n({lines.problem}{lines.what}.)"
         metadata.update(problem=lines.problem, tokens=count_tokens(shown))

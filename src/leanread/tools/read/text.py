@@ -18,7 +18,7 @@ from ..common import load_text, new_instructions, record_view
 from . import outline
 from .focus import unfocused
 from .request import Job, first_line
-from .shared import Lines, with_instructions
+from .shared import Lines, plain_tokens, with_instructions
 
 
 def read(job: Job) -> ToolResult | Lines:
@@ -67,12 +67,16 @@ def read(job: Job) -> ToolResult | Lines:
     def outline_result(shown_as: str) -> ToolResult:
         assert mapped is not None
         result = outline.read_outline(ctx, resolved, text_file, job.call_id, attached, mapped, start, request.fresh)
+        full = plain_tokens(ctx, resolved, text_file, start, request.limit)  # what mode="full" would show
+        result = replace(result, metadata=dict(result.metadata, full_tokens=full))
         return unfocused(ctx, with_instructions(result, instructions), request.focus, shown_as)
 
     if mapped is not None and (mode == "outline" or (big_whole and not focus_text)):
         return outline_result("outline")
     problem = mapped.made.problem if mapped is not None else None
+    plain_request = None
     if request.symbol is not None:
+        plain_request = replace(request, symbol=None, offset=None, limit=None)  # the whole file, as without symbol=
         found, problem = outline.definition(resolved, text_file, request.symbol)
         request = replace(request, offset=found.first, limit=found.last - found.first + 1)
     facts = {
@@ -100,6 +104,7 @@ def read(job: Job) -> ToolResult | Lines:
         problem=problem,
         what=what,
         focus_whole=focus_whole,
+        plain_request=plain_request,
     )
 
 
