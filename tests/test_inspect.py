@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import json
 import re
+import sqlite3
+import zlib
 from pathlib import Path
 
 from starlette.testclient import TestClient
 
-from leanread import Session
+from leanread import MemoryLedger, Session
 from leanread.inspector.chart import MAX_POINTS, saving_chart
 from leanread.inspector.server import build_app
+from leanread.ledger.sqlite_store import SQLiteLedger
 from leanread.ledger.store import LedgerStore
 
 
@@ -100,3 +104,122 @@ def test_chart_samples_long_sessions_and_keeps_the_totals() -> None:
     for points in re.findall(r'points="([^"]*)"', svg):
         assert len(points.split()) == MAX_POINTS
     assert "No calls yet." in saving_chart([], [])
+
+
+def _module(name: str, functions: int) -> str:
+    return "".join(
+        f"def {name}_{i}(value):\n    total = value * {i}  # one step of {name}\n    return total + {i}\n\n"
+        for i in range(functions)
+    )
+
+
+#: Three files whose whole read is an outline: over the outline's line count, one over a window.
+OUTLINED = {"store.py": _module("store", 90), "views.py": _module("view", 120), "cli.py": _module("command", 600)}
+
+
+def _plain_tokens(root: Path, name: str) -> int:
+    """Tokens of the plain full read of the whole file: a read with mode="full" by a session that has seen nothing."""
+    return int(Session([root], ledger=MemoryLedger()).read(name, mode="full").metadata["tokens"])
+
+
+def test_the_headline_counts_outlines_and_their_stubs_at_their_plain_reads(root: Path, store: LedgerStore) -> None:
+    for name, text in OUTLINED.items():
+        (root / name).write_text(text)
+    session = Session([root], ledger=store, id="outlines")
+    results = [session.read(name) for name in OUTLINED] + [session.read(name) for name in OUTLINED]
+    assert [r.metadata["mode"] for r in results] == ["outline"] * 3 + ["stub"] * 3
+    plain = [_plain_tokens(root, name) for name in OUTLINED] * 2
+    shown, full = sum(r.metadata["tokens"] for r in results), sum(plain)
+    saved = 1 - shown / full
+    assert saved > 0.75
+    client = _client(store)
+    page = client.get("/s/outlines").text
+    assert (
+        _text(page, "totals") == f"6 calls · {shown:,} tokens shown · {full:,} for plain full reads · {saved:.1%} saved"
+    )
+    assert f'aria-label="{shown:,} tokens shown against {full:,} plain full reads ({saved:.1%} saved)"' in page
+    rows = re.findall(r'<td class="num">([\d,]+)</td><td class="num">([\d,]+)</td>', page)
+    assert rows == [(f"{r.metadata['tokens']:,}", f"{p:,}") for r, p in zip(results, plain, strict=True)]
+    listed = client.get("/").text
+    row = listed.split('href="/s/outlines"')[1].split("</tr>")[0]
+    assert re.findall(r'<td class="num">([^<]*)</td>', row) == ["6", f"{shown:,}", f"{full:,}", f"{saved:.1%}"]
+    call = client.get("/s/outlines/c/4").text
+    assert f"{results[3].metadata['tokens']:,} tokens shown · {plain[0]:,} for the plain full read" in call
+    assert _text(page, "saved-means").startswith("Saved: each call against the plain full answer it stands for.")
+
+
+def _as_written_before(file: Path, types: set[str]) -> None:
+    """Make the ledger ``file`` a version 5 one written before every result said its plain cost:
+    the calls whose metadata ``type`` is in ``types`` lose ``full_tokens`` and count their own tokens."""
+    raw = sqlite3.connect(file)
+    rows = raw.execute("SELECT session, number, tokens, body FROM calls").fetchall()
+    for session_id, number, tokens, body in rows:
+        data = json.loads(zlib.decompress(body))
+        if data["m"].get("type") in types:
+            del data["m"]["full_tokens"]
+            blob = zlib.compress(json.dumps(data, separators=(",", ":")).encode("ascii"), 1)
+            raw.execute(
+                "UPDATE calls SET full_tokens = ?, body = ? WHERE session = ? AND number = ?",
+                (tokens, blob, session_id, number),
+            )
+    raw.execute("PRAGMA user_version = 5")
+    raw.commit()
+    raw.close()
+
+
+def test_a_transcript_written_before_the_plain_costs_says_unknown(root: Path, tmp_path: Path) -> None:
+    for name, text in OUTLINED.items():
+        (root / name).write_text(text)
+    (root / "small.py").write_text(_module("small", 5))
+    file = tmp_path / "ledger.sqlite3"
+    question = "Where is the total of command 7 computed?"
+    with SQLiteLedger(file) as ledger:
+        session = Session([root], ledger=ledger, id="old")
+        results = [
+            session.read("store.py"),
+            session.read("store.py"),
+            session.read("small.py"),
+            session.grep("^def ", after=2, focus=question),
+            session.ls(),
+            session.read("nope.py"),
+        ]
+        gone_alone = Session([root], ledger=ledger, id="outlines only")
+        alone = [gone_alone.read("views.py"), gone_alone.read("views.py")]
+    focused = results[3].metadata
+    assert "kept_matches" in focused["focus"] and focused["full_tokens"] == focused["focus"]["tokens_before"]
+    _as_written_before(file, {"outline", "grep", "tree"})
+    with SQLiteLedger(file) as upgraded:
+        calls = upgraded.calls("old", bodies=False)
+        assert [c.full_tokens for c in calls] == [None, None] + [
+            r.metadata.get("full_tokens") for r in results[2:5]
+        ] + [results[5].metadata.get("tokens", calls[5].tokens)]
+        client = _client(upgraded)
+        known = [c for c in calls if c.full_tokens is not None]
+        shown, full = sum(c.tokens for c in calls), sum(c.full_tokens or 0 for c in known)
+        known_shown = sum(c.tokens for c in known)
+        saved = 1 - known_shown / full
+        page = client.get("/s/old").text
+        assert _text(page, "totals") == (
+            f"6 calls · {shown:,} tokens shown · {full:,} for the plain full reads of the 4 calls of known cost, "
+            f"which showed {known_shown:,} · {saved:.1%} saved · 2 calls of unknown plain cost "
+            "(recorded before leanread said it)"
+        )
+        assert f"({saved:.1%} saved; 2 calls of unknown plain cost left out)" in page
+        assert re.findall(r'<td class="num">[\d,]+</td><td class="num">([^<]*)</td>', page)[:3] == [
+            "unknown",
+            "unknown",
+            f"{calls[2].full_tokens:,}",
+        ]
+        only = client.get("/s/outlines only").text
+        assert _text(only, "totals") == (
+            f"2 calls · {sum(r.metadata['tokens'] for r in alone):,} tokens shown · plain full reads of unknown cost "
+            "(recorded before leanread said it) · saving unknown"
+        )
+        assert "No calls with a known plain cost." in only
+        listed = client.get("/").text
+        rows = [listed.split(f'href="/s/{sid}"')[1].split("</tr>")[0] for sid in ("old", "outlines%20only")]
+        assert [re.findall(r'<td class="num">([^<]*)</td>', row) for row in rows] == [
+            ["6", f"{shown:,}", f"{full:,} + 2 unknown", f"{saved:.1%}"],
+            ["2", f"{sum(r.metadata['tokens'] for r in alone):,}", "0 + 2 unknown", "unknown"],
+        ]
+        assert "unknown for the plain full read" in client.get("/s/old/c/1").text

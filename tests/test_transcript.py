@@ -16,7 +16,7 @@ from leanread.ledger.transcript import CallRecord, SessionSummary
 from leanread.result import ImageData
 
 
-def call(call_id: str, started: float = 100.0, tokens: int = 5, full: int = 9, **more: object) -> CallRecord:
+def call(call_id: str, started: float = 100.0, tokens: int = 5, full: int | None = 9, **more: object) -> CallRecord:
     base: dict[str, object] = {"arguments": {"path": "a.py"}, "text": f"text of {call_id}"}
     base.update(more)
     return CallRecord(call_id, "read", tokens=tokens, full_tokens=full, started=started, **base)  # type: ignore[arg-type]
@@ -154,7 +154,7 @@ def test_version_2_file_is_upgraded_in_place(tmp_path: Path) -> None:
         assert [r.call_id for r in upgraded.session_views("s")] == ["r1"]
         assert upgraded.record_call("s", call("r1")).number == 1
     raw = sqlite3.connect(file)
-    assert raw.execute("PRAGMA user_version").fetchone() == (5,)
+    assert raw.execute("PRAGMA user_version").fetchone() == (6,)
     raw.close()
 
 
@@ -196,3 +196,51 @@ def test_session_paths_and_views_of_some_calls(store: LedgerStore) -> None:
     assert store.session_paths("s") == ["/ws/b.py", "/ws/a.py"]
     assert store.session_views("s", {"r2"}) == [a]
     assert [r.seq for r in store.session_views("s", {"r1", "r3"})] == [1, 2, 4]
+
+
+def test_sessions_leave_calls_of_unknown_plain_cost_out_of_the_share(store: LedgerStore) -> None:
+    store.record_call("mixed", call("r1", started=10.0, tokens=3, full=10))
+    store.record_call("mixed", call("r2", started=20.0, tokens=40, full=None))
+    store.record_call("mixed", call("r3", started=30.0, tokens=2, full=10))
+    store.record_call("unknown", call("r1", started=40.0, tokens=7, full=None))
+    assert store.sessions() == [
+        SessionSummary("unknown", 1, 7, 0, 40.0, 40.0, 1, 7),
+        SessionSummary("mixed", 3, 45, 20, 10.0, 30.0, 1, 40),
+    ]
+    unknown, mixed = store.sessions()
+    assert (unknown.saved, mixed.saved, mixed.known_tokens) == (None, 1 - 5 / 20, 5)
+    assert [c.full_tokens for c in store.calls("mixed", bodies=False)] == [10, None, 10]
+    assert [c.full_tokens for c in store.calls("mixed")] == [10, None, 10]
+
+
+def test_version_5_calls_without_a_plain_cost_become_unknown(tmp_path: Path) -> None:
+    file = tmp_path / "l.sqlite3"
+    focus = {"question": "q?", "kept_matches": 1, "total_matches": 9, "tokens_before": 300}
+    with SQLiteLedger(file) as ledger:  # as a version 5 leanread recorded them: full_tokens = tokens
+        for call_id, tool, metadata in [
+            ("r1", "read", {"type": "outline", "tokens": 5}),  # an outline said no full_tokens
+            ("r2", "read", {"type": "file", "tokens": 5, "full_tokens": 5}),  # a first full read
+            ("r3", "grep", {"type": "grep", "tokens": 5, "focus": focus}),  # focused: its tokens_before
+            ("r4", "grep", {"type": "grep", "tokens": 5}),
+            ("r5", "edit", {"type": "edit", "tokens": 5}),
+            ("r6", "read", {"type": "image", "tokens": 5}),
+            ("r7", "read", {"type": "outline", "tokens": 5}),  # its body damaged below: not known
+        ]:
+            shown = '{"full_tokens": 5}' if call_id == "r6" else "t"  # a read of JSON naming the key: no matter
+            ledger.record_call("s", CallRecord(call_id, tool, {}, shown, False, metadata, (), 5, 5, 100.0))
+        ledger.record_call("s", CallRecord("r8", "read", {}, "t", True, {}, (), 5, 5, 100.0))
+    raw = sqlite3.connect(file)
+    raw.execute("UPDATE calls SET body = x'00ff' WHERE number = 7")
+    raw.execute("PRAGMA user_version = 5")
+    raw.commit()
+    raw.close()
+    with SQLiteLedger(file) as upgraded:
+        light = upgraded.calls("s", bodies=False)
+        assert [c.full_tokens for c in light] == [None, 5, 300, 5, 5, None, None, 5]
+        assert upgraded.sessions()[0] == SessionSummary("s", 8, 40, 320, 100.0, 100.0, 3, 15)
+        upgraded.record_call("s", call("r9", tokens=2, full=None))
+        assert upgraded.calls("s", 9)[0].full_tokens is None
+    raw = sqlite3.connect(file)
+    assert raw.execute("PRAGMA user_version").fetchone() == (6,)
+    assert raw.execute("SELECT full_tokens FROM calls WHERE number = 9").fetchone() == (-1,)
+    raw.close()

@@ -18,8 +18,13 @@ class ToolResult:
             ``next_offset`` (None at end of file), ``truncated`` (``None``, ``"limit"`` or
             ``"bytes"``), ``cut_lines`` (line numbers cut at the line cap), ``unchanged_since``
             (call ids a stub points to, else None), ``content_hash`` (SHA-256 of the file's
-            bytes), ``size`` (bytes), ``mtime_ns``, ``tokens`` (o200k_base tokens of ``text``)
-            and ``full_tokens`` (tokens of a ``plain`` read of the same window without dedup).
+            bytes), ``size`` (bytes), ``mtime_ns``, ``tokens`` (o200k_base tokens of ``text``;
+            an image read adds its ``image_tokens``) and ``full_tokens`` (what the plain full
+            read it stands for costs: the same read with ``mode="full"`` in the ``plain`` format,
+            within the same caps, without stubs, markers, diffs, outlines or focus; a symbol
+            read's is the whole file's; with the same instruction files). Every tool's result
+            gives both: a grep's ``full_tokens`` is its page without focus; ls, edit and write
+            stand for nothing longer (``full_tokens`` = ``tokens``).
         images: images the model is shown next to ``text`` (a ``read`` of a PNG, JPEG, GIF or
             WebP file); ``text`` gives their original and sent dimensions.
     """

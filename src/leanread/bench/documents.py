@@ -253,7 +253,7 @@ def bench_documents() -> list[SampleCost]:
                     str(result.metadata["type"]),
                     len(data),
                     count_tokens(raw),
-                    int(result.metadata["tokens"]),
+                    count_tokens(result.text),
                     image,
                 )
             )

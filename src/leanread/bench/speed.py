@@ -9,6 +9,9 @@ would run instead, measured in one run (medians, files in the page cache).
   client) against the in-process call: what the protocol and the process boundary add.
 - grep: ``Session.grep`` (100 matches at most, ids, ledger) against ``rg -n PATTERN`` in a
   subprocess over the same tree, its whole output read.
+- outline: a whole read of the tree's longest Python file, which gives its outline, of a new
+  version every call (a comment line changed before it, not timed: nothing is cached), and the
+  same read again, a stub; both against ``cat FILE``.
 
 The tree defaults to leanread's own source folder, so the benchmark needs no download.
 """
@@ -37,13 +40,17 @@ from .window import format_seconds, generate_log
 PATTERN = r"def \w+\("
 
 
-def _median(func: Callable[[], object], runs: int) -> float:
-    func()  # warm-up
+def _median(func: Callable[[], object], runs: int, before: Callable[[], object] | None = None) -> float:
+    """Median seconds of ``func`` over ``runs`` calls after a warm-up; ``before`` runs ahead of
+    each call, untimed."""
     times = []
-    for _ in range(runs):
+    for run in range(runs + 1):
+        if before is not None:
+            before()
         start = time.perf_counter()
         func()
-        times.append(time.perf_counter() - start)
+        if run:  # the first is the warm-up
+            times.append(time.perf_counter() - start)
     return statistics.median(times)
 
 
@@ -118,6 +125,23 @@ def bench_speed(root: Path | None = None, runs: int = 20, big_mb: int = 256) -> 
         lean_grep = _median(lambda: search(PATTERN), runs)
         raw = _median(lambda: subprocess.run([rg, "-n", PATTERN], cwd=root, capture_output=True, check=False), runs)
         row(f"grep `{PATTERN}` over the tree", lean_grep, "`rg -n PATTERN`", raw)
+
+    longest = max(sorted(root.rglob("*.py")), key=lambda path: path.read_bytes().count(b"\n"))
+    with tempfile.TemporaryDirectory(prefix="leanread-speed-") as tmp:
+        copy, text = Path(tmp) / longest.name, longest.read_text("utf-8", "surrogateescape")
+        versions = iter(range(1 << 30))
+
+        def change() -> None:
+            copy.write_text(f"{text}# version {next(versions)}\n", "utf-8", "surrogateescape")
+
+        change()
+        mapping = Session([tmp], ledger=MemoryLedger())
+        lean_outline = _median(lambda: mapping.read(copy.name), runs, before=change)
+        lean_stub = _median(lambda: mapping.read(copy.name), runs)
+        cat_big = _median(lambda: subprocess.run(["cat", str(copy)], capture_output=True, check=True), runs)
+    lines = text.count("\n")
+    row(f"read a {lines}-line file whole (its outline), a new version each call", lean_outline, "`cat FILE`", cat_big)
+    row("the same whole read again (the outline's stub)", lean_stub, "`cat FILE`", cat_big)
     return {
         "root": str(root),
         "small_file": relative,

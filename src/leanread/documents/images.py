@@ -4,6 +4,7 @@ longest side is at most ``MAX_SIDE`` pixels and its encoding fits a byte budget.
 from __future__ import annotations
 
 import io
+import math
 import re
 import warnings
 from typing import Any
@@ -101,6 +102,21 @@ def prepare(data: bytes, display: str, max_side: int = MAX_SIDE, max_bytes: int 
             (max(1, int(frame.width * scale)), max(1, int(frame.height * scale))), pil.Resampling.LANCZOS
         )
     return ImagePayload(encoded, _MIME[out_fmt], fmt, (width, height), frame.size, frames)
+
+
+#: Anthropic's published estimate of an image's input tokens ("Vision: calculate image costs"):
+#: width x height / 750; an image whose long side is over 1568 px, or that would cost over about
+#: 1,600 tokens, is scaled down by the API first.
+PIXELS_PER_TOKEN = 750
+LONG_SIDE = 1568
+MAX_IMAGE_TOKENS = 1600
+
+
+def image_tokens(width: int, height: int) -> int:
+    """The input tokens an image of ``width`` x ``height`` pixels costs the model, by Anthropic's
+    published estimate (``PIXELS_PER_TOKEN``), after the API's own downscale."""
+    scale = min(1.0, LONG_SIDE / max(width, height, 1))
+    return min(math.ceil(width * scale * height * scale / PIXELS_PER_TOKEN), MAX_IMAGE_TOKENS)
 
 
 def describe(payload: ImagePayload, source_bytes: int) -> str:

@@ -37,18 +37,27 @@ def cumulative(values: list[int]) -> list[int]:
 
 
 def saving_chart(
-    shown: list[int], full: list[int], unit: str = "call", labels: tuple[str, str] = ("shown", "plain full reads")
+    shown: list[int],
+    full: list[int],
+    unit: str = "call",
+    labels: tuple[str, str] = ("shown", "plain full reads"),
+    left_out: int = 0,
 ) -> str:
     """SVG markup of two running totals over the calls (or steps) of a session: the tokens the
     model was shown and what plain full reads would have cost; ``unit`` names the x axis,
-    ``labels`` the two lines.
+    ``labels`` the two lines; ``left_out``: calls not in the series (their plain cost unknown),
+    said in the title.
     An empty series gives a chart that says so."""
     if not shown:
-        return f'<svg class="chart" viewBox="0 0 {WIDTH} 40" role="img"><text x="8" y="24">No calls yet.</text></svg>'
+        empty = f"No {unit}s with a known plain cost." if left_out else f"No {unit}s yet."
+        return f'<svg class="chart" viewBox="0 0 {WIDTH} 40" role="img"><text x="8" y="24">{empty}</text></svg>'
     run_shown, run_full = cumulative(shown), cumulative(full)
     top = max(run_full[-1], run_shown[-1], 1)
     saved = 1 - run_shown[-1] / run_full[-1] if run_full[-1] else 0.0
-    title = escape(f"{run_shown[-1]:,} tokens {labels[0]} against {run_full[-1]:,} {labels[1]} ({saved:.1%} saved)")
+    gap = f"; {left_out:,} {unit}s of unknown plain cost left out" if left_out else ""
+    title = escape(
+        f"{run_shown[-1]:,} tokens {labels[0]} against {run_full[-1]:,} {labels[1]} ({saved:.1%} saved{gap})"
+    )
     return (
         f'<svg class="chart" viewBox="0 0 {WIDTH} {HEIGHT}" role="img" aria-label="{title}">'
         f"<title>{title}</title>"

@@ -64,3 +64,18 @@ def pages(total: int, size: int = PAGE_SIZE) -> int:
     return max(1, -(-total // size))
 
 
+def headline(s: SessionSummary) -> str:
+    """The session's totals in one line: calls, tokens shown, what the plain full reads cost and
+    the share saved; calls whose plain cost is not known are named and left out of the share
+    (the chart leaves them out too), so the figures never take an unknown for "nothing saved"."""
+    head = f"{s.calls:,} calls · {s.tokens:,} tokens shown"
+    if s.saved is None:
+        return f"{head} · plain full reads of unknown cost (recorded before leanread said it) · saving unknown"
+    if not s.unknown:
+        return f"{head} · {s.full_tokens:,} for plain full reads · {s.saved:.1%} saved"
+    known = s.calls - s.unknown
+    return (
+        f"{head} · {s.full_tokens:,} for the plain full reads of the {known:,} calls of known cost, which showed "
+        f"{s.known_tokens:,} · {s.saved:.1%} saved · {s.unknown:,} calls of unknown plain cost "
+        "(recorded before leanread said it)"
+    )

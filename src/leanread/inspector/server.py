@@ -39,6 +39,8 @@ LOOPBACK_HOSTS = ["127.0.0.1", "localhost", "[::1]"]
 _ENV = Environment(loader=PackageLoader("leanread.inspector", "templates"), autoescape=select_autoescape(default=True))
 _ENV.filters["pretty"] = lambda value: json.dumps(value, indent=2, ensure_ascii=False, sort_keys=True)
 _ENV.filters["when"] = lambda seconds: time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(seconds))
+_ENV.filters["count"] = lambda value: "unknown" if value is None else f"{value:,}"
+_ENV.filters["share"] = lambda value: "unknown" if value is None else f"{value:.1%}"
 
 
 def _page(name: str, status: int = 200, **values: Any) -> HTMLResponse:
@@ -63,12 +65,16 @@ def build_app(store: LedgerStore, report: Path | None = None) -> Starlette:
         count = queries.pages(summary.calls)
         page = min(max(_int(request.query_params.get("page"), 1), 1), count)
         light = store.calls(sid, bodies=False)
-        chart = saving_chart([c.tokens for c in light], [c.full_tokens for c in light])
+        known = [(c.tokens, c.full_tokens) for c in light if c.full_tokens is not None]
+        chart = saving_chart([t for t, _ in known], [f for _, f in known], left_out=len(light) - len(known))
         shown = store.calls(sid, (page - 1) * queries.PAGE_SIZE + 1, queries.PAGE_SIZE)
         grants = queries.grants_by_call(store.session_views(sid, {c.call_id for c in shown}))
         rows = [(c, queries.state(c, grants), queries.arguments_line(c)) for c in shown]
         files = store.session_paths(sid)
-        return _page("session.html", s=summary, chart=chart, rows=rows, page=page, pages=count, files=files)
+        headline = queries.headline(summary)
+        return _page(
+            "session.html", s=summary, headline=headline, chart=chart, rows=rows, page=page, pages=count, files=files
+        )
 
     async def call(request: Request) -> HTMLResponse:
         sid = request.path_params["session"]

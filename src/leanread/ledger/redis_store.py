@@ -98,7 +98,12 @@ redis.call('HSET', KEYS[2], number, ARGV[2])
 redis.call('HSET', KEYS[3], ARGV[3], number)
 redis.call('HINCRBY', KEYS[4], 'calls', 1)
 redis.call('HINCRBY', KEYS[4], 'tokens', ARGV[4])
-redis.call('HINCRBY', KEYS[4], 'full_tokens', ARGV[5])
+if ARGV[5] == '' then
+  redis.call('HINCRBY', KEYS[4], 'unknown', 1)
+  redis.call('HINCRBY', KEYS[4], 'unknown_tokens', ARGV[4])
+else
+  redis.call('HINCRBY', KEYS[4], 'full_tokens', ARGV[5])
+end
 redis.call('HSETNX', KEYS[4], 'first', ARGV[6])
 redis.call('HSET', KEYS[4], 'last', ARGV[6])
 for i = 1, 4 do redis.call('EXPIRE', KEYS[i], ARGV[7]) end
@@ -485,7 +490,8 @@ class RedisLedger:
             _b(f"{self.prefix}:sessions"),
         ]
         args = [
-            _head(stored), encode_body(stored), _b(stored.call_id), stored.tokens, stored.full_tokens,
+            _head(stored), encode_body(stored), _b(stored.call_id), stored.tokens,
+            "" if stored.full_tokens is None else stored.full_tokens,
             repr(stored.started), self.idle_seconds, _b(session_id),
         ]  # fmt: skip
         number = self._call(self._record_call, keys=keys, args=args)
@@ -540,11 +546,11 @@ class RedisLedger:
                 self._call(self._redis.zrem, index, _b(name))
                 continue
             t = {k.decode(): v.decode() for k, v in total.items()}
-            out.append(
-                SessionSummary(
-                    name, int(t["calls"]), int(t["tokens"]), int(t["full_tokens"]), float(t["first"]), float(t["last"])
-                )
+            calls, tokens, full, unknown, unknown_tokens = (
+                int(t.get(key, 0)) for key in ("calls", "tokens", "full_tokens", "unknown", "unknown_tokens")
             )
+            first, last = float(t["first"]), float(t["last"])
+            out.append(SessionSummary(name, calls, tokens, full, first, last, unknown, unknown_tokens))
         return sorted(out, key=lambda summary: (-summary.last, summary.session))
 
     def session_paths(self, session_id: str) -> list[str]:
@@ -570,7 +576,8 @@ def _head(call: CallRecord) -> bytes:
 def _from_head(number: int, data: bytes) -> CallRecord:
     call_id, tool, is_error, tokens, full_tokens, started, duration_ms = json.loads(data)
     return CallRecord(
-        call_id, tool, {}, "", bool(is_error), tokens=int(tokens), full_tokens=int(full_tokens),
+        call_id, tool, {}, "", bool(is_error), tokens=int(tokens),
+        full_tokens=None if full_tokens is None else int(full_tokens),
         started=float(started), duration_ms=float(duration_ms), number=number,
     )  # fmt: skip
 

@@ -33,7 +33,9 @@ the string, ``surrogatepass`` so any Python ``str``, a non-UTF-8 file name inclu
                                           ``transcript_sqlite``)
 
 Version 1 files (no ``matches`` table), version 2 files (no ``calls`` table), version 3 files (no
-``hides`` counter) and version 4 files (no ``next_line``/``next_char``) are upgraded in place when opened.
+``hides`` counter), version 4 files (no ``next_line``/``next_char``) and version 5 files (calls
+whose plain full read's cost is not known counted as if nothing was saved; see
+``transcript_sqlite.mark_unknown_costs``) are upgraded in place when opened.
 
 Every failure of the file (corrupt, unreadable, locked too long, newer schema) is a one-sentence
 ``LeanreadError`` naming the file and the next step, never a raw ``sqlite3`` traceback.
@@ -58,12 +60,19 @@ from ..errors import LeanreadError
 from ..memo import Puts
 from .store import LineRange, MatchLocation, NextWindow, ViewRecord, match_id, match_number, unknown_call
 from .transcript import CallRecord, SessionSummary
-from .transcript_sqlite import SCHEMA_V3, insert_call, select_call, select_calls, select_sessions
+from .transcript_sqlite import (
+    SCHEMA_V3,
+    insert_call,
+    mark_unknown_costs,
+    select_call,
+    select_calls,
+    select_sessions,
+)
 from .viewcache import ViewCache
 
 __all__ = ["BUSY_TIMEOUT_MS", "SCHEMA_VERSION", "SQLiteLedger", "default_ledger_path"]
 
-SCHEMA_VERSION = 5
+SCHEMA_VERSION = 6
 """The schema this module writes (``PRAGMA user_version``); files of a higher version are refused."""
 
 BUSY_TIMEOUT_MS = 30000
@@ -298,6 +307,8 @@ class SQLiteLedger:
                 for statement in _NEXT_WINDOW_COLUMNS:
                     conn.execute(statement)
             conn.execute(_INSTRUCTIONS_INDEX)
+            if 3 <= version < 6:
+                mark_unknown_costs(conn)
             conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
 
     def _schema_version(self) -> int:

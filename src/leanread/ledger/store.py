@@ -20,7 +20,7 @@ from dataclasses import dataclass, replace
 from typing import Protocol
 
 from ..errors import InvalidArgument
-from .transcript import CallRecord, SessionSummary, TranscriptStore, normalized
+from .transcript import CallRecord, SessionSummary, TranscriptStore, normalized, summarise
 
 LineRange = tuple[int, int]
 
@@ -357,18 +357,7 @@ class MemoryLedger:
 
     def sessions(self) -> list[SessionSummary]:
         with self._lock:
-            summaries = [
-                SessionSummary(
-                    session,
-                    len(kept),
-                    sum(c.tokens for c in kept),
-                    sum(c.full_tokens for c in kept),
-                    min(c.started for c in kept),
-                    max(c.started for c in kept),
-                )
-                for session, kept in self._calls.items()
-                if kept
-            ]
+            summaries = [summarise(session, kept) for session, kept in self._calls.items() if kept]
         return sorted(summaries, key=lambda s: (-s.last, s.session))
 
     def session_paths(self, session_id: str) -> list[str]:

@@ -29,6 +29,8 @@ __all__ = [
     "decode_body",
     "encode_body",
     "normalized",
+    "plain_cost",
+    "summarise",
 ]
 
 
@@ -45,7 +47,8 @@ class CallRecord:
         metadata: the result's metadata (``ToolResult.metadata``).
         images: the images sent next to ``text``, base64 as sent.
         tokens: o200k_base tokens of ``text``.
-        full_tokens: tokens of the plain full read it replaces (``tokens`` when nothing is replaced).
+        full_tokens: tokens of the plain full read it replaces (``tokens`` when nothing is replaced;
+            see ``plain_cost``); None: not known (a read recorded before every read said it).
         started: when the call began, in seconds since the epoch.
         duration_ms: how long it ran, in milliseconds.
         number: its place in the session (1, 2, …), given by the store.
@@ -59,7 +62,7 @@ class CallRecord:
     metadata: dict[str, Any] = field(default_factory=dict)
     images: tuple[ImageData, ...] = ()
     tokens: int = 0
-    full_tokens: int = 0
+    full_tokens: int | None = 0
     started: float = 0.0
     duration_ms: float = 0.0
     number: int = 0
@@ -73,8 +76,10 @@ class SessionSummary:
         session: the session id.
         calls: tool calls recorded.
         tokens: tokens the model was shown in all.
-        full_tokens: what the plain full reads would have cost.
+        full_tokens: what the plain full reads would have cost, over the calls whose cost is known.
         first, last: when the first and the last call began (seconds since the epoch).
+        unknown: calls whose plain full read's cost is not known (``CallRecord.full_tokens`` None).
+        unknown_tokens: the tokens those calls showed.
     """
 
     session: str
@@ -83,11 +88,21 @@ class SessionSummary:
     full_tokens: int
     first: float
     last: float
+    unknown: int = 0
+    unknown_tokens: int = 0
 
     @property
-    def saved(self) -> float:
-        """The share of ``full_tokens`` not spent (0.0 … 1.0; 0.0 for an empty session)."""
-        return 1 - self.tokens / self.full_tokens if self.full_tokens else 0.0
+    def known_tokens(self) -> int:
+        """Tokens shown by the calls whose plain full read's cost is known."""
+        return self.tokens - self.unknown_tokens
+
+    @property
+    def saved(self) -> float | None:
+        """The share of ``full_tokens`` not spent by the calls whose cost is known (below 0 when
+        they cost more, as a numbered format does); None when no call's cost is known."""
+        if self.unknown >= self.calls:
+            return None
+        return 1 - self.known_tokens / self.full_tokens if self.full_tokens else 0.0
 
 
 class TranscriptStore(Protocol):
@@ -123,14 +138,53 @@ def call_record(
     tool: str, arguments: dict[str, object], result: ToolResult, call_id: str, started: float, duration_ms: float
 ) -> CallRecord:
     """The transcript record of one call: ``result``'s text, images and metadata, its tokens from
-    the metadata (counted when the result has none, as an error has not)."""
+    the metadata (counted when the result has none, as an error has not), its plain full read's
+    tokens as ``plain_cost`` finds them."""
     tokens = result.metadata.get("tokens")
     tokens = tokens if isinstance(tokens, int) else count_tokens(result.text)
-    full = result.metadata.get("full_tokens")
+    full = plain_cost(tool, result.is_error, result.metadata, tokens)
     return CallRecord(
         call_id, tool, dict(arguments), result.text, result.is_error, dict(result.metadata), result.images,
-        tokens, full if isinstance(full, int) else tokens, started, duration_ms,
+        tokens, full, started, duration_ms,
     )  # fmt: skip
+
+
+#: Tools whose answer stands for no longer plain answer: their plain cost is what they showed.
+REPLACE_NOTHING = frozenset({"ls", "edit", "write", "context"})
+
+
+def plain_cost(tool: str, is_error: bool, metadata: dict[str, Any], tokens: int) -> int | None:
+    """Tokens of the plain full answer a call's result stands for, from its metadata:
+    ``full_tokens`` when the result says it (every read, grep, ls, edit and write does); else
+    ``tokens`` for a refusal and for a tool that replaces nothing (ls, edit, write, context);
+    a grep pruned to a focus question, its ``focus.tokens_before``, an unpruned one ``tokens``;
+    None (not known) for a read that does not say it (transcripts written before every read
+    said it hold outlines, their stubs and images so)."""
+    full = metadata.get("full_tokens")
+    if isinstance(full, int) and not isinstance(full, bool):
+        return full
+    if is_error or tool in REPLACE_NOTHING:
+        return tokens
+    if tool == "grep":
+        focus = metadata.get("focus")
+        before = focus.get("tokens_before") if isinstance(focus, dict) and "kept_matches" in focus else None
+        return before if isinstance(before, int) else tokens
+    return None
+
+
+def summarise(session_id: str, calls: list[CallRecord]) -> SessionSummary:
+    """The totals of a session's ``calls`` (at least one)."""
+    unknown = [c for c in calls if c.full_tokens is None]
+    return SessionSummary(
+        session_id,
+        len(calls),
+        sum(c.tokens for c in calls),
+        sum(c.full_tokens or 0 for c in calls),
+        min(c.started for c in calls),
+        max(c.started for c in calls),
+        len(unknown),
+        sum(c.tokens for c in unknown),
+    )
 
 
 def _plain(value: Any) -> Any:

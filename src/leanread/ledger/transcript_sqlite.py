@@ -2,6 +2,7 @@
 
     calls(session, number, call_id, tool, started, duration_ms, is_error, tokens, full_tokens, body)
         one row per ``CallRecord``; primary key (session, number), numbers 1, 2, … per session;
+        ``full_tokens`` -1 when not known (``CallRecord.full_tokens`` None; since version 6);
         ``body`` the zlib-compressed JSON of arguments, text, metadata and images
         (``transcript.encode_body``); index (session, call_id, number)
 
@@ -10,11 +11,13 @@ The functions take an open connection; ``SQLiteLedger`` holds the lock and the t
 
 from __future__ import annotations
 
+import json
 import sqlite3
+import zlib
 from dataclasses import replace
 from typing import Any
 
-from .transcript import CallRecord, SessionSummary, decode_body, encode_body, normalized
+from .transcript import CallRecord, SessionSummary, decode_body, encode_body, normalized, plain_cost
 
 #: What version 3 added to version 2: the transcript.
 SCHEMA_V3 = (
@@ -35,6 +38,9 @@ SCHEMA_V3 = (
 )
 
 _HEAD = "number, call_id, tool, started, duration_ms, is_error, tokens, full_tokens"
+
+#: ``full_tokens`` of a call whose plain full read's cost is not known.
+UNKNOWN = -1
 
 
 def _b(text: str) -> bytes:
@@ -61,7 +67,7 @@ def insert_call(conn: sqlite3.Connection, session_id: str, call: CallRecord) -> 
             stored.duration_ms,
             int(stored.is_error),
             stored.tokens,
-            stored.full_tokens,
+            UNKNOWN if stored.full_tokens is None else stored.full_tokens,
             encode_body(stored),
         ),
     )
@@ -77,7 +83,7 @@ def _row(row: tuple[Any, ...], bodies: bool) -> CallRecord:
         text="",
         is_error=bool(is_error),
         tokens=tokens,
-        full_tokens=full_tokens,
+        full_tokens=None if full_tokens < 0 else full_tokens,
         started=started,
         duration_ms=duration_ms,
         number=number,
@@ -118,7 +124,41 @@ def select_call(conn: sqlite3.Connection, session_id: str, call_id: str) -> Call
 def select_sessions(conn: sqlite3.Connection) -> list[SessionSummary]:
     """Every session with calls, the most recently active first."""
     rows = conn.execute(
-        "SELECT session, count(*), sum(tokens), sum(full_tokens), min(started), max(started) FROM calls "
+        "SELECT session, count(*), sum(tokens), sum(max(full_tokens, 0)), min(started), max(started), "
+        "sum(full_tokens < 0), sum(CASE WHEN full_tokens < 0 THEN tokens ELSE 0 END) FROM calls "
         "GROUP BY session ORDER BY max(started) DESC, session"
     ).fetchall()
-    return [SessionSummary(_s(s), n, tokens, full, first, last) for s, n, tokens, full, first, last in rows]
+    return [SessionSummary(_s(row[0]), *row[1:]) for row in rows]
+
+
+def mark_unknown_costs(conn: sqlite3.Connection) -> int:
+    """Version 6: the calls recorded before every result said its plain full read's cost get
+    ``transcript.plain_cost`` of their stored metadata (a read that does not say it: ``UNKNOWN``;
+    a focused grep: its ``tokens_before``) instead of their own tokens. Only rows that could be
+    such (reads and greps, not refused, ``full_tokens`` = ``tokens``) are looked at, and a body
+    whose JSON has a ``"full_tokens":`` key (a string's quotes are escaped, so only a key reads so)
+    is not parsed; a damaged body is not known. Run inside the upgrade's write transaction;
+    returns the rows changed."""
+    candidates = conn.execute(
+        "SELECT session, number, tool, tokens, body FROM calls "
+        "WHERE is_error = 0 AND tool IN ('read', 'grep') AND full_tokens = tokens"
+    )
+    changes: list[tuple[int, bytes, int]] = []
+    for session, number, tool, tokens, body in candidates:
+        cost = _stored_cost(tool, tokens, body)
+        if cost != tokens:
+            changes.append((UNKNOWN if cost is None else cost, session, number))
+    conn.executemany("UPDATE calls SET full_tokens = ? WHERE session = ? AND number = ?", changes)
+    return len(changes)
+
+
+def _stored_cost(tool: str, tokens: int, body: bytes) -> int | None:
+    """``plain_cost`` of a stored call from its compressed body (None: damaged, or not known)."""
+    try:
+        raw = zlib.decompress(body)
+        if b'"full_tokens":' in raw:
+            return tokens  # the result said it: the row already holds it
+        metadata = json.loads(raw)["m"] if tool == "grep" else {}
+    except (zlib.error, ValueError, KeyError, TypeError):
+        return None
+    return plain_cost(tool, False, metadata if isinstance(metadata, dict) else {}, tokens)

@@ -17,6 +17,7 @@ from ..files.writeback import atomic_write
 from ..ledger.knowledge import Knowledge, KnownLine, carry_records, know
 from ..ledger.store import LedgerStore, LineRange, ViewRecord
 from ..pruning import AuditHook, FocusAudit, LocalPruner, Pruner, backend_name
+from ..view.tokens import count_tokens
 from .instructions import Instruction, governing, load
 
 #: Line indexes of big files, shared by every session of the process.
@@ -53,6 +54,14 @@ def audit_focus(
         ctx.audit(event)
     except Exception as exc:  # a plugin's failure must not cost the model its result
         focus["audit_error"] = f"{type(exc).__name__}: {exc}"
+
+
+def replaces_nothing(text: str) -> dict[str, int]:
+    """``tokens`` and ``full_tokens`` of a result that stands for no longer plain answer (``ls``,
+    ``edit``, ``write``, a grep not pruned): both the o200k_base tokens of ``text``, so the call
+    counts as shown and saves nothing."""
+    tokens = count_tokens(text)
+    return {"tokens": tokens, "full_tokens": tokens}
 
 
 def load_text(ctx: ToolContext, resolved: Resolved, first: int = 1, limit: int | None = None) -> TextFile:

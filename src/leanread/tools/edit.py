@@ -19,7 +19,6 @@ from ..ledger.knowledge import Knowledge, as_known, hunk_spans, hunks_known, kno
 from ..result import ToolResult
 from ..view.hunks import format_hunk
 from ..view.render import cut_line, span
-from ..view.tokens import count_tokens
 from .common import (
     ToolContext,
     decoded_for_write,
@@ -27,6 +26,7 @@ from .common import (
     record_view,
     remember_written,
     replace_if_unchanged,
+    replaces_nothing,
     whole_lines,
 )
 from .races import Arrival, arrival, changed_lines, changes_since, current_span, refusal
@@ -334,7 +334,7 @@ def run(ctx: ToolContext, request: EditRequest, call_id: str) -> ToolResult:
         "new_lines": [list(r) for r in plan.new_lines],
         "content_hash": new_file.content_hash,
         "size": new_file.size,
-        "tokens": count_tokens(text),
+        **replaces_nothing(text),
     }
     if warning:
         metadata["warning"] = warning

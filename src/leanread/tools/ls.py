@@ -48,8 +48,7 @@ from ..files.ripgrep import RgOptions, list_files
 from ..result import ToolResult
 from ..view.counts import plural
 from ..view.frame import Own, frame_like, framed, one_line
-from ..view.tokens import count_tokens
-from .common import DenyFilter, ToolContext
+from .common import DenyFilter, ToolContext, replaces_nothing
 from .spec import READ_ONLY, Arguments, ToolSpec, count, string
 
 NAME = "ls"
@@ -310,7 +309,7 @@ def run(ctx: ToolContext, request: LsRequest, call_id: str) -> ToolResult:
         "entries_shown": used,
         "collapsed": collapsed,
         "truncated": "limit" if cut else None,
-        "tokens": count_tokens(text),
+        **replaces_nothing(text),
     }
     return ToolResult(text, metadata=metadata)
 

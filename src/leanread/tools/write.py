@@ -15,8 +15,14 @@ from ..files.workspace import read_regular_file
 from ..files.writeback import encode_edit, file_lock
 from ..ledger.knowledge import ranges_of
 from ..result import ToolResult
-from ..view.tokens import count_tokens
-from .common import ToolContext, decoded_for_write, knowledge_of, remember_written, replace_if_unchanged
+from .common import (
+    ToolContext,
+    decoded_for_write,
+    knowledge_of,
+    remember_written,
+    replace_if_unchanged,
+    replaces_nothing,
+)
 from .edit import EditRefused
 from .races import Arrival, arrival, write_refusal
 from .spec import WRITES, Arguments, ToolSpec, string
@@ -145,7 +151,7 @@ def run(ctx: ToolContext, request: WriteRequest, call_id: str) -> ToolResult:
         "created": created,
         "content_hash": new_file.content_hash,
         "size": new_file.size,
-        "tokens": count_tokens(text),
+        **replaces_nothing(text),
     }
     return ToolResult(text, metadata=metadata)
 

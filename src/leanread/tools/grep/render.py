@@ -13,7 +13,7 @@ from ...result import ToolResult
 from ...view.frame import Own, frame_like, framed
 from ...view.render import byte_size
 from ...view.tokens import count_tokens
-from ..common import ToolContext
+from ..common import ToolContext, replaces_nothing
 from .assemble import Focused, Shown, assemble
 from .request import plural
 
@@ -68,8 +68,12 @@ def metadata_of(
     text: str,
 ) -> dict[str, Any]:
     """The result's metadata: counts, paging, the matches shown (id, path, line, column), whether
-    the pattern was searched as literal text, tokens of ``text``, and ``focus`` when asked."""
+    the pattern was searched as literal text, tokens of ``text``, ``full_tokens`` (the page the
+    same search shows without focus: ``focus.tokens_before`` when pruned, else ``tokens``), and
+    ``focus`` when asked."""
     last = page.last
+    tokens = count_tokens(text)
+    before = page.focus.get("tokens_before") if page.focus is not None and page.focused is not None else None
     metadata: dict[str, Any] = {
         "call_id": call_id,
         "path": where,
@@ -82,7 +86,8 @@ def metadata_of(
         "truncated": page.truncated,
         "matches": matches,
         "literal": literal,
-        "tokens": count_tokens(text),
+        "tokens": tokens,
+        "full_tokens": before if isinstance(before, int) else tokens,
     }
     if page.focus is not None:
         metadata["focus"] = page.focus
@@ -167,6 +172,6 @@ def files_only(
         "total_files": len(files),
         "offset": first,
         "next_offset": last + 1 if last < len(files) else None,
-        "tokens": count_tokens(text),
+        **replaces_nothing(text),
     }
     return ToolResult(text, metadata=metadata)

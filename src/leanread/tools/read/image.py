@@ -1,13 +1,17 @@
 """The reader of images: image content downscaled to fit, its sizes in the text; a re-read of
-the same bytes while the model still has them is a stub."""
+the same bytes while the model still has them is a stub. ``tokens`` and ``full_tokens`` count
+the text (o200k_base) and the image sent (``images.image_tokens``, Anthropic's estimate: o200k
+has no measure of images), so a stub is seen to save the image."""
 
 from __future__ import annotations
 
 import base64
 from typing import Any
 
+from ...documents import ImagePayload
 from ...documents import images as document_images
 from ...files.textfile import content_hash
+from ...memo import LRU
 from ...result import ImageData, ToolResult
 from ...view.render import envelope
 from ...view.tokens import count_tokens
@@ -28,6 +32,27 @@ def read(job: Job) -> ToolResult:
     data = load_document(job.resolved, "image")
     result = with_instructions(_image(job, data), new_instructions(job.ctx, job.resolved))
     return unfocused(job.ctx, result, job.request.focus, "document")
+
+
+#: Tokens of an image's full answer (its text and image), per (path shown, bytes' hash, caps): a
+#: stub says what the full answer costs without decoding the image again in this process.
+_FULL_TOKENS: LRU[int] = LRU(256)
+
+
+def _full_key(job: Job, source_hash: str) -> tuple[str, str, int, int]:
+    return (job.resolved.display, source_hash, job.ctx.limits.image_max_side, job.ctx.limits.image_max_bytes)
+
+
+def _full_text(job: Job, data: bytes) -> tuple[str, ImagePayload]:
+    """The full answer's text and the image as sent."""
+    limits, display = job.ctx.limits, job.resolved.display
+    payload = document_images.prepare(data, display, limits.image_max_side, limits.image_max_bytes)
+    return envelope(display, "image", [document_images.describe(payload, len(data))]), payload
+
+
+def _full_tokens(job: Job, data: bytes) -> int:
+    text, payload = _full_text(job, data)
+    return count_tokens(text) + document_images.image_tokens(*payload.sent_size)
 
 
 def _image(job: Job, data: bytes) -> ToolResult:
@@ -57,10 +82,14 @@ def _image(job: Job, data: bytes) -> ToolResult:
             ],
         )
         record_view(ctx, call_id, view, as_lines, (), kind="read", knowledge=knowledge)
-        return ToolResult(text, metadata=dict(metadata, unchanged_since=[earlier], tokens=count_tokens(text)))
-    payload = document_images.prepare(data, resolved.display, ctx.limits.image_max_side, ctx.limits.image_max_bytes)
-    text = envelope(resolved.display, "image", [document_images.describe(payload, len(data))])
+        full = _FULL_TOKENS.get_or_make(_full_key(job, source_hash), lambda: _full_tokens(job, data))
+        tokens = count_tokens(text)
+        return ToolResult(text, metadata=dict(metadata, unchanged_since=[earlier], tokens=tokens, full_tokens=full))
+    text, payload = _full_text(job, data)
     width, height = payload.sent_size
+    pixels = document_images.image_tokens(width, height)
+    tokens = count_tokens(text) + pixels
+    _FULL_TOKENS.put(_full_key(job, source_hash), tokens)
     image = ImageData(base64.b64encode(payload.data).decode("ascii"), payload.mime_type, width, height)
     record_view(ctx, call_id, view, as_lines, ((1, 1),), kind="read", knowledge=knowledge)
     metadata.update(
@@ -69,7 +98,9 @@ def _image(job: Job, data: bytes) -> ToolResult:
         sent_size=[width, height],
         sent_bytes=len(payload.data),
         mime_type=payload.mime_type,
-        tokens=count_tokens(text),
+        image_tokens=pixels,
+        tokens=tokens,
+        full_tokens=tokens,
         base64_bytes=len(image.data),
     )
     return ToolResult(text, metadata=metadata, images=(image,))

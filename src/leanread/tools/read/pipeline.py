@@ -7,7 +7,6 @@ window → compare it with what the model has (the ledger) → render the cheape
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import replace
 from typing import Any
 
 from ...documents import registry as document_registry
@@ -20,7 +19,7 @@ from . import directory, document, image, notebook, text
 from .answer import Output, answer_of
 from .focus import focus_whole_file, focus_window, unfocused
 from .request import Job, ReadRequest, check, first_line
-from .shared import Lines, Page, retyped, window_metadata, with_instructions
+from .shared import Lines, Page, plain_tokens, retyped, window_metadata, with_instructions
 
 #: A reader: the answer of one kind of thing, finished or as lines to serve; None when it is to be
 #: read as text instead (a notebook asked for as its JSON, a zip that holds no document).
@@ -77,9 +76,9 @@ def serve(job: Job, lines: Lines) -> ToolResult:
     answered = _answer(page)
     if isinstance(answered, ToolResult):
         return answered
-    page, answer, focus, plain_tokens = answered
+    page, answer, focus, full_tokens = answered
     _record(page, answer)
-    result = with_instructions(_result(page, answer, focus, plain_tokens), lines.instructions)
+    result = with_instructions(_result(page, answer, focus, full_tokens), lines.instructions)
     return result if lines.unpruned_as is None else unfocused(ctx, result, job.request.focus, lines.unpruned_as)
 
 
@@ -97,14 +96,16 @@ def _answer(page: Page) -> tuple[Page, Output, dict[str, Any] | None, int | None
             audit_focus(job.ctx, "read", page.display, focus, unpruned, answer.text, "kept_lines" in focus)
             return page, answer, focus, None
     answer = answer_of(page, fresh)
-    plain_tokens = answer.full_tokens if job.fmt == "plain" and lines.kind == "file" else None
+    # the plain full window's tokens, when answer_of rendered exactly it (before focus prunes)
+    rendered_plain = job.fmt == "plain" and lines.kind == "file" and lines.plain_request is None
+    full_tokens = answer.full_tokens if rendered_plain else None
     if question is None:
-        return page, answer, None, plain_tokens
+        return page, answer, None, full_tokens
     answer, focus, unpruned = focus_window(page, question, lines.request.limit is not None, answer, fresh)
     if lines.outline_instead is not None and answer.mode in ("full", "elided"):  # not pruned: its outline
         return lines.outline_instead(focus.get("skipped") or focus.get("fail_open") or "not pruned")
     audit_focus(job.ctx, "read", page.display, focus, unpruned, answer.text, "kept_lines" in focus)
-    return page, answer, focus, plain_tokens
+    return page, answer, focus, full_tokens
 
 
 def _record(page: Page, answer: Output) -> None:
@@ -124,9 +125,10 @@ def _record(page: Page, answer: Output) -> None:
     )
 
 
-def _result(page: Page, answer: Output, focus: dict[str, Any] | None, plain_tokens: int | None) -> ToolResult:
+def _result(page: Page, answer: Output, focus: dict[str, Any] | None, full_tokens: int | None) -> ToolResult:
     """The answer as the model sees it (``<type>`` the kind, a note when the file does not parse)
-    with its metadata: the window, the mode, the file's facts, the focus, the plain tokens."""
+    with its metadata: the window, the mode, the file's facts, the focus, the tokens of the plain
+    full read it stands for (``full_tokens``: known already when the answer rendered exactly it)."""
     job, lines, window = page.job, page.lines, page.window
     shown = retyped(answer.text, lines.kind)
     metadata = window_metadata(job.call_id, page.display, lines.kind, window, count_tokens(shown))
@@ -136,13 +138,12 @@ def _result(page: Page, answer: Output, focus: dict[str, Any] | None, plain_toke
     )
     if focus is not None:
         metadata["focus"] = focus
-    if answer.mode != "full" or job.fmt != "plain":
-        if plain_tokens is None:
-            limits, all_lines = job.ctx.limits, lines.text_file.lines
-            first = first_line(lines.request, page.display, len(all_lines))
-            window = select_window(all_lines, first, lines.request.limit or limits.max_lines, limits, "plain")
-            plain_tokens = count_tokens(retyped(replace(page, window=window).render("plain"), lines.kind))
-        metadata["full_tokens"] = plain_tokens
+    if full_tokens is None and (answer.mode != "full" or job.fmt != "plain" or lines.plain_request is not None):
+        asked = lines.plain_request or lines.request
+        first = first_line(asked, page.display, len(lines.text_file.lines))
+        full_tokens = plain_tokens(job.ctx, lines.view, lines.text_file, first, asked.limit, lines.kind)
+    if full_tokens is not None:
+        metadata["full_tokens"] = full_tokens
     if lines.problem:  # the model should know the file does not parse (its own edit may have broken it)
         shown = f"{shown}\n({lines.problem}{lines.what}.)"
         metadata.update(problem=lines.problem, tokens=count_tokens(shown))

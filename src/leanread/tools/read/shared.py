@@ -1,6 +1,7 @@
-"""What the readers share: the metadata every window gives, the file's facts line, the window in
-its envelope, instruction files attached after the content, and ``sight``, the ledger's record
-of something shown whole that is not the file's lines."""
+"""What the readers share: the metadata every window gives, what the plain full read of a request
+costs (``plain_tokens``), the file's facts line, the window in its envelope, instruction files
+attached after the content, and ``sight``, the ledger's record of something shown whole that is
+not the file's lines."""
 
 from __future__ import annotations
 
@@ -14,10 +15,12 @@ from ...errors import NotText
 from ...files.textfile import TextFile
 from ...files.workspace import Resolved, read_regular_file
 from ...ledger.knowledge import Knowledge
+from ...memo import LRU
 from ...result import ToolResult
 from ...view.formats import Format
-from ...view.render import Window, file_facts, render_body, render_window
+from ...view.render import Window, file_facts, render_body, render_window, select_window
 from ...view.tokens import count_tokens
+from ..common import ToolContext
 from ..instructions import Instruction, reminder
 from .request import Job, ReadRequest
 
@@ -47,6 +50,9 @@ class Lines:
     what: str = ""
     #: A focus question on a whole read: prune the whole file, then apply the caps (``focus``).
     focus_whole: bool = False
+    #: The request whose plain full read this one stands for, when not ``request`` (a symbol
+    #: read: the whole file, as an agent without ``symbol=`` reads it).
+    plain_request: ReadRequest | None = None
 
 
 @dataclass(frozen=True)
@@ -85,6 +91,31 @@ def window_metadata(call_id: str, display: str, kind: str, window: Window, token
         "tokens": tokens,
         "full_tokens": tokens,
     }
+
+
+#: Tokens of plain full reads, per (path shown, version, window, limits, type): a stub or an outline
+#: of a big file renders and counts its plain window once per version, not on every call.
+_PLAIN_TOKENS: LRU[int] = LRU(2048)
+
+
+def plain_tokens(
+    ctx: ToolContext, view: Resolved, text_file: TextFile, first: int, limit: int | None, kind: str = "file"
+) -> int:
+    """o200k_base tokens of the plain full read of ``limit`` lines (None: ``limits.max_lines``)
+    from line ``first`` of ``text_file``: the text ``read(..., mode="full", fresh=true)`` shows in
+    the ``plain`` format, within the same caps (``max_lines``, ``max_bytes``, the line cut), as
+    ``<type>kind</type>``, without stubs, markers, diffs, outlines or focus, and without the
+    instruction files (``with_instructions`` adds those to both counts)."""
+    facts = facts_of(text_file)
+    key = (view.display, text_file.content_hash, facts, first, limit, ctx.limits, kind)
+
+    def count() -> int:
+        window = select_window(text_file.lines, first, limit or ctx.limits.max_lines, ctx.limits, "plain")
+        final_newline = text_file.final_newline
+        text = render_window(view.display, window, "plain", ctx.limits, final_newline=final_newline, facts=facts)
+        return count_tokens(retyped(text, kind))
+
+    return _PLAIN_TOKENS.get_or_make(key, count)
 
 
 def facts_of(text_file: TextFile) -> str | None:
@@ -144,11 +175,16 @@ class Page:
 
 
 def with_instructions(result: ToolResult, instructions: list[Instruction]) -> ToolResult:
-    """The result with newly found instruction files attached after its content."""
+    """The result with newly found instruction files attached after its content; the plain full
+    read would attach them too, so ``full_tokens`` grows by what they add to ``tokens``."""
     if not instructions:
         return result
     text = result.text + "\n" + reminder(instructions)
-    metadata = dict(result.metadata, tokens=count_tokens(text))
+    tokens = count_tokens(text)
+    metadata = dict(result.metadata, tokens=tokens)
+    full = result.metadata.get("full_tokens")
+    if isinstance(full, int):
+        metadata["full_tokens"] = full + tokens - int(result.metadata.get("tokens") or count_tokens(result.text))
     return replace(result, text=text, metadata=metadata)
 
 

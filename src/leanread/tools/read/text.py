@@ -16,7 +16,7 @@ from ..common import load_text, new_instructions, record_view
 from . import outline
 from .focus import unfocused
 from .request import Job, first_line
-from .shared import Lines, Opened, with_instructions
+from .shared import Lines, Opened, plain_tokens, with_instructions
 
 
 @dataclass(frozen=True)
@@ -86,13 +86,17 @@ def _answer(opened: Opened, wanted: _Wanted) -> ToolResult | Lines:
 
     def outline_result(shown_as: str) -> ToolResult:
         assert mapped is not None
-        result = with_instructions(outline.read_outline(opened, mapped, start), opened.instructions)
-        return unfocused(job.ctx, result, request.focus, shown_as)
+        result = outline.read_outline(opened, mapped, start)
+        full = plain_tokens(job.ctx, resolved, text_file, start, job.request.limit)  # what mode="full" would show
+        result = replace(result, metadata=dict(result.metadata, full_tokens=full))
+        return unfocused(job.ctx, with_instructions(result, opened.instructions), request.focus, shown_as)
 
     if mapped is not None and (mode == "outline" or (big_whole and not focus_text)):
         return outline_result("outline")
     problem = mapped.made.problem if mapped is not None else None
+    plain_request = None
     if request.symbol is not None:
+        plain_request = replace(request, symbol=None, offset=None, limit=None)  # the whole file, as without symbol=
         found, problem = outline.definition(opened, request.symbol)
         request = replace(request, offset=found.first, limit=found.last - found.first + 1)
 
@@ -109,6 +113,7 @@ def _answer(opened: Opened, wanted: _Wanted) -> ToolResult | Lines:
         problem=problem,
         what="; this definition's range may be off" if request.symbol is not None else "",
         focus_whole=wanted.focus_whole,
+        plain_request=plain_request,
     )
 
 
