@@ -35,13 +35,13 @@ def table(items: list[Item], title: str) -> None:
     for family, codec, text in items:
         data = text.encode(codec)
         tf = decode(data, "f.txt")
-        other = getattr(tf, "alternative_encoding", None)
+        others = getattr(tf, "other_encodings", ())
         right = "\n".join(tf.lines) + "\n" == text
         row = counts[family]
         row[0] += right
         row[1] += 1
-        row[2] += other is not None
-        row[3] += not right and not (other is not None and data.decode(other) == text)
+        row[2] += bool(others)
+        row[3] += not right and all(data.decode(other) != text for other in others)
     print(f"{title}\n\n| family | read right | said to be a guess | wrong, not flagged |\n| --- | --- | --- | --- |")
     for family, (right, total, guesses, wrong) in counts.items():
         print(f"| {family} | {right}/{total} | {guesses} | {wrong} |")

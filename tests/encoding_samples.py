@@ -50,6 +50,9 @@ SAMPLES: list[tuple[str, str, str]] = [
     ("western", "cp1252", "print('Olá, João!')  # saudação\n"),
     ("western", "cp1252", "echo “done” – ok\n"),
     ("western", "cp1252", "Copyright © 2019 Müller & Söhne GmbH. Alle Rechte vorbehalten.\n"),
+    ("western", "cp1252", "ÇA VA – À BIENTÔT, “MERCI”\n"),
+    ("western", "cp1252", "# AÇÃO NECESSÁRIA: ATUALIZAÇÃO\n"),
+    ("western", "iso8859_15", "Le prix est de 20 € pour l'été à Paris ; c'est une œuvre d'art.\n"),
     # Cyrillic: windows-1251 and KOI8-R.
     ("cyrillic", "cp1251", "// Проверка входных данных перед сохранением в базу.\nreturn ok;\n"),
     ("cyrillic", "cp1251", "Привет, мир! Это тестовый файл для проверки кодировки.\n"),
@@ -63,6 +66,8 @@ SAMPLES: list[tuple[str, str, str]] = [
     ("cyrillic", "koi8_r", "Привет, мир! Это тестовый файл для проверки кодировки.\n"),
     ("cyrillic", "koi8_r", "/* Функция возвращает длину строки в байтах. */\nint len(char *s);\n"),
     ("cyrillic", "koi8_r", "Сообщение об ошибке: файл не найден, проверьте путь.\n"),
+    ("cyrillic", "cp866", "Привет, мир! Это тестовый файл для проверки кодировки.\n"),
+    ("cyrillic", "iso8859_5", "Сохранение настроек завершено успешно.\n"),
     # Greek, windows-1253.
     ("greek", "cp1253", "Καλημέρα σας! Αυτό είναι ένα δοκιμαστικό αρχείο.\n"),
     ("greek", "cp1253", "# Ρυθμίσεις του διακομιστή\n# Μην αλλάζετε αυτό το αρχείο με το χέρι.\n"),
@@ -75,6 +80,13 @@ SAMPLES: list[tuple[str, str, str]] = [
     ("central", "cp1250", "Datoteka nije pronađena. Provjerite putanju i pokušajte ponovno.\n"),
     ("central", "cp1250", "Namestitev je končana. Znova zaženite računalnik.\n"),
     ("central", "cp1250", "Instalacja zakończona pomyślnie.\n"),
+    ("central", "iso8859_2", "Zażółć gęślą jaźń. Plik konfiguracyjny - nie edytować ręcznie.\n"),
+    # Other scripts and code pages.
+    ("other", "cp1254", "Dosya bulunamadı; lütfen yolu kontrol edip tekrar deneyin. Şifre değiştirildi.\n"),
+    ("other", "cp1257", "Failas nerastas. Patikrinkite kelią ir bandykite dar kartą. Ačiū už kantrybę.\n"),
+    ("other", "cp1255", "שלום עולם! זהו קובץ בדיקה עבור זיהוי קידוד.\n"),
+    ("other", "cp1256", "مرحبا بالعالم! هذا ملف اختبار للتحقق من الترميز.\n"),
+    ("other", "cp874", "สวัสดีชาวโลก นี่คือไฟล์ทดสอบสำหรับการตรวจสอบการเข้ารหัส\n"),
     # East Asian multi-byte.
     ("cjk", "gbk", "// 这是一个测试文件，包含中文注释。我们需要确保编码检测正确无误。\nint x = 1;\n"),
     ("cjk", "gbk", "# 配置文件\n# 请不要手动修改此文件，它会在每次构建时自动生成。\n"),
@@ -88,6 +100,7 @@ SAMPLES: list[tuple[str, str, str]] = [
     ("cjk", "euc_kr", "// 이 파일은 한국어 주석을 포함한 테스트 파일입니다.\nint z = 3;\n"),
     ("cjk", "euc_kr", "# 설정 파일\n# 이 파일을 직접 수정하지 마십시오.\n"),
     ("cjk", "euc_kr", "사용자 이름 또는 비밀번호가 잘못되었습니다.\n"),
+    ("cjk", "euc_jp", "// これは日本語のテキストです。文字コードの検出を確認します。\n"),
 ]
 
 # windows-1252 texts of which one byte pair, a non-ASCII byte and the letter after it, is also a

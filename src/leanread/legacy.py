@@ -1,9 +1,9 @@
 """Choose the legacy encoding of bytes that are neither UTF-8 nor UTF-16/32, and say when the
 choice is a guess.
 
-Candidates are the encodings charset-normalizer finds (each match and the encodings it names as
-giving the same text) and the usual code page of each script; every one that decodes the bytes
-strictly is scored by how implausible its text is as real writing, in bits (lower reads better):
+Candidates are the legacy encodings of the WHATWG Encoding Standard, those charset-normalizer
+finds first; every one that decodes the bytes strictly is scored by how implausible its text
+is as real writing, in bits (lower reads better):
 
 - ``zipf_bits``: the text's o200k_base tokens, each costing ``log2(rank + 1) + 3.7``. BPE merges
   frequent strings first, so a token's rank follows its frequency in the tokenizer's large
@@ -17,11 +17,11 @@ strictly is scored by how implausible its text is as real writing, in bits (lowe
   Paris coűte``).
 - ``prior_bits``: how rarely text comes in the encoding: 0 for windows-1252 (the default for
   Western text), 3 for the other legacy encodings common on the web (``_COMMON``), 8 for the
-  rest of the WHATWG Encoding Standard's (``_WHATWG``; no other encoding is tried).
+  rest of the WHATWG Encoding Standard's (``_RARE``; no other encoding is tried).
 
 The cheapest candidate wins; among candidates that give the same text the most common encoding
-is named. When the cheapest candidate giving a different text costs less than ``CLOSE_BITS``
-more, the choice is a guess and that candidate is named as the alternative.
+is named. When candidates giving other texts cost less than ``CLOSE_BITS`` more, the choice is
+a guess and they are named as its alternatives.
 """
 
 from __future__ import annotations
@@ -42,87 +42,72 @@ from .tokens import encoding as o200k
 __all__ = ["CLOSE_BITS", "Choice", "choose", "implausibility"]
 
 #: A runner-up within this many bits of the winner makes the choice a guess (a likelihood ratio
-#: under 2**6 = 64). Measured on 522 short fragments of real texts in 12 encodings
+#: under 2**6 = 64). Measured on 656 short fragments of real texts in 21 encodings
 #: (``tests/encoding_accuracy.py --margins``, BENCHMARKS.md "Legacy encodings"): a wrong reading
-#: won by at most 5.0 bits; under 6 bits flags both and 11 of the 520 right ones.
+#: won by at most 5.4 bits; under 6 bits flags all 5 and 26 of the 651 right ones.
 CLOSE_BITS = 6.0
+
+#: Alternatives named at most when the choice is a guess.
+MAX_ALTERNATIVES = 2
 
 #: Lines scored per candidate: the first lines holding a byte over 0x7F, up to this many bytes.
 SAMPLE_BYTES = 4096
 
-# The usual code page of each script, tried besides charset-normalizer's matches (it stops at
-# the first multi-byte decoding that reads without mess on short text, so windows-1252 can be
-# missing from its answer).
-_USUAL = (
+# Legacy encodings that web sites still use, as Python codec names (``codecs.lookup(name).name``),
+# windows-1252 first, then one per script or region before its variants: W3Techs' survey of
+# character encodings (via Wikipedia, "Popularity of text encodings", 2024) finds
+# ISO-8859-1/windows-1252 on about 1.3 % of sites and each of the others on at most 0.2 %.
+_COMMON = (
     "cp1252",
     "cp1250",
     "cp1251",
-    "koi8_r",
+    "koi8-r",
     "cp1253",
     "cp1254",
+    "cp1255",
+    "cp1256",
     "cp1257",
+    "cp874",
     "gb18030",
     "big5",
     "cp932",
     "euc_jp",
     "cp949",
+    "iso8859-15",
+    "iso8859-2",
+    "iso8859-7",
+    "iso8859-9",
+    "iso8859-1",
+    "gbk",
+    "gb2312",
+    "cp950",
+    "shift_jis",
+    "euc_kr",
 )
 
-# Legacy encodings that web sites still use, as Python codec names (``codecs.lookup(name).name``):
-# W3Techs' survey of character encodings (via Wikipedia, "Popularity of text encodings", 2024)
-# finds ISO-8859-1/windows-1252 on about 1.3 % of sites and each of these on at most 0.2 %.
-_COMMON = frozenset(
-    {
-        "cp1250",
-        "cp1251",
-        "cp1253",
-        "cp1254",
-        "cp1255",
-        "cp1256",
-        "cp1257",
-        "cp874",
-        "koi8-r",
-        "iso8859-2",
-        "iso8859-7",
-        "iso8859-9",
-        "iso8859-15",
-        "iso8859-1",
-        "gbk",
-        "gb18030",
-        "gb2312",
-        "big5",
-        "cp950",
-        "shift_jis",
-        "cp932",
-        "euc_jp",
-        "euc_kr",
-        "cp949",
-    }
+# The rest of the legacy encodings of the WHATWG Encoding Standard
+# (https://encoding.spec.whatwg.org/), which with ``_COMMON`` are the ones still met in
+# practice. Python's others (DOS code pages but IBM866, EBCDIC, HP, the rarer Mac code pages)
+# are not tried: their text is all but never met, and a short Western text reads in one of them
+# by chance (cp775 turns ``naïve`` into ``na’ve``).
+_RARE = (
+    "cp866",
+    "koi8-u",
+    "mac-cyrillic",
+    "iso8859-5",
+    "iso8859-3",
+    "iso8859-4",
+    "iso8859-6",
+    "iso8859-8",
+    "iso8859-10",
+    "iso8859-13",
+    "iso8859-14",
+    "iso8859-16",
+    "mac-roman",
+    "cp1258",
+    "big5hkscs",
 )
-
-# The legacy encodings of the WHATWG Encoding Standard (https://encoding.spec.whatwg.org/), the
-# ones still met in practice, as Python codec names; Python's others (DOS, EBCDIC, HP and the
-# rarer Mac code pages) are not tried: their text is all but never met, and a short Western
-# text reads in one of them by chance (cp775 turns ``naïve`` into ``na’ve``).
-_WHATWG = _COMMON | frozenset(
-    {
-        "cp866",
-        "iso8859-3",
-        "iso8859-4",
-        "iso8859-5",
-        "iso8859-6",
-        "iso8859-8",
-        "iso8859-10",
-        "iso8859-13",
-        "iso8859-14",
-        "iso8859-16",
-        "koi8-u",
-        "mac-roman",
-        "mac-cyrillic",
-        "cp1258",
-        "big5hkscs",
-    }
-)
+_TRIED = frozenset(_COMMON + _RARE)
 
 # The accented letters of the languages written in Latin script with a legacy code page
 # (windows-1250/1252/1254/1257, ISO 8859-x), after the main exemplar sets of Unicode CLDR.
@@ -168,7 +153,7 @@ _MIXED_SCRIPT = 12.0  # a letter in a word of letters of another script
 _GLUED_SYMBOL = 8.0  # a symbol between two letters of one word
 _OUTSIDE_ALPHABET = 6.0  # a Latin letter outside the alphabet of the text's language
 _ISLAND = 6.0  # a one-letter word of a script no longer word of its line uses
-_CASE_FLIP = 4.0  # an upper-case letter right after a lower-case one, one of them non-ASCII
+_CASE_FLIP = 6.0  # an upper-case letter right after a lower-case one, one of them non-ASCII
 _PRIOR_COMMON = 3.0  # windows-1252 is at least 6 times as common (log2(1.3 / 0.2) = 2.7)
 _PRIOR_RARE = 8.0  # not in the survey: under 0.01 %, over 100 times rarer than windows-1252
 
@@ -176,13 +161,26 @@ _NON_ASCII = re.compile(r"[^\x00-\x7f]")
 # Combining marks of the scripts legacy code pages hold (windows-1258 tone marks, Arabic harakat,
 # Hebrew points, Thai vowels and tones).
 _MARKS = "".join(chr(c) for c in range(0x300, 0xE80) if unicodedata.category(chr(c)).startswith("M"))
+# A word: a run of letters (and numbers that are not digits, such as ``½``) and those marks.
+_WORD = re.compile(f"(?:[^\\W\\d_]|[{_MARKS}])+")
+# A non-ASCII character outside any word: punctuation, a symbol, a control.
+_NOT_IN_WORD = re.compile(f"[^\\x00-\\x7f\\w{_MARKS}]")
 
 # Characters besides dashes that join two letters of a word in real text: apostrophes, a soft
 # hyphen, Catalan's middle dot.
 _JOINERS = frozenset("’‘ʼ′·\u00ad")
 # First words of the names of letters and marks that belong to no one script.
-_NO_SCRIPT = frozenset({"MODIFIER", "COMBINING", "MASCULINE", "FEMININE", "MICRO", "SUPERSCRIPT", "SUBSCRIPT"})
-_EAST_ASIAN = frozenset({"CJK", "HIRAGANA", "KATAKANA", "HANGUL", "BOPOMOFO", "IDEOGRAPHIC", "HALFWIDTH", "FULLWIDTH"})
+_NO_SCRIPT = frozenset(
+    {"MODIFIER", "COMBINING", "MASCULINE", "FEMININE", "MICRO", "SUPERSCRIPT", "SUBSCRIPT", "FULLWIDTH"}
+)
+_EAST_ASIAN = {
+    "CJK": "HAN",
+    "IDEOGRAPHIC": "HAN",
+    "BOPOMOFO": "HAN",
+    "HIRAGANA": "KANA",
+    "KATAKANA": "KANA",
+    "HANGUL": "HANGUL",
+}
 
 
 @dataclass(frozen=True)
@@ -191,14 +189,15 @@ class Choice:
 
     Attributes:
         encoding: Python codec name (``codecs.lookup(name).name``): ``cp1252``, ``gb18030``, ….
-        alternative: the encoding of the runner-up whose text differs, when it reads almost as
-            well (``cost`` within ``CLOSE_BITS``): the choice is a guess. None when it is clear.
+        alternatives: the encodings, closest first (at most ``MAX_ALTERNATIVES``), whose texts
+            differ from the winner's and from each other's and read almost as well (costing
+            under ``CLOSE_BITS`` more): the choice is a guess. Empty when it is clear.
         margin: the runner-up's cost minus the winner's, in bits; ``math.inf`` when no other
             candidate decodes to a different text.
     """
 
     encoding: str
-    alternative: str | None
+    alternatives: tuple[str, ...]
     margin: float
 
 
@@ -211,51 +210,29 @@ def _prior_bits(codec: str) -> float:
 @lru_cache(maxsize=4096)
 def _script(char: str) -> str | None:
     """The script of a letter or mark, as the first word of its Unicode name: ``LATIN``,
-    ``CYRILLIC``, ``GREEK``, ``ARABIC``, …, ``EAST_ASIAN`` for Han, kana, Hangul and full-width
-    forms (which CJK text mixes), None for one of no script (``ª``, ``µ``, a combining accent)."""
-    first = unicodedata.name(char, "").split(" ", 1)[0]
-    if first in _EAST_ASIAN:
-        return "EAST_ASIAN"
+    ``CYRILLIC``, ``GREEK``, ``ARABIC``, …; ``HAN`` (with Bopomofo), ``KANA`` (hiragana and
+    katakana, half-width too) or ``HANGUL`` for East Asian ones; None for one of no script
+    (``ª``, ``µ``, a combining accent, a full-width Latin letter)."""
+    first = unicodedata.name(char, "").split(" ", 1)[0].split("-", 1)[0]  # KATAKANA-HIRAGANA …
+    if first == "HALFWIDTH":
+        first = unicodedata.name(char).split(" ")[1].split("-", 1)[0]
+    first = _EAST_ASIAN.get(first, first)
     return None if first in _NO_SCRIPT or not first else first
 
 
-def _is_letter(char: str) -> bool:
-    return unicodedata.category(char)[0] in "LM"
-
-
-def _word_at(line: str, i: int) -> tuple[int, int]:
-    """The span of the maximal run of letters and marks around ``line[i]``, a letter."""
-    start, end = i, i + 1
-    while start > 0 and _is_letter(line[start - 1]):
-        start -= 1
-    while end < len(line) and _is_letter(line[end]):
-        end += 1
-    return start, end
-
-
-def _words(line: str) -> list[str]:
-    """The maximal runs of letters and marks of ``line``."""
-    words: list[str] = []
-    start = None
-    for i, char in enumerate(line):
-        if _is_letter(char):
-            if start is None:
-                start = i
-        elif start is not None:
-            words.append(line[start:i])
-            start = None
-    if start is not None:
-        words.append(line[start:])
-    return words
+def _mixed(scripts: set[str | None]) -> bool:
+    """Whether a word's letters come from more than one script, Han with kana (Japanese) or with
+    Hangul (Korean) counting as one."""
+    scripts = scripts - {None}
+    return len(scripts) > 1 and not (scripts <= {"HAN", "KANA"} or scripts <= {"HAN", "HANGUL"})
 
 
 def _word_bits(word: str) -> float:
     """Mixed scripts, case flips and combining marks on no letter (``_NOT_TEXT`` each) in one
     word that holds a non-ASCII character."""
-    scripts = {_script(char) for char in word} - {None}
     orphans = len(word) - len(word.lstrip(_MARKS))
     bits = _NOT_TEXT * orphans
-    if len(scripts) > 1:
+    if _mixed({_script(char) for char in word}):
         bits += _MIXED_SCRIPT * sum(1 for char in word if not char.isascii())
     for before, char in itertools.pairwise(word):
         if before.islower() and char.isupper() and not (before.isascii() and char.isascii()):
@@ -263,16 +240,16 @@ def _word_bits(word: str) -> float:
     return bits
 
 
-def _lone_letter_bits(letter: str, line: str) -> float:
+def _lone_letter_bits(letter: str, words: list[str]) -> float:
     """``_ISLAND`` for a one-letter word that is no word: of a script that only one-letter words
-    use on a line of longer words (``5 қ – or 10 қ`` for ``5 € – or 10 €``), or an accented
+    use on a line of longer ``words`` (``5 қ – or 10 қ`` for ``5 € – or 10 €``), or an accented
     Latin letter no language of ``_ALPHABETS`` uses as a word (``the ľ`` for ``the ¾``)."""
     script = _script(letter)
     if script is None:
         return 0.0
     if script == "LATIN":
         return 0.0 if letter.lower() in _ONE_LETTER_WORDS else _ISLAND
-    longer = {_script(char) for word in _words(line) if len(word) > 1 for char in word} - {None}
+    longer = {_script(char) for word in words if len(word) > 1 for char in word} - {None}
     return _ISLAND if longer and script not in longer else 0.0
 
 
@@ -294,20 +271,15 @@ def _line_bits(line: str) -> float:
     """The oddities of one line: each word holding a non-ASCII character (``_word_bits``, and
     ``_lone_letter_bits`` for a word of one letter) and each other non-ASCII character
     (``_symbol_bits``)."""
+    words = _WORD.findall(line)
     bits = 0.0
-    scored_to = 0
-    for found in _NON_ASCII.finditer(line):
-        i = found.start()
-        if i < scored_to:
-            continue  # in a word already scored
-        if not _is_letter(line[i]):
-            bits += _symbol_bits(line, i)
-            continue
-        start, scored_to = _word_at(line, i)
-        word = line[start:scored_to]
-        bits += _word_bits(word)
-        if len(word) == 1:
-            bits += _lone_letter_bits(word, line)
+    for word in words:
+        if not word.isascii():
+            bits += _word_bits(word)
+            if len(word) == 1:
+                bits += _lone_letter_bits(word, words)
+    for found in _NOT_IN_WORD.finditer(line):
+        bits += _symbol_bits(line, found.start())
     return bits
 
 
@@ -356,24 +328,23 @@ def _sample(data: bytes) -> bytes:
 
 
 def _candidates(sample: bytes) -> list[str]:
-    """Codec names to try: charset-normalizer's matches for ``sample`` (best first, each with
-    the encodings it names as giving the same text), then ``_USUAL`` (only windows-1252 when
-    it has none); only the encodings of ``_WHATWG`` (so no UTF-16/32, never right without NUL
-    bytes), without duplicates."""
+    """Codec names to try: charset-normalizer's matches for ``sample`` that are in ``_TRIED``
+    (best first, each with the encodings it names as giving the same text), then the rest of
+    ``_COMMON`` and ``_RARE`` (charset-normalizer stops at the first multi-byte match of a short
+    text, so the right code page is often missing from its answer). When it has no match at all,
+    every decoding being too messy to be text (its mess ratio over 0.2), only windows-1252."""
     names: list[str] = []
     for match in charset_normalizer.from_bytes(sample):
         names.append(match.encoding)
         names.extend(match.could_be_from_charset)
-    # No match: every decoding is too messy to be text (charset-normalizer's mess ratio over
-    # 0.2); only windows-1252 is still tried, the encoding of Western text.
-    names.extend(_USUAL if names else _USUAL[:1])
+    names.extend(_COMMON + _RARE if names else _COMMON[:1])
     seen: dict[str, None] = {}
     for name in names:
         try:
             codec = codecs.lookup(name).name
         except LookupError:
             continue
-        if codec in _WHATWG or codec == "cp1252":
+        if codec in _TRIED:
             seen.setdefault(codec)
     return list(seen)
 
@@ -400,19 +371,23 @@ def choose(data: bytes) -> Choice | None:
     decodes them.
 
     Candidates are scored by ``implausibility`` on the lines that hold non-ASCII bytes
-    (``_sample``); the cheapest that decodes all of ``data`` wins. The alternative is the
-    cheapest after it whose text of ``data`` differs, when it costs less than ``CLOSE_BITS``
-    more (else the choice is clear).
+    (``_sample``); the cheapest that decodes all of ``data`` wins, and the next ones that give
+    other texts of ``data`` for less than ``CLOSE_BITS`` more are its alternatives.
     """
-    best: tuple[float, str, str] | None = None
+    found: list[tuple[float, str, str]] = []  # (cost, codec, text), one per text
     for cost, codec in _ranked(_sample(data)):
+        if found and cost - found[0][0] >= CLOSE_BITS and len(found) > 1:
+            break
         try:
             text = data.decode(codec)
         except UnicodeDecodeError:
             continue
-        if best is None:
-            best = (cost, codec, text)
-        elif text != best[2]:
-            margin = cost - best[0]
-            return Choice(best[1], codec if margin < CLOSE_BITS else None, margin)
-    return None if best is None else Choice(best[1], None, math.inf)
+        if all(text != other for _, _, other in found):
+            found.append((cost, codec, text))
+        if len(found) > MAX_ALTERNATIVES:
+            break
+    if not found:
+        return None
+    best = found[0][0]
+    close = tuple(codec for cost, codec, _ in found[1:] if cost - best < CLOSE_BITS)
+    return Choice(found[0][1], close, found[1][0] - best if len(found) > 1 else math.inf)

@@ -52,8 +52,8 @@ class TextFile:
         nul_bytes: NUL characters in the text; ``lines`` shows each as ``NUL_SHOWN`` (U+2400).
         growing: a big file that grew while it was indexed: ``lines`` and ``size`` are its first
             ``size`` bytes, up to the last complete line.
-        alternative_encoding: a legacy file whose encoding is a guess: the other encoding whose
-            text reads almost as well (``legacy.choose``); None when the encoding is clear.
+        other_encodings: a legacy file whose encoding is a guess: the other encodings whose
+            texts read almost as well, closest first (``legacy.choose``); empty when it is clear.
     """
 
     lines: Sequence[str]
@@ -68,7 +68,7 @@ class TextFile:
     mixed_newlines: bool = False
     nul_bytes: int = 0
     growing: bool = False
-    alternative_encoding: str | None = None
+    other_encodings: tuple[str, ...] = ()
 
 
 def _mostly_utf8(data: bytes) -> tuple[str, int] | None:
@@ -133,7 +133,7 @@ def _sniff_bom(data: bytes) -> tuple[str, int] | None:
 
 
 def _text_file(
-    data: bytes, text: str, codec: str, *, bom: bool, invalid: int = 0, alternative: str | None = None
+    data: bytes, text: str, codec: str, *, bom: bool, invalid: int = 0, others: tuple[str, ...] = ()
 ) -> TextFile:
     """The ``TextFile`` of ``data`` decoded to ``text`` (invalid bytes kept as ``surrogateescape``
     code points, ``invalid`` of them): characters shown otherwise (invalid bytes, NUL) are kept
@@ -153,7 +153,7 @@ def _text_file(
         raw_lines=tuple(raw) if invalid or nuls else None,
         mixed_newlines=mixed_newlines(text),
         nul_bytes=nuls,
-        alternative_encoding=alternative,
+        other_encodings=others,
     )
 
 
@@ -170,7 +170,7 @@ def decode(data: bytes, display: str, sniff_bytes: int = 8192) -> TextFile:
     invalid bytes (shown as U+FFFD, kept for write-back) when valid multi-byte characters
     outnumber them; else the legacy encoding whose text reads most plausibly among the candidates
     of charset-normalizer and the usual code pages (``legacy.choose``: windows-1252, GBK,
-    Shift-JIS, …; a close runner-up is kept as ``alternative_encoding``). NUL characters are
+    Shift-JIS, …; close runners-up are kept as ``other_encodings``). NUL characters are
     shown as ``NUL_SHOWN`` and kept for write-back.
 
     Args:
@@ -221,7 +221,7 @@ def decode(data: bytes, display: str, sniff_bytes: int = 8192) -> TextFile:
         ) from None
     # edits splice lines where the codec does not round-trip
     text = data.decode(legacy.encoding)
-    return _text_file(data, text, legacy.encoding, bom=False, alternative=legacy.alternative)
+    return _text_file(data, text, legacy.encoding, bom=False, others=legacy.alternatives)
 
 
 class IndexedLines(Sequence[str]):
@@ -249,8 +249,8 @@ class IndexedLines(Sequence[str]):
         return self._held[held]
 
 
-def _head_encoding(head: bytes, display: str, size: int) -> tuple[str, int, str | None]:
-    """Codec, BOM length and close alternative codec (``legacy.choose``) for a big file, judged
+def _head_encoding(head: bytes, display: str, size: int) -> tuple[str, int, tuple[str, ...]]:
+    """Codec, BOM length and close alternative codecs (``legacy.choose``) for a big file, judged
     from its first bytes (a legacy encoding from its complete lines among them, as ``decode``
     would judge a file of those lines)."""
     bom = _sniff_bom(head)
@@ -261,7 +261,7 @@ def _head_encoding(head: bytes, display: str, size: int) -> tuple[str, int, str 
                 f"{display} is a {codec} file of {size} bytes, too big to serve by line; "
                 "convert it to UTF-8 to read it."
             )
-        return codec, skip, None
+        return codec, skip, ()
     kind = binary_kind(head)
     if kind is not None:
         raise _not_text(display, kind, size)
@@ -272,10 +272,10 @@ def _head_encoding(head: bytes, display: str, size: int) -> tuple[str, int, str 
         )
     try:
         codecs.getincrementaldecoder("utf-8")().decode(head, final=False)
-        return "utf-8", 0, None
+        return "utf-8", 0, ()
     except UnicodeDecodeError:
         if _mostly_utf8(head) is not None:
-            return "utf-8", 0, None
+            return "utf-8", 0, ()
         # whole lines only: a multi-byte character cut at the end would rule its codec out
         legacy = choose(head[: head.rfind(b"\n") + 1] or head)
         if legacy is None:
@@ -283,7 +283,7 @@ def _head_encoding(head: bytes, display: str, size: int) -> tuple[str, int, str 
                 f"{display} is neither UTF-8 nor a text encoding leanread can detect "
                 f"({size} bytes); leanread cannot show it."
             ) from None
-        return legacy.encoding, 0, legacy.alternative
+        return legacy.encoding, 0, legacy.alternatives
 
 
 def decode_indexed(
@@ -298,7 +298,7 @@ def decode_indexed(
             not decode are shown as U+FFFD and counted in ``invalid_bytes``.
         StaleIndex, PathError: as for ``LineIndex.read_lines``.
     """
-    codec, bom, alternative = _head_encoding(head, display, index.size)
+    codec, bom, others = _head_encoding(head, display, index.size)
     crlf = index.lf_count > 0 and index.crlf_count == index.lf_count
     total = 0 if index.size == bom else index.total_lines  # a lone BOM is an empty file
     held: list[str] = []
@@ -335,5 +335,5 @@ def decode_indexed(
         invalid_bytes=invalid,
         nul_bytes=nuls,
         growing=growing,
-        alternative_encoding=alternative,
+        other_encodings=others,
     )

@@ -75,7 +75,7 @@ def facts_of(text_file: TextFile) -> str | None:
         text_file.mixed_newlines,
         nul_bytes=text_file.nul_bytes,
         growing=growing,
-        alternative=text_file.alternative_encoding,
+        others=text_file.other_encodings,
     )
 
 
