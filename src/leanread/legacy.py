@@ -14,7 +14,7 @@ is as real writing, in bits (lower reads better):
   reading of ``It’s`` gives ``It痴``); a symbol between two letters of a word (``Za¿ó³æ``); an
   upper-case letter right after a lower-case one (``пЯИВЕР``); Latin letters outside the
   alphabet of the one language that holds most of the text's accented letters (``L’été ŕ
-  Paris coűte``).
+  Paris coűte``); a Cyrillic, Greek, Hebrew, … code page whose text has no letter of its script.
 - ``prior_bits``: how rarely text comes in the encoding: 0 for windows-1252 (the default for
   Western text), 3 for the other legacy encodings common on the web (``_COMMON``), 8 for the
   rest of the WHATWG Encoding Standard's (``_RARE``; no other encoding is tried).
@@ -48,7 +48,7 @@ __all__ = ["CLOSE_BITS", "Choice", "choose", "implausibility"]
 CLOSE_BITS = 6.0
 
 #: Alternatives named at most when the choice is a guess.
-MAX_ALTERNATIVES = 2
+MAX_ALTERNATIVES = 3
 
 #: Lines scored per candidate: the first lines holding a byte over 0x7F, up to this many bytes.
 SAMPLE_BYTES = 4096
@@ -152,8 +152,9 @@ _NOT_TEXT = 16.0  # a control, private-use, unassigned character or U+FFFD
 _MIXED_SCRIPT = 12.0  # a letter in a word of letters of another script
 _GLUED_SYMBOL = 8.0  # a symbol between two letters of one word
 _OUTSIDE_ALPHABET = 6.0  # a Latin letter outside the alphabet of the text's language
-_ISLAND = 6.0  # a one-letter word of a script no longer word of its line uses
+_ISLAND = 6.0  # a one-letter word that is no word (``_lone_letter_bits``)
 _CASE_FLIP = 6.0  # an upper-case letter right after a lower-case one, one of them non-ASCII
+_NO_HOME_LETTER = 6.0  # a non-Latin code page's text without a letter of its script
 _PRIOR_COMMON = 3.0  # windows-1252 is at least 6 times as common (log2(1.3 / 0.2) = 2.7)
 _PRIOR_RARE = 8.0  # not in the survey: under 0.01 %, over 100 times rarer than windows-1252
 
@@ -212,7 +213,9 @@ def _script(char: str) -> str | None:
     """The script of a letter or mark, as the first word of its Unicode name: ``LATIN``,
     ``CYRILLIC``, ``GREEK``, ``ARABIC``, …; ``HAN`` (with Bopomofo), ``KANA`` (hiragana and
     katakana, half-width too) or ``HANGUL`` for East Asian ones; None for one of no script
-    (``ª``, ``µ``, a combining accent, a full-width Latin letter)."""
+    (``ª``, ``µ``, a combining accent, a full-width Latin letter) and for what is no letter."""
+    if unicodedata.category(char)[0] not in "LM":
+        return None  # a number such as ``½`` or ``²``
     first = unicodedata.name(char, "").split(" ", 1)[0].split("-", 1)[0]  # KATAKANA-HIRAGANA …
     if first == "HALFWIDTH":
         first = unicodedata.name(char).split(" ")[1].split("-", 1)[0]
@@ -306,10 +309,32 @@ def zipf_bits(text: str) -> float:
     return sum(math.log2(rank + 1) for rank in tokens) + len(tokens) * _ZIPF_NORM
 
 
+@lru_cache(maxsize=64)
+def _home_script(codec: str) -> str | None:
+    """The script of most letters of a single-byte code page's upper half other than Latin
+    (``CYRILLIC`` for windows-1251, ``GREEK`` for ISO 8859-7); None for a Latin or multi-byte one."""
+    chars = [bytes([byte]).decode(codec, "ignore") for byte in range(0x80, 0x100)]
+    if bytes(range(0x80, 0x100)).decode(codec, "ignore") != "".join(chars):
+        return None  # a multi-byte codec: high bytes pair up
+    scripts = Counter(_script(char) for char in chars if char.isalpha())
+    home = scripts.most_common(1)[0][0] if scripts else None
+    return None if home == "LATIN" else home
+
+
+def _homeless_bits(text: str, codec: str) -> float:
+    """``_NO_HOME_LETTER`` when ``codec`` is the code page of a script other than Latin and
+    ``text`` holds no letter of it: such a file is all but always written in that script (an
+    English line with ``’ ‘`` is windows-1252's ``¢ ¡``, not ISO 8859-7's quotes)."""
+    home = _home_script(codec)
+    if home is None or any(_script(char) == home for char in _NON_ASCII.findall(text) if char.isalpha()):
+        return 0.0
+    return _NO_HOME_LETTER
+
+
 def implausibility(text: str, codec: str) -> float:
     """How implausible ``text``, decoded with ``codec``, is as real writing, in bits: lower
     reads better; only differences between decodings of the same bytes mean anything."""
-    return zipf_bits(text) + oddity_bits(text) + _prior_bits(codec)
+    return zipf_bits(text) + oddity_bits(text) + _homeless_bits(text, codec) + _prior_bits(codec)
 
 
 def _sample(data: bytes) -> bytes:
@@ -361,7 +386,7 @@ def _ranked(sample: bytes) -> list[tuple[float, str]]:
             continue
         if text not in costs:
             costs[text] = zipf_bits(text) + oddity_bits(text)
-        ranked.append((costs[text] + _prior_bits(codec), codec))
+        ranked.append((costs[text] + _homeless_bits(text, codec) + _prior_bits(codec), codec))
     ranked.sort(key=lambda pair: pair[0])
     return ranked
 
