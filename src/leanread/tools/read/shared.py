@@ -103,6 +103,7 @@ def facts_of(text_file: TextFile) -> str | None:
         text_file.mixed_newlines,
         nul_bytes=text_file.nul_bytes,
         growing=growing,
+        others=text_file.other_encodings,
     )
 
 

@@ -88,6 +88,8 @@ def read(job: Job) -> ToolResult | Lines:
         "newline": text_file.newline,
         "final_newline": text_file.final_newline,
     }
+    if text_file.other_encodings:  # the encoding is a guess
+        facts["encoding_alternatives"] = list(text_file.other_encodings)
 
     def not_pruned(reason: str) -> ToolResult:
         return outline_result(f"outline, as the text was not pruned ({reason})")
