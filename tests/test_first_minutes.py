@@ -107,8 +107,8 @@ def test_counts_agree_with_their_noun_and_use_plain_digits(tmp_path: Path) -> No
 
 
 def test_plain_digits_cost_fewer_tokens_than_grouped_ones() -> None:
+    from leanread.tokens import count_tokens
     from leanread.view.counts import plural
-    from leanread.view.tokens import count_tokens
 
     assert [plural(n, noun) for n, noun in [(1, "line"), (2, "line"), (1, "match"), (3, "match"), (5, "entry")]] == [
         "1 line", "2 lines", "1 match", "3 matches", "5 entries"

@@ -16,8 +16,8 @@ from leanread import MemoryLedger, Session
 from leanread.bench.documents import png_bytes
 from leanread.memo import LRU
 from leanread.result import ToolResult
+from leanread.tokens import count_tokens
 from leanread.tools.read import image as image_reader
-from leanread.view.tokens import count_tokens
 
 
 def plain_read(root: Path, path: str, **args: Any) -> ToolResult:

@@ -33,7 +33,7 @@ from leanread.bench.replay.tooldefs import OPENCODE, leanread_definitions
 from leanread.bench.traces import Trace, load_trace
 from leanread.cli.main import app
 from leanread.result import ToolResult
-from leanread.view.tokens import count_tokens
+from leanread.tokens import count_tokens
 
 MOD = "def add(a, b):\n    return a + b\n\n\ndef sub(a, b):\n    return a - b\n"
 HEADER = {

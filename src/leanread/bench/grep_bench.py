@@ -31,7 +31,7 @@ from typing import Any
 from ..files.ripgrep import RgOptions, find_rg, search_json
 from ..ledger.sqlite_store import SQLiteLedger
 from ..session import Session
-from ..view.tokens import count_tokens
+from ..tokens import count_tokens
 from .sources import release_source
 
 

@@ -29,7 +29,7 @@ import bm25s  # type: ignore[import-untyped]
 from ..errors import LeanreadError
 from ..pruning import LocalPruner, Pruner, merge_ranges
 from ..pruning.text import terms
-from ..view.tokens import count_tokens
+from ..tokens import count_tokens
 from .sources import release_source
 
 #: The sdists questions are drawn from (package, version); all pure-Python trees.

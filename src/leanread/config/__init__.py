@@ -1,7 +1,7 @@
 """Configuration: limits, the deny list, what a project's file may only tighten, the optional extras.
 
-Layer 2 of leanread (see ``docs/ARCHITECTURE.md``): imports only ``errors``, ``result`` and
-``memo`` of leanread; every other layer may import it.
+Layer 2 of leanread (see ``docs/ARCHITECTURE.md``): imports only the base modules (``errors``,
+``result``, ``memo``, ``tokens``); every other layer may import it.
 
 - ``settings``: ``Limits``, ``Focus``, ``Settings`` and ``load_settings`` (the user's file, then
   the project's ``leanread.toml`` or ``[tool.leanread]``);

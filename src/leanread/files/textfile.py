@@ -9,9 +9,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import overload
 
-import charset_normalizer
-
 from ..errors import NotText
+from .legacy import choose
 from .lineindex import LineIndex
 from .sniff import ESCAPED, NUL_SHOWN, almost_text, binary_kind, shown, unshow_nul, utf16_without_bom
 
@@ -53,6 +52,8 @@ class TextFile:
         nul_bytes: NUL characters in the text; ``lines`` shows each as ``NUL_SHOWN`` (U+2400).
         growing: a big file that grew while it was indexed: ``lines`` and ``size`` are its first
             ``size`` bytes, up to the last complete line.
+        other_encodings: a legacy file whose encoding is a guess: the other encodings whose
+            texts read almost as well, closest first (``legacy.choose``); empty when it is clear.
     """
 
     lines: Sequence[str]
@@ -67,6 +68,7 @@ class TextFile:
     mixed_newlines: bool = False
     nul_bytes: int = 0
     growing: bool = False
+    other_encodings: tuple[str, ...] = ()
 
 
 def _mostly_utf8(data: bytes) -> tuple[str, int] | None:
@@ -122,50 +124,6 @@ _BOMS: tuple[tuple[bytes, str], ...] = (
     (codecs.BOM_UTF16_BE, "utf-16-be"),
 )
 
-# Latin-script single-byte code pages that charset-normalizer picks almost at random on short
-# Western text (it took cp1257 for French windows-1252 text, cp1250 for a Latin-1 comment).
-_LATIN_GUESSES = frozenset(
-    {
-        "cp1250",
-        "cp1257",
-        "cp775",
-        "cp850",
-        "cp437",
-        "cp858",
-        "latin_1",
-        "iso8859_2",
-        "iso8859_4",
-        "iso8859_13",
-        "iso8859_15",
-        "mac_latin2",
-        "mac_roman",
-        "mac_iceland",
-        "mac_turkish",
-    }
-)
-
-
-# Multi-byte East Asian encodings: charset-normalizer's guess is reliable when the bytes decode.
-_MULTIBYTE = frozenset(
-    {
-        "gb18030",
-        "gbk",
-        "gb2312",
-        "big5",
-        "big5hkscs",
-        "cp950",
-        "cp932",
-        "shift_jis",
-        "euc_jp",
-        "euc_kr",
-        "cp949",
-        "johab",
-        "iso2022_jp",
-        "iso2022_kr",
-        "hz",
-    }
-)
-
 
 def _sniff_bom(data: bytes) -> tuple[str, int] | None:
     for bom, codec in _BOMS:
@@ -174,31 +132,9 @@ def _sniff_bom(data: bytes) -> tuple[str, int] | None:
     return None
 
 
-def _detect_legacy(data: bytes) -> str | None:
-    """A legacy encoding that decodes ``data``, or None.
-
-    charset-normalizer decides when it finds a multi-byte East Asian encoding (GBK, Shift-JIS,
-    Big5, EUC-KR, …) or recognises a language in a non-Latin code page (windows-1251, KOI8-R,
-    …). On short Western text its guesses among Latin code pages are close to random (cp1257
-    for French, cp1006 for a Latin-1 "café"), and without a NUL byte a UTF-16/32 guess is never
-    right; there windows-1252, the usual legacy Western encoding and a superset of Latin-1's
-    printable range, is taken when it decodes the bytes.
-    """
-    best = charset_normalizer.from_bytes(data).best()
-    guess = codecs.lookup(best.encoding).name if best is not None else None
-    unicode_guess = guess is not None and guess.startswith(("utf-16", "utf-32"))
-    if best is not None and guess and not unicode_guess:
-        name = guess.replace("-", "_")
-        if name in _MULTIBYTE or (name not in _LATIN_GUESSES and best.coherence > 0):
-            return guess
-    try:
-        data.decode("cp1252")
-        return "cp1252"
-    except UnicodeDecodeError:
-        return guess if guess and not unicode_guess else None
-
-
-def _text_file(data: bytes, text: str, codec: str, *, bom: bool, invalid: int = 0) -> TextFile:
+def _text_file(
+    data: bytes, text: str, codec: str, *, bom: bool, invalid: int = 0, others: tuple[str, ...] = ()
+) -> TextFile:
     """The ``TextFile`` of ``data`` decoded to ``text`` (invalid bytes kept as ``surrogateescape``
     code points, ``invalid`` of them): characters shown otherwise (invalid bytes, NUL) are kept
     in ``raw_lines``."""
@@ -217,6 +153,7 @@ def _text_file(data: bytes, text: str, codec: str, *, bom: bool, invalid: int = 
         raw_lines=tuple(raw) if invalid or nuls else None,
         mixed_newlines=mixed_newlines(text),
         nul_bytes=nuls,
+        other_encodings=others,
     )
 
 
@@ -231,8 +168,10 @@ def decode(data: bytes, display: str, sniff_bytes: int = 8192) -> TextFile:
     (a known signature, NUL bytes unless almost text, see ``binary_kind``) refuse; else UTF-16
     without a byte-order mark (``utf16_without_bom``); else strict UTF-8; else UTF-8 with a few
     invalid bytes (shown as U+FFFD, kept for write-back) when valid multi-byte characters
-    outnumber them; else the legacy encoding charset-normalizer detects (GBK, Shift-JIS,
-    windows-1252, …). NUL characters are shown as ``NUL_SHOWN`` and kept for write-back.
+    outnumber them; else the legacy encoding whose text reads most plausibly among the candidates
+    of charset-normalizer and the usual code pages (``legacy.choose``: windows-1252, GBK,
+    Shift-JIS, …; close runners-up are kept as ``other_encodings``). NUL characters are
+    shown as ``NUL_SHOWN`` and kept for write-back.
 
     Args:
         data: the whole file.
@@ -274,14 +213,15 @@ def decode(data: bytes, display: str, sniff_bytes: int = 8192) -> TextFile:
     mostly = _mostly_utf8(data)
     if mostly is not None:
         return _text_file(data, mostly[0], "utf-8", bom=False, invalid=mostly[1])
-    legacy = _detect_legacy(data)
+    legacy = choose(data)
     if legacy is None:
         raise NotText(
             f"{display} is neither UTF-8 nor a text encoding leanread can detect "
             f"({len(data)} bytes); leanread cannot show it."
         ) from None
     # edits splice lines where the codec does not round-trip
-    return _text_file(data, data.decode(legacy), legacy, bom=False)
+    text = data.decode(legacy.encoding)
+    return _text_file(data, text, legacy.encoding, bom=False, others=legacy.alternatives)
 
 
 class IndexedLines(Sequence[str]):
@@ -309,8 +249,10 @@ class IndexedLines(Sequence[str]):
         return self._held[held]
 
 
-def _head_encoding(head: bytes, display: str, size: int) -> tuple[str, int]:
-    """Codec and BOM length for a big file, judged from its first bytes."""
+def _head_encoding(head: bytes, display: str, size: int) -> tuple[str, int, tuple[str, ...]]:
+    """Codec, BOM length and close alternative codecs (``legacy.choose``) for a big file, judged
+    from its first bytes (a legacy encoding from its complete lines among them, as ``decode``
+    would judge a file of those lines)."""
     bom = _sniff_bom(head)
     if bom is not None:
         codec, skip = bom
@@ -319,7 +261,7 @@ def _head_encoding(head: bytes, display: str, size: int) -> tuple[str, int]:
                 f"{display} is a {codec} file of {size} bytes, too big to serve by line; "
                 "convert it to UTF-8 to read it."
             )
-        return codec, skip
+        return codec, skip, ()
     kind = binary_kind(head)
     if kind is not None:
         raise _not_text(display, kind, size)
@@ -330,17 +272,18 @@ def _head_encoding(head: bytes, display: str, size: int) -> tuple[str, int]:
         )
     try:
         codecs.getincrementaldecoder("utf-8")().decode(head, final=False)
-        return "utf-8", 0
+        return "utf-8", 0, ()
     except UnicodeDecodeError:
         if _mostly_utf8(head) is not None:
-            return "utf-8", 0
-        legacy = _detect_legacy(head)
+            return "utf-8", 0, ()
+        # whole lines only: a multi-byte character cut at the end would rule its codec out
+        legacy = choose(head[: head.rfind(b"\n") + 1] or head)
         if legacy is None:
             raise NotText(
                 f"{display} is neither UTF-8 nor a text encoding leanread can detect "
                 f"({size} bytes); leanread cannot show it."
             ) from None
-        return legacy, 0
+        return legacy.encoding, 0, legacy.alternatives
 
 
 def decode_indexed(
@@ -355,7 +298,7 @@ def decode_indexed(
             not decode are shown as U+FFFD and counted in ``invalid_bytes``.
         StaleIndex, PathError: as for ``LineIndex.read_lines``.
     """
-    codec, bom = _head_encoding(head, display, index.size)
+    codec, bom, others = _head_encoding(head, display, index.size)
     crlf = index.lf_count > 0 and index.crlf_count == index.lf_count
     total = 0 if index.size == bom else index.total_lines  # a lone BOM is an empty file
     held: list[str] = []
@@ -392,4 +335,5 @@ def decode_indexed(
         invalid_bytes=invalid,
         nul_bytes=nuls,
         growing=growing,
+        other_encodings=others,
     )

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
 from ..result import ImageData, ToolResult
-from ..view.tokens import count_tokens
+from ..tokens import count_tokens
 
 __all__ = [
     "CallRecord",

@@ -17,7 +17,7 @@ from ..files.writeback import atomic_write
 from ..ledger.knowledge import Knowledge, KnownLine, carry_records, know
 from ..ledger.store import LedgerStore, LineRange, ViewRecord
 from ..pruning import AuditHook, FocusAudit, LocalPruner, Pruner, backend_name
-from ..view.tokens import count_tokens
+from ..tokens import count_tokens
 from .instructions import Instruction, governing, load
 
 #: Line indexes of big files, shared by every session of the process.

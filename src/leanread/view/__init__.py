@@ -9,6 +9,5 @@ the base modules, nothing above. Pure functions: lines in, text out (and back, i
 - ``frame``: keep a file's text from posing as leanread's own frame;
 - ``slices``: part of one long line (``char_offset``);
 - ``counts``: how a count is written;
-- ``tokens``: o200k_base token counts, offline;
 - ``reconstruct``: what the model holds of a file, rebuilt from the results it was shown.
 """

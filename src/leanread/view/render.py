@@ -172,11 +172,12 @@ def file_facts(
     *,
     nul_bytes: int = 0,
     growing: tuple[int, int] | None = None,
+    others: Sequence[str] = (),
 ) -> str | None:
-    """A notice naming a non-UTF-8 encoding, non-LF or mixed line endings, bytes that are not
-    valid UTF-8 (shown as U+FFFD), NUL bytes (shown as U+2400)
-    and a file that grew while it was indexed (``growing``: lines and bytes served), or None for
-    clean UTF-8 with LF."""
+    """A notice naming a non-UTF-8 encoding (and, when it is a guess, the ``others`` that read
+    almost as well), non-LF or mixed line endings, bytes that are not valid UTF-8 (shown
+    as U+FFFD), NUL bytes (shown as U+2400) and a file that grew while it was indexed
+    (``growing``: lines and bytes served), or None for clean UTF-8 with LF."""
     endings = {"\r\n": "CRLF", "\r": "CR"}.get(newline)
     if mixed:
         endings = f"mixed CRLF and LF (mostly {endings or 'LF'})"
@@ -188,6 +189,8 @@ def file_facts(
         notes.append(f"(File is {legacy}-encoded; edits keep that encoding.)")
     elif endings:
         notes.append(f"(File uses {endings} line endings; edits keep them.)")
+    if others:
+        notes.append(f"({encoding} is a guess; the file could also be {' or '.join(others)}.)")
     if invalid_bytes:
         noun = "byte that is" if invalid_bytes == 1 else "bytes that are"
         notes.append(f"(File is UTF-8 with {invalid_bytes} {noun} not valid UTF-8, shown as \ufffd; edits keep them.)")

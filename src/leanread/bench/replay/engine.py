@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ...view.tokens import count_tokens
+from ...tokens import count_tokens
 from ..ops import FILE_CHANGES, Replayer, inside, read_window
 from ..traces import Trace
 from . import sandbox

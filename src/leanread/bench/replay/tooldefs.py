@@ -30,7 +30,7 @@ import json
 import tempfile
 from dataclasses import dataclass
 
-from ...view.tokens import count_tokens
+from ...tokens import count_tokens
 
 
 @dataclass(frozen=True)

@@ -10,8 +10,8 @@ from typing import Any
 from ... import pruning
 from ...files.textfile import shown
 from ...pruning import guards
+from ...tokens import count_tokens
 from ...view.frame import Own
-from ...view.tokens import count_tokens
 from ..common import ToolContext
 from .assemble import ID_BYTES, ID_SLOT, Focused, Pager, Shown
 from .render import Showing, grep_text, page_text, summary_line

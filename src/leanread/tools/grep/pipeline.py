@@ -10,7 +10,7 @@ from ...errors import InvalidArgument
 from ...files.ripgrep import RgOptions
 from ...ledger.knowledge import ranges_of
 from ...result import ToolResult
-from ...view.tokens import count_tokens
+from ...tokens import count_tokens
 from ..common import ToolContext, audit_focus, knowledge_of, record_view
 from .assemble import Pager, assemble
 from .focus import fill, focus_on

@@ -10,9 +10,9 @@ from typing import Any
 from ...errors import InvalidArgument
 from ...files.textfile import shown
 from ...result import ToolResult
+from ...tokens import count_tokens
 from ...view.frame import Own, frame_like, framed
 from ...view.render import byte_size
-from ...view.tokens import count_tokens
 from ..common import ToolContext, replaces_nothing
 from .assemble import Focused, Shown, assemble
 from .request import plural

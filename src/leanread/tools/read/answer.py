@@ -8,11 +8,11 @@ from dataclasses import dataclass
 from ...code.diffs import DiffLine, hunks, moved_runs, window_lines
 from ...ledger.knowledge import Knowledge, KnownLine, as_known, hunks_known, ranges_of
 from ...ledger.store import LineRange
+from ...tokens import count_tokens
 from ...view.formats import decorate
 from ...view.frame import Own
 from ...view.hunks import format_hunk, moved_clause
 from ...view.render import Window, render_unchanged, unchanged_marker
-from ...view.tokens import count_tokens
 from .shared import Page
 
 

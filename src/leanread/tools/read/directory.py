@@ -7,8 +7,8 @@ import os
 from ...errors import InvalidArgument, PathError
 from ...files.names import show_path
 from ...result import ToolResult
+from ...tokens import count_tokens
 from ...view.render import render_window, select_window
-from ...view.tokens import count_tokens
 from .focus import unfocused
 from .request import Job, first_line
 from .shared import window_metadata

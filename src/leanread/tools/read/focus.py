@@ -11,9 +11,9 @@ from ... import pruning
 from ...code.outline import language_of
 from ...ledger.knowledge import ranges_of
 from ...result import ToolResult
+from ...tokens import count_tokens
 from ...view.formats import decorate
 from ...view.render import select_window, unchanged_marker
-from ...view.tokens import count_tokens
 from ..common import ToolContext, audit_focus
 from .answer import Output, answer_of
 from .shared import Page

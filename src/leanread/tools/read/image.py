@@ -13,8 +13,8 @@ from ...documents import images as document_images
 from ...files.textfile import content_hash
 from ...memo import LRU
 from ...result import ImageData, ToolResult
+from ...tokens import count_tokens
 from ...view.render import envelope
-from ...view.tokens import count_tokens
 from ..common import knowledge_of, new_instructions, record_view
 from .focus import unfocused
 from .request import Job

@@ -21,8 +21,8 @@ from ...errors import InvalidArgument
 from ...files.textfile import IndexedLines, content_hash
 from ...ledger.knowledge import Knowledge, ranges_of
 from ...result import ToolResult
+from ...tokens import count_tokens
 from ...view.render import render_outline, render_outline_unchanged
-from ...view.tokens import count_tokens
 from ..common import knowledge_of, load_text, record_view
 from .shared import Opened, facts_of, sight
 

@@ -12,8 +12,8 @@ from typing import Any
 from ...documents import registry as document_registry
 from ...files.workspace import Resolved, read_regular_file
 from ...result import ToolResult
+from ...tokens import count_tokens
 from ...view.render import select_window
-from ...view.tokens import count_tokens
 from ..common import ToolContext, audit_focus, knowledge_of, record_view
 from . import directory, document, image, notebook, text
 from .answer import Output, answer_of

@@ -17,9 +17,9 @@ from ...files.workspace import Resolved, read_regular_file
 from ...ledger.knowledge import Knowledge
 from ...memo import LRU
 from ...result import ToolResult
+from ...tokens import count_tokens
 from ...view.formats import Format
 from ...view.render import Window, file_facts, render_body, render_window, select_window
-from ...view.tokens import count_tokens
 from ..common import ToolContext
 from ..instructions import Instruction, reminder
 from .request import Job, ReadRequest
@@ -127,6 +127,7 @@ def facts_of(text_file: TextFile) -> str | None:
         text_file.mixed_newlines,
         nul_bytes=text_file.nul_bytes,
         growing=growing,
+        others=text_file.other_encodings,
     )
 
 

@@ -10,8 +10,8 @@ from typing import Any
 from ... import pruning
 from ...errors import InvalidArgument
 from ...result import ToolResult
+from ...tokens import count_tokens
 from ...view.render import render_slice, select_slice
-from ...view.tokens import count_tokens
 from ..common import load_text, new_instructions, record_view
 from . import outline
 from .focus import unfocused
@@ -120,7 +120,7 @@ def _answer(opened: Opened, wanted: _Wanted) -> ToolResult | Lines:
 def _facts(opened: Opened) -> dict[str, Any]:
     """The file's facts in the metadata of a window of it."""
     text_file = opened.text_file
-    return {
+    facts: dict[str, Any] = {
         "content_hash": text_file.content_hash,
         "size": text_file.size,
         "mtime_ns": opened.resolved.mtime_ns,
@@ -129,6 +129,9 @@ def _facts(opened: Opened) -> dict[str, Any]:
         "newline": text_file.newline,
         "final_newline": text_file.final_newline,
     }
+    if text_file.other_encodings:  # the encoding is a guess
+        facts["encoding_alternatives"] = list(text_file.other_encodings)
+    return facts
 
 
 def _line_slice(opened: Opened) -> ToolResult:

@@ -16,8 +16,8 @@ from functools import lru_cache
 
 import tiktoken
 
-from ..errors import TokenizerError
-from ..memo import LRU, lines_digest
+from .errors import TokenizerError
+from .memo import LRU, lines_digest
 
 #: SHA-256 of the unzipped ``o200k_base.tiktoken``, as pinned by tiktoken's ``openai_public.py``.
 O200K_SHA256 = "446a9538cb6c348e3516120d7c08b09f57c36495e2acfffe59a5bf8b0cfb1a2d"
