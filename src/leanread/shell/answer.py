@@ -36,6 +36,8 @@ class Answered:
     stdout: str
     status: int
     results: tuple[ToolResult, ...]
+    #: the text printed for each result, in order (``stdout`` joins them)
+    texts: tuple[str, ...] = ()
 
 
 def answer(session: Session, recognised: Recognised, cwd: str) -> Answered | Passed:
@@ -62,7 +64,7 @@ def answer(session: Session, recognised: Recognised, cwd: str) -> Answered | Pas
             results += grep_results
             status = status or (0 if found_any else 1)
         texts.append(text)
-    return Answered("".join(f"{text}\n" for text in texts), status, tuple(results))
+    return Answered("".join(f"{text}\n" for text in texts), status, tuple(results), tuple(texts))
 
 
 def _servable(session: Session, ask: Ask, base: str) -> list[Resolved] | Passed:

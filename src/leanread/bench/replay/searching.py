@@ -61,6 +61,7 @@ def grep_call(op: dict[str, Any], root: Path) -> GrepCall | None:
         name_filter=str(op["files"]) if op.get("files") else None,
         step=int(op.get("step", 0)),
         focus=focus_question(op),
+        cmd=str(op.get("cmd") or ""),
     )
     hits, failed = run_grep(call, root)
     files = tuple(dict.fromkeys(h.path for h in hits if h.match))
