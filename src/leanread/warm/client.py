@@ -158,3 +158,7 @@ def _start(path: str) -> None:
         start_new_session=True,
         close_fds=True,
     )
+
+
+if __name__ == "__main__":
+    main()
