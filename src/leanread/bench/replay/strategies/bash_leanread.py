@@ -124,13 +124,14 @@ class BashLeanread(LeanreadOutline):
                 self.divergences.append(f"step {call.step}: grep {call.path}: {exc}")
         return done.stdout
 
-    def _passed(self, command: str, why: Passed, text: str, cwd: str | None = None) -> str:
+    def _passed(self, command: str, why: Passed, text: str, cwd: str = "") -> str:
         """A command run as it is: charged as the bash strategy charges it; its output through
         ``run_command`` must be what ``bash -c`` prints."""
         self.notes[f"shell: passed: {why.why}"] += 1
-        if command and cwd is not None:
+        cwd = cwd or str(self.root)
+        if command:
             direct = subprocess.run(["bash", "-c", command], cwd=cwd, capture_output=True, timeout=60, check=False)
-            through = run_command(self.session, "command " + command, cwd=cwd, timeout=60)
+            through = run_command(self.session, command, cwd=cwd, timeout=60)
             if (direct.stdout, direct.returncode) != (through.stdout, through.status):
                 self.notes["shell: passed output differs"] += 1
                 self.divergences.append(f"{command!r}: passed through, its output differs from bash -c")
