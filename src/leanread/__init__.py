@@ -19,9 +19,11 @@ Focus backends and the audit hook: ``Session(pruner=LLMPruner(...), focus_audit=
 from __future__ import annotations
 
 import importlib
-from typing import TYPE_CHECKING, Any
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (the warm client's start)
 if TYPE_CHECKING:
+    from typing import Any
+
     from .config import Focus, Limits, Policy, Settings, load_settings
     from .errors import (
         ConfigError,

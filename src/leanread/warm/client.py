@@ -16,25 +16,19 @@ server waits for a call before it exits (default 900).
 
 from __future__ import annotations
 
-import hashlib
-import json
 import os
 import socket
 import stat
 import sys
 import time
+import zlib
 
 #: Seconds the client waits for a server it started to listen.
 START_SECONDS = 20.0
 #: The commands a warm server answers.
 WARM_COMMANDS = frozenset({"read", "sh"})
-#: Options whose value is the next word, for the commands above.
-_VALUED = frozenset(
-    {"--offset", "--limit", "--format", "--char-offset", "--match-id", "--context-before", "--context-after",
-     "--mode", "--symbol", "--focus", "--focus-backend", "--focus-url", "--focus-model", "--focus-api-key-env",
-     "--focus-timeout", "--root", "--session", "--max-lines", "--max-bytes", "--max-line-chars", "--image-out",
-     "--read-mode", "-c"}
-)  # fmt: skip
+#: Bytes that end a request's fields (a NUL never occurs in an argument, a path or a variable).
+SEP = "\0"
 
 
 def main() -> None:
@@ -64,18 +58,6 @@ def runtime_folder() -> str:
     return folder
 
 
-def build_id() -> str:
-    """This build of leanread: its version and the newest modification time of its sources."""
-    package = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    newest = 0
-    for folder, dirs, files in os.walk(package):
-        dirs[:] = [d for d in dirs if d != "__pycache__"]
-        for name in files:
-            if name.endswith(".py"):
-                newest = max(newest, os.stat(os.path.join(folder, name)).st_mtime_ns)
-    return f"{newest}"
-
-
 def workspace_of(argv: list[str]) -> tuple[str, ...]:
     """The roots a call works in: its ``--root`` options, else the current folder."""
     roots = [argv[i + 1] for i, word in enumerate(argv[:-1]) if word == "--root"]
@@ -89,52 +71,67 @@ def session_of(argv: list[str]) -> str:
 
 
 def socket_path(argv: list[str]) -> str:
-    """The socket of the server for this call's workspace, session and build."""
-    key = json.dumps([workspace_of(argv), session_of(argv), build_id()])
-    return os.path.join(runtime_folder(), hashlib.sha256(key.encode()).hexdigest()[:24] + ".sock")
+    """The socket of the server for this call's workspace and session. The name only spreads the
+    calls over servers: a server takes the folder, session and roots from each call itself."""
+    key = SEP.join([*workspace_of(argv), session_of(argv)]).encode("utf-8", "surrogateescape")
+    return os.path.join(runtime_folder(), f"{zlib.crc32(key):08x}{zlib.adler32(key):08x}.sock")
 
 
 def warm_call(argv: list[str]) -> int | None:
-    """Send the call to its server (starting one when none listens) and print its answer;
-    the exit status, or None when no server could be had (after one stderr line)."""
+    """Send the call to its server (starting one when none listens, or when the one there runs
+    an older build of leanread) and print its answer; the exit status, or None when no server
+    could be had (after one stderr line)."""
     try:
         path = socket_path(argv)
         reply = _ask(path, argv)
-        if reply is None:
+        if reply is None or reply[0] == "RETRY":
             _start(path)
             reply = _ask(path, argv, wait=START_SECONDS)
     except OSError as exc:
         print(f"leanread: no warm server ({exc.strerror or exc}); running in process.", file=sys.stderr)
         return None
-    if reply is None:
+    if reply is None or reply[0] == "RETRY":
         print("leanread: the warm server did not start; running in process.", file=sys.stderr)
         return None
-    command = reply.get("exec")
-    if isinstance(command, list):
+    kind, status, out, err = reply
+    if kind == "EXEC":
+        command = out.decode("utf-8", "surrogateescape").split(SEP)
         sys.stdout.flush()
-        os.execv(str(command[0]), [str(word) for word in command])
-    sys.stdout.write(str(reply.get("stdout", "")))
-    sys.stdout.flush()
-    sys.stderr.write(str(reply.get("stderr", "")))
-    status = reply.get("status", 1)
-    return status if isinstance(status, int) else 1
+        os.execv(command[0], command)
+    sys.stdout.buffer.write(out)
+    sys.stdout.buffer.flush()
+    sys.stderr.buffer.write(err)
+    sys.stderr.buffer.flush()
+    return status
 
 
-def _ask(path: str, argv: list[str], wait: float = 0.0) -> dict[str, object] | None:
+def encode_request(argv: list[str], cwd: str, env: dict[str, str], tty: bool) -> bytes:
+    """A call as the server reads it: NUL-separated fields (``decode_request``)."""
+    fields = ["1", cwd, "1" if tty else "0", str(len(argv)), *argv, *(f"{k}={v}" for k, v in env.items())]
+    return SEP.join(fields).encode("utf-8", "surrogateescape")
+
+
+def decode_reply(data: bytes) -> tuple[str, int, bytes, bytes]:
+    """(``OK``, ``EXEC`` or ``RETRY``; the exit status; stdout, or the NUL-separated argv to
+    run; stderr) from a reply ``KIND STATUS LEN_OUT LEN_ERR\\n`` + the bytes."""
+    head, _, rest = data.partition(b"\n")
+    kind, status, size_out, size_err = head.decode().split(" ")
+    cut = int(size_out)
+    return kind, int(status), rest[:cut], rest[cut : cut + int(size_err)]
+
+
+def _ask(path: str, argv: list[str], wait: float = 0.0) -> tuple[str, int, bytes, bytes] | None:
     """One request; None when nothing listens there (after ``wait`` seconds of trying)."""
     deadline = time.monotonic() + wait
+    request = encode_request(argv, os.getcwd(), _env(), sys.stdout.isatty())
     while True:
         try:
             with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as conn:
                 conn.connect(path)
-                request = {"argv": argv, "cwd": os.getcwd(), "env": _env(), "tty": sys.stdout.isatty()}
-                conn.sendall(json.dumps(request).encode() + b"\n")
+                conn.sendall(request)
                 conn.shutdown(socket.SHUT_WR)
                 data = b"".join(iter(lambda: conn.recv(1 << 16), b""))
-            if not data:
-                return None
-            found: dict[str, object] = json.loads(data)
-            return found
+            return decode_reply(data) if data else None
         except (FileNotFoundError, ConnectionRefusedError):
             if time.monotonic() >= deadline:
                 return None
