@@ -15,17 +15,15 @@ from dataclasses import dataclass
 
 from ..documents import registry as document_registry
 from ..errors import LeanreadError
-from ..lineindex import LineIndexCache
 from ..result import ToolResult
 from ..session import Session
+from ..tools.common import _INDEXES  # the read tool's own line indexes: one index per big file
 from ..workspace import Resolved, read_regular_file
 from .recognise import Ask, GrepAsk, Passed, ReadAsk, Recognised
 from .render import grep_text, read_text
 
 #: Files up to this many bytes are counted whole for ``tail``; bigger ones through a line index.
 _COUNT_WHOLE_BYTES = 8 << 20
-#: Line indexes of the big files ``tail`` counted (a warm server keeps them between calls).
-_INDEXES = LineIndexCache()
 
 
 @dataclass(frozen=True)
