@@ -99,3 +99,19 @@ def test_an_idle_server_exits_and_removes_its_socket(repo: Path, env: dict[str, 
     while list(folder.glob("*.sock")) and time.monotonic() < deadline:
         time.sleep(0.1)
     assert list(folder.glob("*.sock")) == []
+
+
+def test_a_server_notices_a_new_build_of_its_sources(tmp_path: Path) -> None:
+    from leanread.warm.server import Build
+
+    (tmp_path / "sub").mkdir()
+    source = tmp_path / "sub" / "m.py"
+    source.write_text("x = 1\n")
+    os.utime(source, ns=(1_000_000_000, 1_000_000_000))
+    build = Build(str(tmp_path))
+    build.looked -= 2
+    assert build.changed() is False
+    os.utime(source, ns=(2_000_000_000, 2_000_000_000))
+    assert build.changed() is False  # looked less than a second ago
+    build.looked -= 2
+    assert build.changed() is True

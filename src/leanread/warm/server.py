@@ -77,10 +77,11 @@ def serve(path: str, idle: float) -> None:
 
 
 class Build:
-    """This build of leanread: the newest modification time of its sources, as at the start."""
+    """This build of leanread: the newest modification time of its sources (``package``,
+    default leanread's folder), as at the start."""
 
-    def __init__(self) -> None:
-        self.package = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    def __init__(self, package: str | None = None) -> None:
+        self.package = package or os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
         self.stamp = self._newest()
         self.looked = time.monotonic()
 
