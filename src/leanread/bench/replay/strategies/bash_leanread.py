@@ -29,7 +29,7 @@ from ....result import ToolResult
 from ....shell import Passed, Recognised, recognise, run_command
 from ....shell.answer import answer
 from ....shell.recognise import GrepAsk
-from ..calls import ChangeCall, GrepCall, ReadCall
+from ..calls import ChangeCall, GrepCall, ListCall, ReadCall
 from ..reconstruct import Divergence, View, apply_grep, apply_outline, apply_read
 from ..strategy import ripgrep_output
 from .bash_agent import BASH_READS, Bash
@@ -55,6 +55,9 @@ class BashLeanread(LeanreadOutline):
 
     def changed(self, call: ChangeCall) -> str:
         return ""  # the agent's shell printed nothing for its writes
+
+    def listing(self, call: ListCall) -> str:
+        return self._bash.listing(call)  # ls, tree and find run as they are
 
     # --- reads ------------------------------------------------------------------------------
 
