@@ -16,8 +16,8 @@ server waits for a call before it exits (default 900).
 
 from __future__ import annotations
 
+import _socket  # the C module: socket.py imports selectors and enum, a third of the client's start
 import os
-import socket
 import stat
 import sys
 import time
@@ -126,16 +126,26 @@ def _ask(path: str, argv: list[str], wait: float = 0.0) -> tuple[str, int, bytes
     request = encode_request(argv, os.getcwd(), _env(), sys.stdout.isatty())
     while True:
         try:
-            with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as conn:
+            conn = _socket.socket(_socket.AF_UNIX, _socket.SOCK_STREAM)
+            try:
                 conn.connect(path)
                 conn.sendall(request)
-                conn.shutdown(socket.SHUT_WR)
-                data = b"".join(iter(lambda: conn.recv(1 << 16), b""))
+                conn.shutdown(_socket.SHUT_WR)
+                data = _receive_all(conn)
+            finally:
+                conn.close()
             return decode_reply(data) if data else None
         except (FileNotFoundError, ConnectionRefusedError):
             if time.monotonic() >= deadline:
                 return None
             time.sleep(0.02)
+
+
+def _receive_all(conn: _socket.socket) -> bytes:
+    chunks: list[bytes] = []
+    while chunk := conn.recv(1 << 16):
+        chunks.append(chunk)
+    return b"".join(chunks)
 
 
 def _env() -> dict[str, str]:
