@@ -19,7 +19,7 @@ from ..result import ToolResult
 from ..session import Session
 from ..tools.common import _INDEXES  # the read tool's own line indexes: one index per big file
 from ..workspace import Resolved, read_regular_file
-from .recognise import Ask, GrepAsk, Passed, ReadAsk, Recognised
+from .asks import Ask, GrepAsk, Passed, ReadAsk, Recognised
 from .render import grep_text, read_text
 
 #: Files up to this many bytes are counted whole for ``tail``; bigger ones through a line index.

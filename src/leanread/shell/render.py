@@ -12,7 +12,7 @@ import re
 import shlex
 
 from ..result import ToolResult
-from .recognise import GrepAsk
+from .asks import GrepAsk
 
 #: A marker of lines the model has: ``… lines 40-44 unchanged since you read them …``.
 _MARKER = re.compile(r"^… lines? (\d+)(?:-(\d+))? ")

@@ -28,7 +28,7 @@ from typing import Any, ClassVar
 from ....result import ToolResult
 from ....shell import Passed, Recognised, recognise, run_command
 from ....shell.answer import answer
-from ....shell.recognise import GrepAsk
+from ....shell.asks import GrepAsk
 from ..calls import ChangeCall, GrepCall, ListCall, ReadCall
 from ..reconstruct import Divergence, View, apply_grep, apply_outline, apply_read
 from ..strategy import ripgrep_output
