@@ -182,6 +182,9 @@ def handle(data: bytes) -> bytes:
 
 
 def main() -> None:
+    import signal
+
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))  # a stop removes the socket too
     idle = float(os.environ.get("LEANREAD_WARM_IDLE") or DEFAULT_IDLE)
     serve(sys.argv[1], idle)
 
