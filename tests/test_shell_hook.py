@@ -74,7 +74,16 @@ def test_a_read_is_rewritten_to_leanread_sh_in_claude_codes_session(repo: Path, 
 
 @pytest.mark.parametrize(
     ("command", "tool"),
-    [("sed -i 's/1/2/' a.py", "Bash"), ("ls -la", "Bash"), ("cat a.py > b.py", "Bash"), ("cat a.py", "Read")],
+    [
+        ("sed -i 's/1/2/' a.py", "Bash"),
+        ("ls -la", "Bash"),
+        ("cat a.py > b.py", "Bash"),
+        ("cat a.py", "Read"),
+        ("cat /etc/hostname", "Bash"),  # outside the root: Claude Code's own prompt decides
+        ("grep -rn value ..", "Bash"),
+        ("cat .env", "Bash"),  # on leanread's deny list: not waved through with allow
+        ("cd sub && cat ../../x.py", "Bash"),
+    ],
 )
 def test_other_calls_are_left_alone(repo: Path, command: str, tool: str) -> None:
     assert _hook(_event(command, repo, tool), repo) == ""

@@ -5,8 +5,11 @@ the ledger session), anything else is left alone (no output).
 ``python -m leanread.shell.hook [--root R]…`` reads the hook's JSON on stdin (``session_id``,
 ``cwd``, ``tool_name``, ``tool_input``) and prints ``hookSpecificOutput`` with ``updatedInput``
 (the whole tool input, its ``command`` rewritten) and ``permissionDecision: allow`` (Claude Code
-applies ``updatedInput`` with a decision; the rewritten command only reads). It imports only the
-recogniser: a hook runs before every Bash call. ``leanread mcp-config claude-code --part
+applies ``updatedInput`` with a decision; the rewritten command only reads). So that ``allow``
+never lets a read past Claude Code's own prompt, a command is rewritten only when every file it
+names is inside the roots and not on leanread's deny list (``.env``, keys, …); the others go
+through Claude Code's permissions unchanged. It imports no tokenizer or ledger: a hook runs
+before every Bash call. ``leanread mcp-config claude-code --part
 settings`` prints the settings that install it.
 """
 
@@ -18,6 +21,7 @@ import shlex
 import sys
 from typing import Any
 
+from .asks import GrepAsk
 from .recognise import Recognised, recognise
 
 
@@ -31,10 +35,11 @@ def rewrite(event: dict[str, Any], roots: list[str], leanread: list[str]) -> dic
     session = event.get("session_id")
     if not isinstance(command, str) or not isinstance(session, str) or not session:
         return None
-    if not isinstance(recognise(command), Recognised):
-        return None
+    found = recognise(command)
     cwd = event.get("cwd")
     where = roots or ([cwd] if isinstance(cwd, str) and cwd else [])
+    if not isinstance(found, Recognised) or not isinstance(cwd, str) or not _within(found, cwd, where):
+        return None
     words = [*leanread, "sh", "--session", session]
     for root in where:
         words += ["--root", root]
@@ -47,6 +52,29 @@ def rewrite(event: dict[str, Any], roots: list[str], leanread: list[str]) -> dic
             "updatedInput": rewritten,
         }
     }
+
+
+def _within(found: Recognised, cwd: str, roots: list[str]) -> bool:
+    """Whether every path ``found`` names (taken in ``cwd``) is inside ``roots`` and not denied by
+    the first root's policy (its ``leanread.toml``); False when the roots or the policy cannot be
+    read."""
+    from ..config import load_settings
+    from ..errors import LeanreadError
+    from ..workspace import Workspace
+
+    try:
+        workspace = Workspace(roots, policy=load_settings(roots[0]).policy) if roots else None
+    except (LeanreadError, OSError):
+        return False
+    if workspace is None:
+        return False
+    base = os.path.join(cwd, found.cd)
+    named = [p for ask in found.asks for p in (ask.paths if isinstance(ask, GrepAsk) else (ask.path,))] or ["."]
+    for path in named:
+        real = os.path.realpath(os.path.join(base, path))
+        if workspace.root_of(real) is None or workspace.is_denied(real):
+            return False
+    return True
 
 
 def leanread_command() -> list[str]:
