@@ -50,6 +50,8 @@ CALLS = [
     ["sh", "-c", "grep -n 'value_1[0-2] ' a.py"],
     ["sh", "-c", "echo out; echo err >&2; exit 3"],
     ["read", "missing.py"],
+    ["sh", "--help"],
+    ["read", "a.py", "--offset", "x"],
 ]
 
 

@@ -45,7 +45,7 @@ def _build_command_once() -> None:
 
     class Built:
         def __call__(self) -> object:
-            return command()
+            return command(prog_name="leanread")  # not "python -m leanread.warm…": the server is __main__
 
     cli.app = Built()  # type: ignore[assignment]
 
