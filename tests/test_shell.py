@@ -124,6 +124,22 @@ def test_a_whole_cat_of_a_big_file_gives_its_outline_with_shell_commands(tree: P
     assert run_command(_session(tree), "command cat big.py", cwd=str(tree)).stdout == source.encode()
 
 
+def test_a_cut_line_names_the_command_for_its_rest(tree: Path) -> None:
+    (tree / "long.txt").write_text("short\n" + "x" * 2500 + "\n" + "y" * 2100 + "\n")
+    session = _session(tree)
+    one = run_command(session, "sed -n '1,2p' long.txt", cwd=str(tree)).text.split("\n")
+    assert one[1] == "x" * 2000 + "… [line cut: 2500 chars in all]"
+    assert one[3] == (
+        "(Line 2 is longer than 2000 characters and was cut where marked; read the rest with "
+        "`leanread read long.txt --offset 2 --char-offset 2001`.)"
+    )
+    both = run_command(session, "nl -ba long.txt | sed -n '2,3p'", cwd=str(tree)).text
+    assert both.endswith(
+        "(Lines 2, 3 are longer than 2000 characters and were cut where marked; read the rest of line N with "
+        "`leanread read long.txt --offset N --char-offset 2001`.)\n"
+    )
+
+
 def test_a_search_is_leanreads_grep_and_fails_like_grep_when_nothing_matches(tree: Path) -> None:
     session = _session(tree)
     found = run_command(session, "grep -rn 'def \\(one\\|two\\)' sub", cwd=str(tree))

@@ -20,8 +20,8 @@ _MARKER = re.compile(r"^… lines? (\d+)(?:-(\d+))? ")
 _FRESH = re.compile(r"Use fresh=true to see (them|it) again\.")
 #: The outline's sentence on how to read a part (parameters of the read tool).
 _OUTLINE_HOW = re.compile(r"Read a part with offset and limit.*$")
-#: A cut line's hint, at the end of a row or in a notice.
-_CHAR_OFFSET = re.compile(r"offset=(\d+), char_offset=(\d+)")
+#: A cut line's hint, in a notice (rows are the file's lines, never rewritten).
+_CHAR_OFFSET = re.compile(r"offset=(\d+|N), char_offset=(\d+)")
 #: A grep page's hint.
 _GREP_MORE = re.compile(r"Use offset=(\d+) to continue")
 #: A definition row of an outline: ``24-30<TAB>app = typer.Typer(``.
@@ -65,7 +65,6 @@ def read_text(result: ToolResult, path: str, numbered: bool, first: int, last: i
         rows = [_FRESH.sub(lambda m: f"Run `{again}` to print {m.group(1)} again.", row) for row in rows]
     elif numbered and meta.get("mode") in ("full", "elided"):
         rows = _numbered(rows, int(meta.get("offset") or first))
-    rows = [_CHAR_OFFSET.sub(lambda m: _read_on(path, m), r) if r.endswith("]") else r for r in rows]
     kept = [_notice(n, meta, path, numbered, last) for n in notices]
     tail = [n for n in kept if n]
     return "\n".join([*rows, *(["", *tail] if tail else []), *([after] if after else [])])
