@@ -140,6 +140,18 @@ def test_a_cut_line_names_the_command_for_its_rest(tree: Path) -> None:
     )
 
 
+def test_a_long_outline_says_how_to_read_on_in_a_command(tree: Path) -> None:
+    (tree / "many.py").write_text("".join(f"def function_number_{n}(argument):\n    return {n}\n" for n in range(3000)))
+    done = run_command(_session(tree), "cat many.py", cwd=str(tree)).text.split("\n")
+    notes = [row for row in done if row.startswith("(") and "left out" in row]
+    assert len(notes) == 1
+    assert notes[0] == (
+        "(1848 more definitions from line 2305 on are left out; read on with "
+        "`leanread read many.py --offset 2305 --mode outline`.)"
+    )
+    assert "mode=" not in "\n".join(row for row in done if row.startswith("("))
+
+
 def test_a_search_is_leanreads_grep_and_fails_like_grep_when_nothing_matches(tree: Path) -> None:
     session = _session(tree)
     found = run_command(session, "grep -rn 'def \\(one\\|two\\)' sub", cwd=str(tree))

@@ -22,6 +22,9 @@ _FRESH = re.compile(r"Use fresh=true to see (them|it) again\.")
 _OUTLINE_HOW = re.compile(r"Read a part with offset and limit.*$")
 #: A cut line's hint, in a notice (rows are the file's lines, never rewritten).
 _CHAR_OFFSET = re.compile(r"offset=(\d+|N), char_offset=(\d+)")
+#: An outline's hints to read on as an outline.
+_OUTLINE_ON = re.compile(r'offset=(\d+), mode="outline"')
+_OUTLINE_INSIDE = re.compile(r' with mode="outline", e\.g\. offset=(\d+)')
 #: A grep page's hint.
 _GREP_MORE = re.compile(r"Use offset=(\d+) to continue")
 #: A definition row of an outline: ``24-30<TAB>app = typer.Typer(``.
@@ -60,6 +63,7 @@ def read_text(result: ToolResult, path: str, numbered: bool, first: int, last: i
     rows, notices = _content_and_notices(body.split("\n"), meta)
     if meta.get("type") == "outline":
         rows = [_outline_header(rows[0], path, rows), *rows[1:]] if rows else rows
+        rows = [_hints(row, path) if row.startswith("(") else row for row in rows]
     elif meta.get("mode") == "stub":
         again = window_command(path, first, last, numbered, bypass=True)
         rows = [_FRESH.sub(lambda m: f"Run `{again}` to print {m.group(1)} again.", row) for row in rows]
@@ -116,6 +120,13 @@ def _outline_header(header: str, path: str, rows: list[str]) -> str:
     return _OUTLINE_HOW.sub(how, header)
 
 
+def _hints(notice: str, path: str) -> str:
+    """A notice with its read-tool parameters given as ``leanread read`` commands."""
+    notice = _CHAR_OFFSET.sub(lambda m: _read_on(path, m), notice)
+    notice = _OUTLINE_ON.sub(lambda m: f"`leanread read {path} --offset {m.group(1)} --mode outline`", notice)
+    return _OUTLINE_INSIDE.sub(lambda m: f", e.g. `leanread read {path} --offset {m.group(1)} --mode outline`", notice)
+
+
 def _read_on(path: str, found: re.Match[str]) -> str:
     return f"`leanread read {path} --offset {found.group(1)} --char-offset {found.group(2)}`"
 
@@ -129,7 +140,7 @@ def _notice(notice: str, meta: dict[str, object], path: str, numbered: bool, las
     the lines asked for (sed says nothing either), with the command for the rest; others with
     their hints as commands."""
     if not _WHERE.match(notice):
-        return _CHAR_OFFSET.sub(lambda m: _read_on(path, m), notice)
+        return _hints(notice, path)
     shown_last, following = meta.get("last_line"), meta.get("next_offset")
     if not isinstance(shown_last, int) or not isinstance(following, int):
         return ""
