@@ -152,6 +152,15 @@ def test_a_long_outline_says_how_to_read_on_in_a_command(tree: Path) -> None:
     assert "mode=" not in "\n".join(row for row in done if row.startswith("("))
 
 
+def test_a_search_row_cut_names_the_command_for_its_rest(tree: Path) -> None:
+    (tree / "wide.txt").write_text("a" * 3000 + "NEEDLE" + "b" * 3000 + "\n")
+    found = run_command(_session(tree), "grep -n NEEDLE wide.txt", cwd=str(tree)).text
+    assert found.endswith(
+        "[line cut: match at column 3001 of 6006 chars; read on with "
+        "`leanread read wide.txt --offset 1 --char-offset 2921`]\n"
+    )
+
+
 def test_a_search_is_leanreads_grep_and_fails_like_grep_when_nothing_matches(tree: Path) -> None:
     session = _session(tree)
     found = run_command(session, "grep -rn 'def \\(one\\|two\\)' sub", cwd=str(tree))

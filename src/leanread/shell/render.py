@@ -19,12 +19,16 @@ _MARKER = re.compile(r"^… lines? (\d+)(?:-(\d+))? ")
 #: The sentence of an unchanged stub that names ``fresh=true``.
 _FRESH = re.compile(r"Use fresh=true to see (them|it) again\.")
 #: The outline's sentence on how to read a part (parameters of the read tool).
-_OUTLINE_HOW = re.compile(r"Read a part with offset and limit.*$")
+_OUTLINE_HOW = re.compile(r"Read (?:a|any) part with offset and limit.*$")
 #: A cut line's hint, in a notice (rows are the file's lines, never rewritten).
 _CHAR_OFFSET = re.compile(r"offset=(\d+|N), char_offset=(\d+)")
 #: An outline's hints to read on as an outline.
 _OUTLINE_ON = re.compile(r'offset=(\d+), mode="outline"')
 _OUTLINE_INSIDE = re.compile(r' with mode="outline", e\.g\. offset=(\d+)')
+#: A grep row's cut: ``[line cut: match at column 2,400 of 9,000 chars; read on with offset=12, char_offset=2301]``.
+_GREP_CUT = re.compile(r"read on with offset=(\d+), char_offset=(\d+)\]$")
+#: A grep row: ``12<TAB>text`` (a match) or ``12-<TAB>text`` (context).
+_GREP_ROW = re.compile(r"^\d+-?\t")
 #: A grep page's hint.
 _GREP_MORE = re.compile(r"Use offset=(\d+) to continue")
 #: A definition row of an outline: ``24-30<TAB>app = typer.Typer(``.
@@ -152,7 +156,7 @@ def _notice(notice: str, meta: dict[str, object], path: str, numbered: bool, las
 
 def grep_text(result: ToolResult, ask: GrepAsk, path: str) -> str:
     """A search's result as printed: leanread's grouped rows; a page's hint as the
-    ``leanread grep`` command of the next page."""
+    ``leanread grep`` command of the next page, a cut row's as the ``leanread read`` of its rest."""
     if result.is_error:
         return result.text
     words = ["leanread", "grep", shlex.quote(ask.pattern), shlex.quote(path)]
@@ -163,4 +167,14 @@ def grep_text(result: ToolResult, ask: GrepAsk, path: str) -> str:
     words += [f"-g {shlex.quote(ask.glob)}"] if ask.glob else []
     words += [f"-t {ask.type}"] if ask.type else []
     command = " ".join(words)
-    return _GREP_MORE.sub(lambda m: f"Run `{command} --offset {m.group(1)}` to continue", result.text)
+    rows: list[str] = []
+    current = ""
+    for row in result.text.split("\n"):
+        if _GREP_ROW.match(row):
+            row = _GREP_CUT.sub(lambda m, file=current: f"read on with {_read_on(shlex.quote(file), m)}]", row)
+        elif row and not row.startswith(("(", "[", "…")):
+            current = row  # a file's path
+        else:
+            row = _GREP_MORE.sub(lambda m: f"Run `{command} --offset {m.group(1)}` to continue", row)
+        rows.append(row)
+    return "\n".join(rows)
