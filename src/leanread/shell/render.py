@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 import shlex
+from functools import partial
 
 from ..result import ToolResult
 from .asks import GrepAsk
@@ -131,6 +132,10 @@ def _hints(notice: str, path: str) -> str:
     return _OUTLINE_INSIDE.sub(lambda m: f", e.g. `leanread read {path} --offset {m.group(1)} --mode outline`", notice)
 
 
+def _read_on_row(path: str, found: re.Match[str]) -> str:
+    return f"read on with {_read_on(path, found)}]"
+
+
 def _read_on(path: str, found: re.Match[str]) -> str:
     return f"`leanread read {path} --offset {found.group(1)} --char-offset {found.group(2)}`"
 
@@ -171,7 +176,7 @@ def grep_text(result: ToolResult, ask: GrepAsk, path: str) -> str:
     current = ""
     for row in result.text.split("\n"):
         if _GREP_ROW.match(row):
-            row = _GREP_CUT.sub(lambda m, file=current: f"read on with {_read_on(shlex.quote(file), m)}]", row)
+            row = _GREP_CUT.sub(partial(_read_on_row, shlex.quote(current)), row)
         elif row and not row.startswith(("(", "[", "…")):
             current = row  # a file's path
         else:
