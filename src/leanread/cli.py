@@ -271,6 +271,21 @@ def ls_command(
     _show(tools.ls(path, depth=depth, max_entries=max_entries), meta)
 
 
+@app.command("sh")
+def sh_command(
+    command: Annotated[str, typer.Option("-c", help="The shell command, as an agent would run it with bash -c.")],
+    read_mode: ReadMode = None,
+    root: RootOption = None,
+    session: SessionOption = None,
+) -> None:
+    """Run a shell command; cat, sed -n, nl -ba, head, tail, grep and rg are answered through the
+    session's ledger (stubs, diffs, outlines), anything else runs as it is (bash -c)."""
+    from .shell.command import answer_or_exec
+
+    settings = _settings(root, None, None, None, read_mode)
+    raise typer.Exit(answer_or_exec(_session(root, settings, session), command))
+
+
 @app.command()
 def serve(
     root: RootOption = None,
