@@ -34,6 +34,12 @@ def test_claude_code_settings_deny_its_tools_and_hook_compaction() -> None:
             "deny": ["Read", "Edit", "MultiEdit", "Write", "Grep", "Glob", "NotebookEdit"],
         },
         "hooks": {
+            "PreToolUse": [
+                {
+                    "matcher": "Bash",
+                    "hooks": [{"type": "command", "command": f"{PY} -m leanread.shell.hook --root {ROOT}"}],
+                }
+            ],
             "PreCompact": [{"matcher": "manual|auto", "hooks": hook}],
             "SessionStart": [{"matcher": "compact|clear|resume", "hooks": hook}],
         },

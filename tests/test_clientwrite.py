@@ -91,6 +91,7 @@ def test_claude_settings_keep_every_key_and_rule_of_the_users(tmp_path: Path) ->
         },
         "hooks": {
             "PreCompact": [mine["hooks"]["PreCompact"][0], ours["hooks"]["PreCompact"][0]],  # type: ignore[index]
+            "PreToolUse": ours["hooks"]["PreToolUse"],
             "SessionStart": ours["hooks"]["SessionStart"],
         },
         "env": {"A": "1"},

@@ -78,7 +78,7 @@ def _call(text: str, offset: int | None = None, limit: int | None = None) -> Rea
 
 
 def test_anchor_texts_and_tokens_for_a_small_file(tmp_path: Path) -> None:
-    strategies = {name: cls(tmp_path) for name, cls in available().items() if not name.startswith("leanread")}
+    strategies = {name: cls(tmp_path) for name, cls in available().items() if "leanread" not in name}
     texts = {name: s.read(_call(MOD)) for name, s in strategies.items()}
     assert texts["opencode"] == (
         "<path>pkg/mod.py</path>\n<type>file</type>\n<content>\n"
@@ -156,6 +156,8 @@ def test_strategies_are_found_one_per_file_in_report_order() -> None:
         "leanread+focus",
         "leanread-cli",
         "leanread-outline",
+        "bash-leanread",
+        "bash-leanread-lossless",
     ]
     assert [cls.name for cls in pick_strategies(["leanread", "floor"])] == ["floor", "leanread"]
 
@@ -323,7 +325,8 @@ def test_chart_draws_measured_strategies_with_labels_apart(tmp_path: Path) -> No
     figures = summary(run)["strategies"]
     assert figures["leanread+focus"]["measurable"] is False  # no op of this trace carries a question
     drawn = chart_strategies(figures)
-    assert drawn == [name for name in figures if name not in ("leanread+focus", "bash", "leanread-cli")]
+    shell_only = ("bash", "leanread-cli", "bash-leanread", "bash-leanread-lossless")  # no op here has a shell cmd
+    assert drawn == [name for name in figures if name not in ("leanread+focus", *shell_only)]
     fig = chart_figure(run)
     fig.canvas.draw()
     labels = fig.axes[0].get_xticklabels()

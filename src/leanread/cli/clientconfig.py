@@ -51,18 +51,29 @@ def hook_command(roots: Sequence[str], python: str | None = None) -> str:
     return shlex.join(parts)
 
 
+def bash_hook_command(roots: Sequence[str], python: str | None = None) -> str:
+    """The shell command of Claude Code's ``PreToolUse`` hook on Bash (``shell.hook``)."""
+    parts = [python or sys.executable, "-m", "leanread.shell.hook"]
+    for root in roots:
+        parts += ["--root", root]
+    return shlex.join(parts)
+
+
 def _claude_code(command: list[str]) -> dict[str, object]:
     """The JSON for ``claude mcp add-json leanread '…'`` (a stdio server)."""
     return {"type": "stdio", "command": command[0], "args": command[1:]}
 
 
 def claude_settings(roots: Sequence[str], python: str | None = None) -> dict[str, object]:
-    """``.claude/settings.json``: leanread's tools allowed, Claude Code's own denied, and the
-    hooks that tell leanread when the conversation was compacted, cleared or resumed."""
+    """``.claude/settings.json``: leanread's tools allowed, Claude Code's own denied, the hooks
+    that tell leanread when the conversation was compacted, cleared or resumed, and the one that
+    sends the model's shell reads (``cat``, ``sed -n``, ``grep`` …) through ``leanread sh``."""
     hook = [{"type": "command", "command": hook_command(roots, python)}]
+    bash = [{"type": "command", "command": bash_hook_command(roots, python)}]
     return {
         "permissions": {"allow": ["mcp__leanread"], "deny": list(CLAUDE_TOOLS)},
         "hooks": {
+            "PreToolUse": [{"matcher": "Bash", "hooks": bash}],
             "PreCompact": [{"matcher": "manual|auto", "hooks": hook}],
             "SessionStart": [{"matcher": "compact|clear|resume", "hooks": hook}],
         },

@@ -11,6 +11,9 @@ from .tools import add_tool_commands
 add_tool_commands(app)  # first, so --help lists the tools' commands first
 
 # each registers its commands on app when imported, in this order (--help lists them so)
+from . import sh  # noqa: E402, F401
+
+# isort: split
 from . import context  # noqa: E402, F401
 
 # isort: split

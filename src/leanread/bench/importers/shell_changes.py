@@ -7,7 +7,7 @@ import re
 import shlex
 from collections.abc import Callable
 
-from .shell_split import heredoc_body
+from ...shell.split import heredoc_body
 
 #: Commands that change the files they name.
 CHANGERS = frozenset({"rm", "mv", "cp", "touch", "mkdir", "rmdir", "ln", "truncate", "unlink"})

@@ -5,7 +5,9 @@
 Mapping (one step per entry, numbered from 1; ``obs_chars`` is the observation's length):
 - ``open PATH [LINE]``, ``goto N``, ``scroll_up``, ``scroll_down`` → ``read`` of the lines the
   observation's 100-line window showed (``[File: P (N lines total)]``, then ``L:text`` rows):
-  offset = the first row's number, limit = the rows; the file is the frame's. An observation
+  offset = the first row's number, limit = the rows; the file is the frame's; ``cmd`` is the
+  shell read of the same numbered window (``nl -ba P | sed -n 'A,Bp'``), so a replay can send
+  SWE-agent's viewer through ``leanread sh`` as a bash agent's reads. An observation
   without a window (``File … not found``) → ``shell`` with ``rc: 1``.
 - ``edit N:M`` … ``end_of_edit`` → ``edit`` with ``lines: [N, M]`` (the current file's lines N to
   M are replaced), ``new`` (the replacement, with its final newline) and ``old`` (what the window
@@ -82,7 +84,9 @@ class _Session:
         if found is None or not found[1]:
             return {"op": "shell", "rc": 1}
         path, rows = found
-        return {"op": "read", "path": path, "offset": min(rows), "limit": len(rows)}
+        first, last = min(rows), min(rows) + len(rows) - 1
+        cmd = f"nl -ba {shlex.quote(path)} | sed -n '{first},{last}p'"
+        return {"op": "read", "path": path, "offset": first, "limit": len(rows), "cmd": cmd}
 
     def edit(self, action: str, observation: str) -> dict[str, Any]:
         match = EDIT.match(action.strip("\n") + "\n")

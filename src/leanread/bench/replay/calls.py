@@ -135,6 +135,8 @@ class GrepCall:
     failed: str = ""
     step: int = 0
     focus: str | None = None
+    #: the shell command a bash-only agent searched with, when the trace has it
+    cmd: str = ""
 
     @property
     def matches(self) -> int:

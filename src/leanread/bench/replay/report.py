@@ -230,6 +230,29 @@ def _n(value: int) -> str:
     return f"{value:,}"
 
 
+def shell_lines(st: dict[str, Any]) -> list[str]:
+    """For each strategy that sent a bash agent's commands through ``leanread sh``: how many it
+    answered and why it passed the rest, and its reads + greps against the ``bash`` strategy."""
+    lines: list[str] = []
+    bash = st.get("bash")
+    for name, f in st.items():
+        notes = f["notes"]
+        answered = notes.get("shell: answered", 0)
+        passed = {k.removeprefix("shell: passed: "): v for k, v in notes.items() if k.startswith("shell: passed: ")}
+        if not answered and not passed:
+            continue
+        total = answered + sum(passed.values())
+        why = ", ".join(f"{v} {k}" for k, v in sorted(passed.items(), key=lambda kv: (-kv[1], kv[0])))
+        against = f" Reads + greps: {_ratio(f['read_grep'], bash['read_grep']):.3f} {TIMES} bash." if bash else ""
+        lines += [
+            "",
+            f"{name}: of the agents' {total} read and search commands, {answered} answered by leanread "
+            f"({_ratio(answered, total):.1%}), {total - answered} run as they are ({why or 'none'}); "
+            f"{notes.get('shell: passed output differs', 0)} of those printed other than bash -c.{against}",
+        ]
+    return lines
+
+
 def markdown(run: ReplayRun, command: str, chart: str | None = None) -> str:
     """The section for BENCHMARKS.md."""
     s = summary(run)
@@ -348,6 +371,7 @@ def markdown(run: ReplayRun, command: str, chart: str | None = None) -> str:
             + f"; ≤ {OUTLINE_GOAL_DEDUP:.2f} {TIMES} with leanread's dedup on the other reads (which this strategy "
             f"has) — " + ("met." if met else "not met."),
         ]
+    lines += shell_lines(st)
     usage = s["usage"]
     if usage.get("files"):
         lines += [

@@ -13,6 +13,8 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from ...shell.patterns import bre_to_ere as bre_to_ere
+from ...shell.patterns import grep_regex
 from .calls import GrepCall, Hit, ListCall, focus_question
 
 #: Seconds one GNU grep run may take.
@@ -59,6 +61,7 @@ def grep_call(op: dict[str, Any], root: Path) -> GrepCall | None:
         name_filter=str(op["files"]) if op.get("files") else None,
         step=int(op.get("step", 0)),
         focus=focus_question(op),
+        cmd=str(op.get("cmd") or ""),
     )
     hits, failed = run_grep(call, root)
     files = tuple(dict.fromkeys(h.path for h in hits if h.match))
@@ -109,41 +112,7 @@ def run_grep(call: GrepCall, root: Path) -> tuple[tuple[Hit, ...], str]:
 
 def ripgrep_pattern(call: GrepCall) -> str:
     """One ripgrep (Rust) regular expression equivalent to the call's grep pattern(s)."""
-    parts = [re.escape(p) if call.fixed else p if call.extended else bre_to_ere(p) for p in call.patterns]
-    parts = [p.replace(r"\<", r"\b").replace(r"\>", r"\b") for p in parts]
-    return parts[0] if len(parts) == 1 else "|".join(f"(?:{p})" for p in parts)
-
-
-def bre_to_ere(pattern: str) -> str:
-    """A POSIX basic regular expression (grep's default) as an extended one: ``\\|``, ``\\(``,
-    ``\\)``, ``\\{``, ``\\}``, ``\\+``, ``\\?`` become operators, and the bare characters become
-    literals; bracket expressions are copied as they are."""
-    out: list[str] = []
-    i = 0
-    special = {"|", "(", ")", "{", "}", "+", "?"}
-    while i < len(pattern):
-        char = pattern[i]
-        if char == "\\" and i + 1 < len(pattern):
-            nxt = pattern[i + 1]
-            out.append(nxt if nxt in special else "\\" + nxt)
-            i += 2
-        elif char == "[":
-            end = i + 1
-            if end < len(pattern) and pattern[end] == "^":
-                end += 1
-            if end < len(pattern) and pattern[end] == "]":
-                end += 1
-            while end < len(pattern) and pattern[end] != "]":
-                end += 1
-            out.append(pattern[i : end + 1])
-            i = end + 1
-        elif char in special:
-            out.append("\\" + char)
-            i += 1
-        else:
-            out.append(char)
-            i += 1
-    return "".join(out)
+    return grep_regex(call.patterns, extended=call.extended, fixed=call.fixed)
 
 
 def list_call(op: dict[str, Any], root: Path) -> ListCall | None:

@@ -1,5 +1,5 @@
 """Cutting a bash command into its parts: commands (``&&``, ``||``, ``;``, newlines) and pipeline
-stages, with here-documents kept whole (``shell.ShellMapper`` maps the parts)."""
+stages, with here-documents kept whole (the replay importers' ``ShellMapper`` and ``leanread.shell`` map the parts)."""
 
 from __future__ import annotations
 

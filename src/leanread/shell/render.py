@@ -1,0 +1,185 @@
+"""A tool result as a shell command prints it: the lines without the ``<path>``/``<content>``
+envelope, numbered (``41<TAB>text``, leanread's ``tab`` form) when the command asked for numbers,
+and every hint that names a tool parameter (``offset=``, ``fresh=true``, ``symbol=``) given as
+the shell command that does it.
+
+Pure functions of the result; the stub, diff, markers and outline themselves are the session's.
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+from functools import partial
+
+from ..result import ToolResult
+from .asks import GrepAsk
+
+#: A marker of lines the model has: ``… lines 40-44 unchanged since you read them …``.
+_MARKER = re.compile(r"^… lines? (\d+)(?:-(\d+))? ")
+#: The sentence of an unchanged stub that names ``fresh=true``.
+_FRESH = re.compile(r"Use fresh=true to see (them|it) again\.")
+#: The outline's sentence on how to read a part (parameters of the read tool).
+_OUTLINE_HOW = re.compile(r"Read (?:a|any) part with offset and limit.*$")
+#: A cut line's hint, in a notice (rows are the file's lines, never rewritten).
+_CHAR_OFFSET = re.compile(r"offset=(\d+|N), char_offset=(\d+)")
+#: An outline's hints to read on as an outline.
+_OUTLINE_ON = re.compile(r'offset=(\d+), mode="outline"')
+_OUTLINE_INSIDE = re.compile(r' with mode="outline", e\.g\. offset=(\d+)')
+#: A grep row's cut: ``[line cut: match at column 2,400 of 9,000 chars; read on with offset=12, char_offset=2301]``.
+_GREP_CUT = re.compile(r"read on with offset=(\d+), char_offset=(\d+)\]$")
+#: A grep row: ``12<TAB>text`` (a match) or ``12-<TAB>text`` (context).
+_GREP_ROW = re.compile(r"^\d+-?\t")
+#: A grep page's hint.
+_GREP_MORE = re.compile(r"Use offset=(\d+) to continue")
+#: A definition row of an outline: ``24-30<TAB>app = typer.Typer(``.
+_OUTLINE_RANGE = re.compile(r"^(\d+)-(\d+)\t")
+
+
+def split_envelope(text: str) -> tuple[str, str]:
+    """(the text inside ``<content>``, what follows ``</content>``: instructions, notes); a
+    text without the envelope is all body."""
+    if not text.startswith("<path>") or "<content>\n" not in text:
+        return text, ""
+    inner = text.split("<content>\n", 1)[1]
+    body, _, after = inner.partition("\n</content>")
+    return body, after.lstrip("\n")
+
+
+def window_command(path: str, first: int, last: int | None, numbered: bool, bypass: bool = False) -> str:
+    """The shell command printing lines ``first..last`` of ``path`` (quoted), numbered or not;
+    ``bypass`` puts ``command`` in front so leanread passes it through (the full text again)."""
+    lead = "command " if bypass else ""
+    if first == 1 and last is None:
+        return f"{lead}nl -ba {path}" if numbered else f"{lead}cat {path}"
+    end = "$" if last is None else str(last)
+    if numbered:
+        return f"{lead}nl -ba {path} | sed -n '{first},{end}p'"
+    return f"{lead}sed -n '{first},{end}p' {path}"
+
+
+def read_text(result: ToolResult, path: str, numbered: bool, first: int, last: int | None) -> str:
+    """What ``sed``/``cat``/``nl`` print for a read of lines ``first..last`` (None: to the end)
+    of ``path`` (as the agent wrote it, quoted), from the read's result."""
+    if result.is_error:
+        return result.text
+    meta = result.metadata
+    body, after = split_envelope(result.text)
+    rows, notices = _content_and_notices(body.split("\n"), meta)
+    if meta.get("type") == "outline":
+        rows = [_outline_header(rows[0], path, rows), *rows[1:]] if rows else rows
+        rows = [_hints(row, path) if row.startswith("(") else row for row in rows]
+    elif meta.get("mode") == "stub":
+        again = window_command(path, first, last, numbered, bypass=True)
+        rows = [_FRESH.sub(lambda m: f"Run `{again}` to print {m.group(1)} again.", row) for row in rows]
+    elif numbered and meta.get("mode") in ("full", "elided"):
+        rows = _numbered(rows, int(meta.get("offset") or first))
+    kept = [_notice(n, meta, path, numbered, last) for n in notices]
+    tail = [n for n in kept if n]
+    return "\n".join([*rows, *(["", *tail] if tail else []), *([after] if after else [])])
+
+
+def _content_and_notices(rows: list[str], meta: dict[str, object]) -> tuple[list[str], list[str]]:
+    """The rows of a read's body, split into the content and the notices after it. In a full or
+    elided window the content is counted (each file line a row, a marker its lines), so a file
+    line that looks like a notice stays content."""
+    offset, last = meta.get("offset"), meta.get("last_line")
+    if meta.get("type") == "file" and meta.get("mode") in ("full", "elided") and isinstance(offset, int):
+        if not isinstance(last, int) or last < offset:
+            return [], [r for r in rows if r]
+        n, k = offset, 0
+        while k < len(rows) and n <= last:
+            marker = _MARKER.match(rows[k])
+            n = int(marker.group(2) or marker.group(1)) + 1 if marker and int(marker.group(1)) == n else n + 1
+            k += 1
+        return rows[:k], [r for r in rows[k:] if r]
+    cut = len(rows)
+    while cut >= 2 and rows[cut - 1].startswith("(") and rows[cut - 1].endswith(")"):
+        cut -= 1
+        if rows[cut - 1] == "":
+            return rows[: cut - 1], rows[cut:]
+    return rows, []
+
+
+def _numbered(rows: list[str], first: int) -> list[str]:
+    """``N<TAB>row`` for each file line from ``first`` on; a marker row keeps its text and moves
+    the count past the lines it stands for."""
+    out: list[str] = []
+    n = first
+    for row in rows:
+        marker = _MARKER.match(row)
+        if marker and int(marker.group(1)) == n:
+            out.append(row)
+            n = int(marker.group(2) or marker.group(1)) + 1
+            continue
+        out.append(f"{n}\t{row}")
+        n += 1
+    return out
+
+
+def _outline_header(header: str, path: str, rows: list[str]) -> str:
+    """The outline's first notice with its how-to in shell commands."""
+    ranges = [m for r in rows if (m := _OUTLINE_RANGE.match(r))]
+    a, b = (ranges[0].group(1), ranges[0].group(2)) if ranges else ("1", "40")
+    how = f"Print a part with `sed -n '{a},{b}p' {path}` (any row's range), or all of it with `command cat {path}`.)"
+    return _OUTLINE_HOW.sub(how, header)
+
+
+def _hints(notice: str, path: str) -> str:
+    """A notice with its read-tool parameters given as ``leanread read`` commands."""
+    notice = _CHAR_OFFSET.sub(lambda m: _read_on(path, m), notice)
+    notice = _OUTLINE_ON.sub(lambda m: f"`leanread read {path} --offset {m.group(1)} --mode outline`", notice)
+    return _OUTLINE_INSIDE.sub(lambda m: f", e.g. `leanread read {path} --offset {m.group(1)} --mode outline`", notice)
+
+
+def _read_on_row(path: str, found: re.Match[str]) -> str:
+    return f"read on with {_read_on(path, found)}]"
+
+
+def _read_on(path: str, found: re.Match[str]) -> str:
+    return f"`leanread read {path} --offset {found.group(1)} --char-offset {found.group(2)}`"
+
+
+#: The notices of where a window stops, which the shell form says itself (or not at all).
+_WHERE = re.compile(r"^\((Showing lines|End of file|Output capped)")
+
+
+def _notice(notice: str, meta: dict[str, object], path: str, numbered: bool, last: int | None) -> str:
+    """A notice as the shell form gives it: where the window stops only when it stopped before
+    the lines asked for (sed says nothing either), with the command for the rest; others with
+    their hints as commands."""
+    if not _WHERE.match(notice):
+        return _hints(notice, path)
+    shown_last, following = meta.get("last_line"), meta.get("next_offset")
+    if not isinstance(shown_last, int) or not isinstance(following, int):
+        return ""
+    if last is not None and shown_last >= last:
+        return ""
+    rest = window_command(path, following, last, numbered)
+    return f"(Showing lines {meta.get('offset')}-{shown_last} of {meta.get('total_lines')}. Run `{rest}` for the rest.)"
+
+
+def grep_text(result: ToolResult, ask: GrepAsk, path: str) -> str:
+    """A search's result as printed: leanread's grouped rows; a page's hint as the
+    ``leanread grep`` command of the next page, a cut row's as the ``leanread read`` of its rest."""
+    if result.is_error:
+        return result.text
+    words = ["leanread", "grep", shlex.quote(ask.pattern), shlex.quote(path)]
+    words += ["-i"] if ask.case_insensitive else []
+    words += [f"-B {ask.before}"] if ask.before else []
+    words += [f"-A {ask.after}"] if ask.after else []
+    words += ["-l"] if ask.files_only else []
+    words += [f"-g {shlex.quote(ask.glob)}"] if ask.glob else []
+    words += [f"-t {ask.type}"] if ask.type else []
+    command = " ".join(words)
+    rows: list[str] = []
+    current = ""
+    for row in result.text.split("\n"):
+        if _GREP_ROW.match(row):
+            row = _GREP_CUT.sub(partial(_read_on_row, shlex.quote(current)), row)
+        elif row and not row.startswith(("(", "[", "…")):
+            current = row  # a file's path
+        else:
+            row = _GREP_MORE.sub(lambda m: f"Run `{command} --offset {m.group(1)}` to continue", row)
+        rows.append(row)
+    return "\n".join(rows)

@@ -1,0 +1,251 @@
+"""``leanread.shell``: an agent's shell reads answered through the ledger, everything else run as
+it is, and no stub ever left pointing at text a command changed."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from leanread.ledger.store import MemoryLedger
+from leanread.session import Session
+from leanread.shell import Passed, Recognised, recognise, run_command
+from leanread.view.reconstruct import View, apply_read
+
+LINES = [f"line {n} of the file" if n % 7 else "" for n in range(1, 61)]
+
+
+def _session(root: Path) -> Session:
+    return Session([root], ledger=MemoryLedger())
+
+
+def _bash(command: str, cwd: Path) -> subprocess.CompletedProcess[bytes]:
+    return subprocess.run(["bash", "-c", command], cwd=cwd, capture_output=True, check=False)
+
+
+@pytest.fixture
+def tree(tmp_path: Path) -> Path:
+    (tmp_path / "a.txt").write_text("".join(f"{line}\n" for line in LINES))
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub" / "b.py").write_text("def one():\n    return 1\n\n\ndef two():\n    return 2\n")
+    return tmp_path
+
+
+# --- recognising ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("command", "path", "first", "last", "numbered"),
+    [
+        ("cat a.txt", "a.txt", 1, None, False),
+        ("cat -n a.txt", "a.txt", 1, None, True),
+        ("nl -ba a.txt | sed -n '40,80p'", "a.txt", 40, 80, True),
+        ("cat -n a.txt | sed -n 5,9p", "a.txt", 5, 9, True),
+        ("sed -n '40,80p' a.txt", "a.txt", 40, 80, False),
+        ("sed -n -e '7p' a.txt", "a.txt", 7, 7, False),
+        ("head -n 50 a.txt", "a.txt", 1, 50, False),
+        ("head -5 a.txt", "a.txt", 1, 5, False),
+        ("tail -n +12 a.txt | head -n 3", "a.txt", 12, 14, False),
+        ("cd sub && nl -b a b.py | head -n 2", "b.py", 1, 2, True),
+    ],
+)
+def test_reading_commands_are_recognised_with_their_window(
+    command: str, path: str, first: int, last: int | None, numbered: bool
+) -> None:
+    found = recognise(command)
+    assert isinstance(found, Recognised)
+    (ask,) = found.asks
+    assert (ask.path, ask.window.first, ask.window.last, ask.numbered) == (path, first, last, numbered)  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize(
+    ("command", "why"),
+    [
+        ("sed -i 's/a/b/' a.txt", "sed with a flag other than -n/-e"),
+        ("cat a.txt > b.txt", "shell syntax beyond words and pipes"),
+        ("cat a.txt | wc -l", "a read piped into another command"),
+        ("grep -c line a.txt", "grep with a flag it does not know"),
+        ("grep -v line a.txt", "grep with a flag it does not know"),
+        ("nl a.txt", "nl without -ba"),
+        ("cat -A a.txt", "cat with a flag other than -n"),
+        ("head -c 20 a.txt", "head with a flag it does not know"),
+        ("cat $HOME/a.txt", "shell syntax beyond words and pipes"),
+        ("cat *.txt", "shell syntax beyond words and pipes"),
+        ("sed -n '/def/,/return/p' a.txt", "sed script other than line ranges"),
+        ("sed -n '9,3p' a.txt", "sed range ending before it starts"),
+        ("sed -n '5,9p;1,3p' a.txt", "sed ranges out of order or overlapping"),
+        ("cat a.txt && cat b.txt", "several commands"),
+        ("python -c 'print(1)'", "not a reading command"),
+        ("sed -n '1,5p' a.txt | grep line", "a window piped into a search"),
+    ],
+)
+def test_other_commands_are_passed_with_the_reason(command: str, why: str) -> None:
+    found = recognise(command)
+    assert isinstance(found, Passed)
+    assert found.why == why
+
+
+# --- answering --------------------------------------------------------------------------------
+
+
+def test_a_window_then_its_unchanged_rereads(tree: Path) -> None:
+    session = _session(tree)
+    first = run_command(session, "sed -n '3,30p' a.txt", cwd=str(tree))
+    assert (first.text, first.status, first.answered) == ("".join(f"{x}\n" for x in LINES[2:30]), 0, True)
+    again = run_command(session, "sed -n '3,30p' a.txt", cwd=str(tree))
+    assert again.text == (
+        "(Lines 3-30 unchanged since you read them, still in your context. "
+        "Run `command sed -n '3,30p' a.txt` to print them again.)\n"
+    )
+    numbered = run_command(session, "nl -ba a.txt | sed -n '29,35p'", cwd=str(tree))
+    assert numbered.text == (
+        "… lines 29-30 unchanged since you read them …\n"
+        "31\tline 31 of the file\n32\tline 32 of the file\n33\tline 33 of the file\n34\tline 34 of the file\n35\t\n"
+    )
+    bypass = run_command(session, "command sed -n '3,30p' a.txt", cwd=str(tree))
+    assert (bypass.answered, bypass.text) == (False, first.text)
+
+
+def test_a_whole_cat_of_a_big_file_gives_its_outline_with_shell_commands(tree: Path) -> None:
+    body = "".join(f"    total = total + {k}  # a step of the computation\n" for k in range(8))
+    source = "".join(f"def f{n}():\n    total = 0\n{body}    return total\n\n\n" for n in range(30))
+    (tree / "big.py").write_text(source)
+    done = run_command(_session(tree), "cat big.py", cwd=str(tree))
+    head = done.text.split("\n", 1)[0]
+    assert head == (
+        "(Outline of a 390-line python file: each definition with its line range. "
+        "Print a part with `sed -n '1,11p' big.py` (any row's range), or all of it with `command cat big.py`.)"
+    )
+    assert "14-24\tdef f1():" in done.text.split("\n")
+    assert run_command(_session(tree), "command cat big.py", cwd=str(tree)).stdout == source.encode()
+
+
+def test_a_cut_line_names_the_command_for_its_rest(tree: Path) -> None:
+    (tree / "long.txt").write_text("short\n" + "x" * 2500 + "\n" + "y" * 2100 + "\n")
+    session = _session(tree)
+    one = run_command(session, "sed -n '1,2p' long.txt", cwd=str(tree)).text.split("\n")
+    assert one[1] == "x" * 2000 + "… [line cut: 2500 chars in all]"
+    assert one[3] == (
+        "(Line 2 is longer than 2000 characters and was cut where marked; read the rest with "
+        "`leanread read long.txt --offset 2 --char-offset 2001`.)"
+    )
+    both = run_command(session, "nl -ba long.txt | sed -n '2,3p'", cwd=str(tree)).text
+    assert both.endswith(
+        "(Lines 2, 3 are longer than 2000 characters and were cut where marked; read the rest of line N with "
+        "`leanread read long.txt --offset N --char-offset 2001`.)\n"
+    )
+
+
+def test_a_long_outline_says_how_to_read_on_in_a_command(tree: Path) -> None:
+    (tree / "many.py").write_text("".join(f"def function_number_{n}(argument):\n    return {n}\n" for n in range(3000)))
+    done = run_command(_session(tree), "cat many.py", cwd=str(tree)).text.split("\n")
+    notes = [row for row in done if row.startswith("(") and "left out" in row]
+    assert len(notes) == 1
+    assert notes[0] == (
+        "(1848 more definitions from line 2305 on are left out; read on with "
+        "`leanread read many.py --offset 2305 --mode outline`.)"
+    )
+    assert "mode=" not in "\n".join(row for row in done if row.startswith("("))
+
+
+def test_a_search_row_cut_names_the_command_for_its_rest(tree: Path) -> None:
+    (tree / "wide.txt").write_text("a" * 3000 + "NEEDLE" + "b" * 3000 + "\n")
+    found = run_command(_session(tree), "grep -n NEEDLE wide.txt", cwd=str(tree)).text
+    assert found.endswith(
+        "[line cut: match at column 3001 of 6006 chars; read on with "
+        "`leanread read wide.txt --offset 1 --char-offset 2921`]\n"
+    )
+
+
+def test_a_search_is_leanreads_grep_and_fails_like_grep_when_nothing_matches(tree: Path) -> None:
+    session = _session(tree)
+    found = run_command(session, "grep -rn 'def \\(one\\|two\\)' sub", cwd=str(tree))
+    assert (found.text, found.status) == ("sub/b.py\n1\tdef one():\n5\tdef two():\n", 0)
+    piped = run_command(session, "nl -ba sub/b.py | grep -A 1 two", cwd=str(tree))
+    assert piped.text == "sub/b.py\n5\tdef two():\n6-\t    return 2\n"
+    none = run_command(session, "rg zzz sub", cwd=str(tree))
+    assert none.status == 1 and none.answered
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "cat missing.txt",
+        "sed -n '1,3p' /etc/hostname",
+        "grep -n line sub",
+        "grep -c line a.txt",
+        "cat a.txt | wc -l",
+        "printf 'x\\0y' > bin.dat && cat bin.dat",
+        "head -n 3 a.txt >&2; exit 4",
+        "echo out; echo err >&2; exit 3",
+    ],
+)
+def test_commands_not_answered_give_their_exact_output_and_status(tree: Path, command: str) -> None:
+    expected = _bash(command, tree)
+    (tree / "bin.dat").unlink(missing_ok=True)
+    done = run_command(_session(tree), command, cwd=str(tree))
+    assert (done.stdout, done.stderr, done.status, done.answered) == (
+        expected.stdout,
+        expected.stderr,
+        expected.returncode,
+        False,
+    )
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(first=st.integers(1, 70), count=st.integers(1, 30), numbered=st.booleans())
+def test_a_first_window_prints_what_sed_prints(tree: Path, first: int, count: int, numbered: bool) -> None:
+    last = first + count - 1
+    command = f"nl -ba a.txt | sed -n '{first},{last}p'" if numbered else f"sed -n '{first},{last}p' a.txt"
+    real = _bash(command, tree).stdout.decode()
+    done = run_command(_session(tree), command, cwd=str(tree))
+    rows = [row.lstrip(" ") for row in real.splitlines()] if numbered else real.splitlines()
+    assert done.text == "".join(f"{row}\n" for row in rows)
+
+
+# --- commands that change files never leave a stub --------------------------------------------
+
+
+def _git(tree: Path) -> None:
+    for args in (["init", "-q"], ["add", "."], ["-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "x"]):
+        subprocess.run(["git", *args], cwd=tree, check=True, capture_output=True)
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        "sed -i 's/line 4 of/LINE FOUR of/' a.txt",
+        "sed -n '1,60p' a.txt | sed 's/line 4 of/LINE FOUR of/' > tmp && mv tmp a.txt",
+        "python3 -c \"import pathlib; p = pathlib.Path('a.txt'); p.write_text(p.read_text().replace('line 4', 'L4'))\"",
+        "printf 'new\\n' > a.txt",
+        "printf 'first\\n' | cat - a.txt > tmp && mv tmp a.txt",
+        "touch -r a.txt ref && sed -i 's/line 4/line 9/' a.txt && touch -r ref a.txt",
+        "cp sub/b.py a.txt",
+    ],
+)
+def test_a_change_by_a_command_is_never_answered_with_a_stub(tree: Path, change: str) -> None:
+    session = _session(tree)
+    view = View()
+    apply_read(view, run_command(session, "sed -n '1,10p' a.txt", cwd=str(tree)).results[0])
+    assert run_command(session, change, cwd=str(tree)).answered is False
+    after = run_command(session, "sed -n '1,10p' a.txt", cwd=str(tree))
+    assert "unchanged since you read them, still in your context" not in after.text
+    assert apply_read(view, after.results[0]) == (tree / "a.txt").read_text().splitlines()[:10]
+
+
+def test_git_checkout_and_a_formatter_are_caught_by_the_hashes(tree: Path) -> None:
+    (tree / "sub" / "b.py").write_text("def one( ):\n    return 1\n")
+    _git(tree)
+    session = _session(tree)
+    run_command(session, "cat sub/b.py", cwd=str(tree))
+    ruff = Path(sys.executable).parent / "ruff"
+    run_command(session, f"{ruff} format -q sub/b.py", cwd=str(tree))
+    formatted = run_command(session, "cat sub/b.py", cwd=str(tree))
+    assert "def one():" in formatted.text and "unchanged since" not in formatted.text
+    run_command(session, "git checkout -q sub/b.py", cwd=str(tree))
+    restored = run_command(session, "cat sub/b.py", cwd=str(tree))
+    assert "def one( ):" in restored.text and "unchanged since" not in restored.text
