@@ -4,6 +4,7 @@ first files are loaded (``lines.prepare``) while ripgrep still searches."""
 from __future__ import annotations
 
 import os
+from dataclasses import dataclass
 
 from ...render import binary_skipped
 from ...search import FileHits, RgOptions, count_files, search_json
@@ -11,6 +12,8 @@ from ...search_fallback import Searched, search_or_literal
 from ...textfile import shown
 from ...workspace import Resolved
 from ..common import DenyFilter, ToolContext
+from ..leftout import LeftOut, left_out
+from .decoded import Decoded, Started, places, search_decoded, too_big_note
 from .lines import Prepared, prepare
 
 
@@ -35,6 +38,21 @@ class Prefetch:
         self.ready[found.path] = prepare(self._ctx, found, self._before, self._after)
 
 
+@dataclass(frozen=True)
+class Found:
+    """What the search found: every file with a match below the target, sorted by path, deny-listed
+    files dropped (``files``, and by path); how it was searched (as literal text after
+    ``search_or_literal``'s fallback); the notes naming binary files with a match that were left
+    out and files too big to search decoded; and what the walk left out (ignore files, the deny
+    list)."""
+
+    files: list[FileHits]
+    by_path: dict[str, FileHits]
+    searched: Searched[list[FileHits]]
+    notes: list[str]
+    left: LeftOut
+
+
 def search(
     pattern: str,
     target: Resolved,
@@ -42,31 +60,53 @@ def search(
     ctx: ToolContext,
     prefetch: Prefetch,
     every_root: bool = False,
-) -> tuple[list[FileHits], dict[str, FileHits], Searched[list[FileHits]], str | None]:
+) -> Found:
     """Every file with a match below ``target`` (below every workspace root with
-    ``every_root``), sorted by path, deny-listed files dropped; the hits of each by path (without
-    their lines, ``block`` None, when the search passed its budget and only counted); how it was
-    searched (as literal text after ``search_or_literal``'s fallback); and the note naming binary
-    files with a match that were left out."""
+    ``every_root``); files ripgrep only counted (the search passed its budget) have ``block`` None;
+    files ``read`` decodes otherwise than ripgrep reads their bytes are searched decoded
+    (``decoded``): in the same ripgrep run when the root's census is kept, else after it."""
     cwd = target.real if target.is_dir else os.path.dirname(target.real)
     paths = list(ctx.workspace.roots) if every_root else [target.real]
+    roots = paths if every_root else [ctx.workspace.root_of(target.real) or target.real]
     binary: list[str] = []
+    log = bytearray()
     sniff = ctx.limits.sniff_bytes
+    started = Started(ctx, target, roots, options)
+    with places(ctx, started.upfront or Decoded(), options, paths) as upfront:
 
-    def once(how: RgOptions) -> list[FileHits]:
-        binary.clear()
-        found = search_json(pattern, paths, how, cwd=cwd, on_file=prefetch, binary=binary, sniff_bytes=sniff)
-        if found is None:
-            prefetch.ready.clear()
+        def once(how: RgOptions) -> list[FileHits]:
             binary.clear()
-            found = count_files(pattern, paths, how, cwd=cwd, binary=binary, sniff_bytes=sniff)
-        return found
+            log.clear()
+            where = [*paths, *upfront.where]
+            found = search_json(
+                pattern, where, how, cwd=cwd, on_file=prefetch, binary=binary, sniff_bytes=sniff, log=log
+            )
+            if found is None:
+                prefetch.ready.clear()
+                binary.clear()
+                log.clear()
+                found = count_files(pattern, where, how, cwd=cwd, binary=binary, sniff_bytes=sniff, log=log)
+            raw, transcoded = upfront.adopt(found)
+            decoded = started.result(raw, cwd)
+            if not decoded.copies:
+                return raw
+            copied = {os.path.join(cwd, f.path) for f in raw} & decoded.copies.keys()
+            for path in copied:
+                prefetch.ready.pop(path, None)
+            binary[:] = [p for p in binary if os.path.join(cwd, p) not in decoded.copies]
+            kept = [f for f in raw if os.path.join(cwd, f.path) not in decoded.copies]
+            already = set(upfront.mapped.values())
+            late = Decoded({p: c for p, c in decoded.copies.items() if (p, c) not in already})
+            return kept + transcoded + search_decoded(ctx, pattern, late, how, paths)
 
-    searched = search_or_literal(pattern, options, once, len)
+        searched = search_or_literal(pattern, options, once, len)
     denied = prefetch.denied
     files = sorted((f for f in searched.found if not denied(f.path)), key=lambda f: f.path)
+    dropped = [os.path.join(cwd, f.path) for f in searched.found if denied(f.path)]
     skipped = sorted(shown(ctx.workspace.display(os.path.join(cwd, p))) for p in binary if not denied(p))
-    return files, {f.path: f for f in files}, searched, binary_skipped(skipped)
+    left = left_out(ctx, bytes(log), cwd, dropped)
+    notes = [note for note in (binary_skipped(skipped), too_big_note(ctx, started.result().too_big)) if note]
+    return Found(files, {f.path: f for f in files}, searched, notes, left)
 
 
 def glob_under(glob: str, folder: str) -> str:
