@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import os
 import stat
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from ..counts import plural
@@ -80,10 +80,21 @@ def _tops(log: RgLog, cwd: str, deny: str) -> tuple[dict[str, str], list[str]]:
     return ignored, denied
 
 
-def left_out(ctx: ToolContext, log: bytes, cwd: str, dropped: Iterable[str] = ()) -> LeftOut:
+def left_out(
+    ctx: ToolContext,
+    log: bytes,
+    cwd: str,
+    dropped: Iterable[str] = (),
+    selects: Callable[[str], bool] | None = None,
+) -> LeftOut:
     """What the walk of a search or listing run in ``cwd`` left out, from its ``--debug`` ``log``;
-    ``dropped``: paths it reported that leanread's own deny check then left out."""
+    ``dropped``: paths it reported that leanread's own deny check then left out; ``selects``: a
+    file it rejects (by name: a search's ``type``) is not counted, as the search would not have
+    taken it anyway (ripgrep applies ignore files before types)."""
     ignored, denied = _tops(parse_log(log), cwd, os.path.normpath(ignore_file(ctx.policy)))
+    if selects is not None:
+        ignored = {path: source for path, source in ignored.items() if _is_dir(path) or selects(path)}
+        denied = [path for path in denied if _is_dir(path) or selects(path)]
     denied.extend(dropped)
     folders = sum(1 for path in denied if _is_dir(path))
     if not ignored:

@@ -26,6 +26,7 @@ A file over ``Limits.index_bytes`` is not decoded whole: it keeps its raw hits a
 from __future__ import annotations
 
 import atexit
+import codecs
 import contextlib
 import hashlib
 import os
@@ -126,6 +127,7 @@ class Mirror:
 
 
 MIRROR = Mirror()
+_BOMS = (codecs.BOM_UTF32_LE, codecs.BOM_UTF32_BE, codecs.BOM_UTF8, codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)
 
 
 @dataclass
@@ -166,8 +168,8 @@ def _first_judgement(
     try:
         with open(path, "rb") as handle:
             head = handle.read(ctx.limits.sniff_bytes)
-            if head_first and binary_kind(head) is not None:
-                return MIRROR.keep(key, None)
+            if head_first and not head.startswith(_BOMS) and binary_kind(head) is not None:
+                return MIRROR.keep(key, None)  # as decode: a byte-order mark decides before the sniff
             if size > ctx.limits.index_bytes:
                 _too_big(ctx, path, head, size, decoded)
                 return None

@@ -3,11 +3,13 @@ first files are loaded (``lines.prepare``) while ripgrep still searches."""
 
 from __future__ import annotations
 
+import fnmatch
 import os
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from ...render import binary_skipped
-from ...search import FileHits, RgOptions, count_files, search_json
+from ...search import FileHits, RgOptions, count_files, search_json, type_globs
 from ...search_fallback import Searched, search_or_literal
 from ...textfile import shown
 from ...workspace import Resolved
@@ -104,9 +106,26 @@ def search(
     files = sorted((f for f in searched.found if not denied(f.path)), key=lambda f: f.path)
     dropped = [os.path.join(cwd, f.path) for f in searched.found if denied(f.path)]
     skipped = sorted(shown(ctx.workspace.display(os.path.join(cwd, p))) for p in binary if not denied(p))
-    left = left_out(ctx, bytes(log), cwd, dropped)
+    left = left_out(ctx, bytes(log), cwd, dropped, _of_type(options))
     notes = [note for note in (binary_skipped(skipped), too_big_note(ctx, started.result().too_big)) if note]
     return Found(files, {f.path: f for f in files}, searched, notes, left)
+
+
+def _of_type(options: RgOptions) -> Callable[[str], bool] | None:
+    """Whether a file's name is of the search's ``type`` (its globs, as ripgrep lists them), or
+    None without a type; the globs are asked of ripgrep only when a file needs judging."""
+    if options.file_type is None:
+        return None
+    file_type = options.file_type
+    globs: list[str] = []
+
+    def selects(path: str) -> bool:
+        if not globs:
+            globs.extend(type_globs(file_type, options) or ["*"])
+        name = os.path.basename(path)
+        return any(fnmatch.fnmatchcase(name, glob) for glob in globs)
+
+    return selects
 
 
 def glob_under(glob: str, folder: str) -> str:

@@ -37,13 +37,14 @@ def _extension_glob(name: str) -> str | None:
 def nearest(wanted: Sequence[str], files: Sequence[str]) -> list[str]:
     """Up to ``SUGGESTIONS`` globs and names that do select files, for globs ``wanted`` that select
     none: the extension globs and file names closest to one of ``wanted``'s last parts (case
-    ignored), then the commonest extension globs; each glob with its count of files
+    ignored), then the commonest extension globs (ties by name); each glob with its count of files
     (``*.py (120 files)``), each name as the path of one file that has it.
 
     Args:
         wanted: the globs asked for (a type's globs, or the one glob given).
         files: the paths of the files there are (``/``-separated, relative to the folder searched).
     """
+    files = sorted(files)
     names = [f.rsplit("/", 1)[-1] for f in files]
     counts = Counter(g for g in map(_extension_glob, names) if g is not None)
     first_path: dict[str, str] = {}
@@ -57,7 +58,7 @@ def nearest(wanted: Sequence[str], files: Sequence[str]) -> list[str]:
         last = glob.lstrip("!").rsplit("/", 1)[-1].lower()
         for close in difflib.get_close_matches(last, list(by_lower), n=SUGGESTIONS, cutoff=0.6):
             chosen.append(by_lower[close])
-    chosen += [glob for glob, _ in counts.most_common(SUGGESTIONS)]
+    chosen += sorted(counts, key=lambda glob: (-counts[glob], glob))[:SUGGESTIONS]
     shown_: list[str] = []
     for item in dict.fromkeys(chosen):
         if item in counts:
