@@ -74,24 +74,40 @@ class RgLog:
     nul_files: list[tuple[str, int]] = field(default_factory=list)
 
 
+_GITIGNORE = b": Ignore(IgnoreMatch(Gitignore(Glob { "
+_BINARY = b": found binary data at offset "
+
+
+def _lines_with(data: bytes, marker: bytes) -> list[bytes]:
+    """The lines of ``data`` that hold ``marker`` (found with ``bytes.find``: a log of a search
+    with a glob has a line for every file the glob rejects, and only these lines count)."""
+    lines: list[bytes] = []
+    at = data.find(marker)
+    while at >= 0:
+        start = data.rfind(b"\n", 0, at) + 1
+        end = data.find(b"\n", at)
+        end = len(data) if end < 0 else end
+        lines.append(data[start:end])
+        at = data.find(marker, end)
+    return lines
+
+
 def parse_log(data: bytes) -> RgLog:
     """The paths an ignore file left out and the files ripgrep stopped at a NUL byte, from a
     ``--debug`` log (other lines are skipped; a path holding a line break is cut there and kept
     as what was printed)."""
     log = RgLog()
-    if b"ignoring " not in data:
-        return log
-    for line in data.split(b"\n"):
+    for line in _lines_with(data, _GITIGNORE):
         walk = _WALK.match(line)
-        if walk is None:
-            nul = _NUL.match(line)
-            if nul is not None:
-                log.nul_files.append((os.fsdecode(nul.group(1)), int(nul.group(2))))
-            continue
-        found = _FROM.search(walk.group(2))
-        if found is None:
-            continue
-        log.ignored.append(Ignored(os.fsdecode(walk.group(1)), _unescape(found.group(1)), _unescape(found.group(2))))
+        found = _FROM.search(walk.group(2)) if walk is not None else None
+        if walk is not None and found is not None:
+            log.ignored.append(
+                Ignored(os.fsdecode(walk.group(1)), _unescape(found.group(1)), _unescape(found.group(2)))
+            )
+    for line in _lines_with(data, _BINARY):
+        nul = _NUL.match(line)
+        if nul is not None:
+            log.nul_files.append((os.fsdecode(nul.group(1)), int(nul.group(2))))
     return log
 
 

@@ -84,9 +84,14 @@ class _Private:
     def path(self) -> str:
         with self._lock:
             if self._path is None:
-                self._path = tempfile.mkdtemp(prefix=self._prefix)
+                self._path = os.path.realpath(tempfile.mkdtemp(prefix=self._prefix))
                 atexit.register(shutil.rmtree, self._path, True)
             return self._path
+
+    def holds(self, path: str) -> bool:
+        """Whether ``path`` lies in this folder (a workspace that holds the temporary folder would
+        otherwise search leanread's own copies as its files)."""
+        return self._path is not None and _under(path, self._path)
 
 
 class Mirror:
@@ -97,6 +102,10 @@ class Mirror:
         self._lock = threading.Lock()
         self._folder = _Private("leanread-decoded-")
         self._kept: OrderedDict[tuple[object, ...], str | None] = OrderedDict()
+
+    def holds(self, path: str) -> bool:
+        """Whether ``path`` is in the folder of the copies."""
+        return self._folder.holds(path)
 
     def lookup(self, key: tuple[object, ...]) -> tuple[bool, str | None]:
         """``(known, copy)``: whether this version was judged, and its copy (None: needs none)."""
@@ -276,7 +285,7 @@ class Started:
         for listing in listings:
             for paths, head_first in ((listing.not_utf8, False), (listing.nul, True)):
                 for path in paths:
-                    if _under(path, top):
+                    if _under(path, top) and not _private(path):
                         _judge(self._ctx, path, self._result, head_first, denied)
 
     def _run(self, top: str, roots: Sequence[str], options: RgOptions) -> None:
@@ -306,6 +315,11 @@ class Started:
 _TREES = _Private("leanread-trees-")
 
 
+def _private(path: str) -> bool:
+    """Whether ``path`` is one of leanread's decoded copies or trees of links."""
+    return MIRROR.holds(path) or _TREES.holds(path)
+
+
 @dataclass
 class Places:
     """Where ripgrep searches the decoded copies (``where``: the copies themselves, or folders of
@@ -321,9 +335,11 @@ class Places:
         raw: list[FileHits] = []
         decoded: list[FileHits] = []
         for hits in found:
-            place = self.mapped.get(os.path.normpath(hits.path)) if self.mapped else None
+            path = os.path.normpath(hits.path)
+            place = self.mapped.get(path) if self.mapped else None
             if place is None:
-                raw.append(hits)
+                if not _private(path):
+                    raw.append(hits)
             else:
                 decoded.append(replace(hits, path=place[0], transcoded=True, searched=place[1]))
         return raw, decoded

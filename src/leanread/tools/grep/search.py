@@ -33,6 +33,8 @@ class Prefetch:
         self.ready: dict[str, Prepared] = {}
 
     def __call__(self, found: FileHits) -> None:
+        if self._ctx.workspace.root_of(found.path) is None:
+            return  # a decoded copy searched beside the files: its file is prepared with the page
         if self._room < found.count or self.denied(found.path):
             self._room = 0
             return
