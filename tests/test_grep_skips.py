@@ -209,6 +209,9 @@ def test_decoded_hits_follow_glob_type_path_and_files_only(session: Session, roo
     (root / "src" / "legacy.py").write_bytes("# café\nNAME = 'café'\n".encode("cp1252"))
     assert session.grep("café", glob="*.py").text == "src/legacy.py\n1\t# café\n2\tNAME = 'café'"
     assert session.grep("café", type="py", path="src").text == "src/legacy.py\n1\t# café\n2\tNAME = 'café'"
+    assert session.grep("café", glob="src/*.py").text == "src/legacy.py\n1\t# café\n2\tNAME = 'café'"
+    assert session.grep("café", glob="{src,lib}/**").text == "src/legacy.py\n1\t# café\n2\tNAME = 'café'"
+    assert session.grep("café", glob="!*.py").text == "cp1252.txt\n2\tle café – naïve “quoted” €5"
     assert session.grep("café", files_only=True).text == "cp1252.txt (1 match)\nsrc/legacy.py (2 matches)"
     assert session.grep("café", path="src/legacy.py", context=1).text == "src/legacy.py\n1\t# café\n2\tNAME = 'café'"
 

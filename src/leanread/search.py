@@ -590,15 +590,18 @@ def has_files(paths: Sequence[str], options: RgOptions, *, cwd: str) -> bool:
 
 
 def type_globs(file_type: str, options: RgOptions) -> tuple[str, ...]:
-    """The globs of ripgrep's file type ``file_type`` (``rust`` → ``*.rs``), from ``rg --type-list``;
-    empty for a type ripgrep does not know."""
-    rg = find_rg()
-    data = _run([rg, "--no-config", "--type-list"], options, os.path.dirname(rg), None) or b""
-    for line in data.decode("utf-8", "replace").splitlines():
-        name, _, globs = line.partition(": ")
-        if name == file_type:
-            return tuple(g.strip() for g in globs.split(","))
-    return ()
+    """The globs of ripgrep's file type ``file_type`` (``rust`` → ``*.rs``), from ``rg --type-list``
+    (asked once per process); empty for a type ripgrep does not know."""
+    if not _TYPES:
+        rg = find_rg()
+        data = _run([rg, "--no-config", "--type-list"], options, os.path.dirname(rg), None) or b""
+        for line in data.decode("utf-8", "replace").splitlines():
+            name, _, globs = line.partition(": ")
+            _TYPES[name] = tuple(g.strip() for g in globs.split(","))
+    return _TYPES.get(file_type, ())
+
+
+_TYPES: dict[str, tuple[str, ...]] = {}
 
 
 def not_utf8_files(paths: Sequence[str], options: RgOptions, *, cwd: str, log: bytearray) -> list[str]:

@@ -28,6 +28,7 @@ from __future__ import annotations
 import atexit
 import codecs
 import contextlib
+import fnmatch
 import hashlib
 import os
 import shutil
@@ -42,7 +43,7 @@ from dataclasses import dataclass, field, replace
 from ...errors import LeanreadError
 from ...render import BINARY_NAMES, byte_size
 from ...rglog import parse_log
-from ...search import FileHits, RgOptions, count_files, not_utf8_files, search_json
+from ...search import FileHits, RgOptions, count_files, not_utf8_files, search_json, type_globs
 from ...sniff import binary_kind
 from ...textfile import TextFile, decode, shown
 from ...workspace import Resolved
@@ -328,6 +329,7 @@ class Places:
 
     where: list[str] = field(default_factory=list)
     mapped: dict[str, tuple[str, str]] = field(default_factory=dict)
+    tree: str | None = None
 
     def adopt(self, found: Sequence[FileHits]) -> tuple[list[FileHits], list[FileHits]]:
         """``found`` split into the hits of files on disk and those of decoded copies, the latter
@@ -346,16 +348,26 @@ class Places:
 
 
 @contextlib.contextmanager
-def places(ctx: ToolContext, decoded: Decoded, options: RgOptions, paths: Sequence[str]) -> Iterator[Places]:
-    """The ``Places`` of the copies of ``decoded`` below ``paths``; a tree of links is removed on exit."""
+def places(
+    ctx: ToolContext, decoded: Decoded, options: RgOptions, paths: Sequence[str], *, tree_ok: bool = True
+) -> Iterator[Places]:
+    """The ``Places`` of the copies of ``decoded`` below ``paths``: the copies themselves when the
+    glob and type judge names alone (``_by_name``; ripgrep searches a file it is given whatever its
+    name), else a tree of links (removed on exit; ``tree_ok`` False: none then, as a glob with a
+    ``/`` is matched from the folder ripgrep runs in, which only ``search_decoded`` sets to the tree)."""
     found = Places()
     copies = {real: copy for real, copy in decoded.copies.items() if any(_under(real, p) for p in paths)}
     if not copies:
         yield found
         return
-    if options.glob is None and options.file_type is None:  # named files are searched whatever their name
-        found.where = sorted(copies.values())
-        found.mapped = {copy: (real, copy) for real, copy in copies.items()}
+    by_name = _by_name(options)
+    if by_name is not None:
+        chosen = {real: copy for real, copy in copies.items() if by_name(os.path.basename(real))}
+        found.where = sorted(chosen.values())
+        found.mapped = {copy: (real, copy) for real, copy in chosen.items()}
+        yield found
+        return
+    if not tree_ok:
         yield found
         return
     tree = tempfile.mkdtemp(dir=_TREES.path())
@@ -368,17 +380,38 @@ def places(ctx: ToolContext, decoded: Decoded, options: RgOptions, paths: Sequen
             except OSError:
                 shutil.copyfile(copy, place)
             found.mapped[place] = (real, copy)
+        found.tree = tree
         found.where = [p for p in (_in_tree(ctx, tree, path) for path in paths) if os.path.exists(p)]
         yield found
     finally:
         shutil.rmtree(tree, ignore_errors=True)
 
 
+def _by_name(options: RgOptions) -> Callable[[str], bool] | None:
+    """Whether a file name passes the search's glob and type, when they judge names alone (a
+    glob without ``/``, ``**``, braces or escapes; a type whose globs have no ``/``); None when
+    only ripgrep can tell (then the copies are searched in a tree of links)."""
+    tests: list[Callable[[str], bool]] = []
+    glob = options.glob
+    if glob is not None:
+        negated, body = (True, glob[1:]) if glob.startswith("!") else (False, glob)
+        if any(mark in body for mark in ("/", "{", "\\", "[^")):
+            return None
+        tests.append(lambda name: fnmatch.fnmatchcase(name, body) != negated)
+    if options.file_type is not None:
+        globs = type_globs(options.file_type, options)
+        if any(mark in g for g in globs for mark in ("/", "{", "\\", "[^")):
+            return None
+        tests.append(lambda name: any(fnmatch.fnmatchcase(name, g) for g in globs))
+    return lambda name: all(test(name) for test in tests)
+
+
 def search_decoded(
-    ctx: ToolContext, pattern: str, decoded: Decoded, options: RgOptions, paths: Sequence[str]
+    ctx: ToolContext, pattern: str, decoded: Decoded, options: RgOptions, paths: Sequence[str], cwd: str
 ) -> list[FileHits]:
     """The hits of ``pattern`` in the decoded copies of the files below ``paths`` (the search's
-    folders or file), under the files' own paths, searched with ``options``.
+    folders or file), under the files' own paths, searched with ``options`` from ``cwd`` (the
+    search's folder: in a tree of links, its place there).
 
     Raises:
         as ``search.search_json``.
@@ -386,9 +419,13 @@ def search_decoded(
     with places(ctx, decoded, options, paths) as where:
         if not where.where:
             return []
-        found = search_json(pattern, where.where, options, cwd=os.path.dirname(where.where[0]))
+        tree = where.tree
+        run_in = _in_tree(ctx, tree, cwd) if tree is not None else os.path.dirname(where.where[0])
+        if not os.path.isdir(run_in):
+            run_in = os.path.dirname(where.where[0])
+        found = search_json(pattern, where.where, options, cwd=run_in)
         if found is None:
-            found = count_files(pattern, where.where, options, cwd=os.path.dirname(where.where[0]))
+            found = count_files(pattern, where.where, options, cwd=run_in)
         return where.adopt(found)[1]
 
 

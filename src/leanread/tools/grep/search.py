@@ -76,7 +76,7 @@ def search(
     log = bytearray()
     sniff = ctx.limits.sniff_bytes
     started = Started(ctx, target, roots, options)
-    with places(ctx, started.upfront or Decoded(), options, paths) as upfront:
+    with places(ctx, started.upfront or Decoded(), options, paths, tree_ok=False) as upfront:
 
         def once(how: RgOptions) -> list[FileHits]:
             binary.clear()
@@ -101,7 +101,7 @@ def search(
             kept = [f for f in raw if os.path.join(cwd, f.path) not in decoded.copies]
             already = set(upfront.mapped.values())
             late = Decoded({p: c for p, c in decoded.copies.items() if (p, c) not in already})
-            return kept + transcoded + search_decoded(ctx, pattern, late, how, paths)
+            return kept + transcoded + search_decoded(ctx, pattern, late, how, paths, cwd)
 
         searched = search_or_literal(pattern, options, once, len)
     denied = prefetch.denied
