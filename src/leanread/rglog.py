@@ -20,7 +20,7 @@ import os
 import re
 from dataclasses import dataclass, field
 
-__all__ = ["Ignored", "RgLog", "parse_log", "source_name"]
+__all__ = ["Ignored", "RgLog", "ignored_lines", "parse_log", "source_name"]
 
 _WALK = re.compile(
     rb"^rg: DEBUG\|ignore::walk\|[^:]*:[0-9]+: ignoring (.*): Ignore\(IgnoreMatch\(Gitignore\(Glob \{ (.*)$"
@@ -90,6 +90,11 @@ def _lines_with(data: bytes, marker: bytes) -> list[bytes]:
         lines.append(data[start:end])
         at = data.find(marker, end)
     return lines
+
+
+def ignored_lines(data: bytes) -> bytes:
+    """Only the lines of a ``--debug`` log that ``parse_log`` reads as ignored paths (kept for later)."""
+    return b"\n".join(_lines_with(data, _GITIGNORE))
 
 
 def parse_log(data: bytes) -> RgLog:

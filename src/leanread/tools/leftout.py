@@ -63,6 +63,10 @@ def _is_dir(path: str) -> bool:
         return False
 
 
+def _below(path: str, folder: str) -> bool:
+    return path.startswith(folder.rstrip(os.sep) + os.sep)
+
+
 def _tops(log: RgLog, cwd: str, deny: str) -> tuple[dict[str, str], list[str]]:
     """The paths ignore files left out (absolute, with the ignore file), a folder whose ignore
     file leaves out everything in it standing for its entries; and the paths the deny list did."""
@@ -86,12 +90,17 @@ def left_out(
     cwd: str,
     dropped: Iterable[str] = (),
     selects: Callable[[str], bool] | None = None,
+    under: str | None = None,
 ) -> LeftOut:
     """What the walk of a search or listing run in ``cwd`` left out, from its ``--debug`` ``log``;
     ``dropped``: paths it reported that leanread's own deny check then left out; ``selects``: a
-    file it rejects (by name: a search's ``type``) is not counted, as the search would not have
-    taken it anyway (ripgrep applies ignore files before types)."""
+    file it rejects is not counted, as the search would not have taken it anyway (a ``type``:
+    ripgrep applies ignore files before types); ``under``: only paths below this folder count
+    (the log is of a wider walk: a root's census)."""
     ignored, denied = _tops(parse_log(log), cwd, os.path.normpath(ignore_file(ctx.policy)))
+    if under is not None:
+        ignored = {path: source for path, source in ignored.items() if _below(path, under)}
+        denied = [path for path in denied if _below(path, under)]
     if selects is not None:
         ignored = {path: source for path, source in ignored.items() if _is_dir(path) or selects(path)}
         denied = [path for path in denied if _is_dir(path) or selects(path)]

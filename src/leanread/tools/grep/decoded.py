@@ -42,7 +42,7 @@ from dataclasses import dataclass, field, replace
 
 from ...errors import LeanreadError
 from ...render import BINARY_NAMES, byte_size
-from ...rglog import parse_log
+from ...rglog import ignored_lines, parse_log
 from ...search import FileHits, RgOptions, count_files, not_utf8_files, search_json, type_globs
 from ...sniff import binary_kind
 from ...textfile import TextFile, decode, shown
@@ -206,11 +206,13 @@ def _too_big(ctx: ToolContext, path: str, head: bytes, size: int, decoded: Decod
 
 @dataclass(frozen=True)
 class _Listing:
-    """One root's census: when it was taken, the files that are not UTF-8, those with a NUL byte."""
+    """One root's census: when it was taken, the files that are not UTF-8, those with a NUL byte,
+    and the lines of its walk's log that name what ignore files left out (``rglog``)."""
 
     taken: float
     not_utf8: tuple[str, ...]
     nul: tuple[str, ...]
+    ignored: bytes = b""
 
 
 class Census:
@@ -242,7 +244,7 @@ class Census:
         taken = time.monotonic()
         names = not_utf8_files([root], walk, cwd=root, log=log)
         nul = tuple(os.path.join(root, name) for name, _ in parse_log(bytes(log)).nul_files)
-        listing = _Listing(taken, tuple(os.path.join(root, name) for name in names), nul)
+        listing = _Listing(taken, tuple(os.path.join(root, name) for name in names), nul, ignored_lines(bytes(log)))
         with self._lock:
             self._kept[_census_key(root, options)] = listing
         return listing
@@ -270,12 +272,15 @@ class Started:
         self._error: BaseException | None = None
         self._thread: threading.Thread | None = None
         self.upfront: Decoded | None = self._result
+        #: the roots' censuses (none for a file named by the model)
+        self.listings: list[_Listing] = []
         if not target.is_dir:
             _judge(ctx, target.real, self._result, head_first=True)
             return
         kept = [CENSUS.kept(root, options) for root in roots]
         if all(listing is not None for listing in kept):
-            self._judge_all(target.real, [listing for listing in kept if listing is not None])
+            self.listings = [listing for listing in kept if listing is not None]
+            self._judge_all(target.real, self.listings)
             return
         self.upfront = None
         self._thread = threading.Thread(target=self._run, args=(target.real, roots, options), daemon=True)
@@ -291,9 +296,14 @@ class Started:
 
     def _run(self, top: str, roots: Sequence[str], options: RgOptions) -> None:
         try:
-            self._judge_all(top, [CENSUS.of(root, options) for root in roots])
+            self.listings = [CENSUS.of(root, options) for root in roots]
+            self._judge_all(top, self.listings)
         except BaseException as exc:  # handed to the caller's thread by result()
             self._error = exc
+
+    def ignored_log(self) -> bytes:
+        """What ignore files left out of the roots' walks, as ``rglog`` lines (after ``result``)."""
+        return b"\n".join(listing.ignored for listing in self.listings)
 
     def result(self, found: Sequence[FileHits] = (), cwd: str = "") -> Decoded:
         """The decoded files, once judged; ``found`` (the search's hits, paths from ``cwd``): a file
