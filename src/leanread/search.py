@@ -45,7 +45,7 @@ import tempfile
 import threading
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 from .config import Policy
@@ -61,12 +61,8 @@ __all__ = [
     "SearchUnavailable",
     "count_files",
     "find_rg",
-    "has_files",
-    "list_files",
-    "not_utf8_files",
     "parse_hits",
     "search_json",
-    "type_globs",
 ]
 
 #: Seconds one ripgrep run may take before it is stopped.
@@ -494,19 +490,6 @@ def count_files(
     return [f for f in files if f.path not in left_out]
 
 
-def list_files(path: str, options: RgOptions, *, cwd: str, log: bytearray | None = None) -> list[str]:
-    """Files below ``path`` as ``rg --files`` finds them (ignore rules, the deny list and
-    ``options.skip`` applied), as ripgrep prints them, unsorted; ``log`` as for ``search_json``.
-
-    Raises:
-        InvalidArgument: the glob is not valid.
-        SearchUnavailable, LeanreadError: as ``search_json``.
-    """
-    args = [*_base(options), *_debug(log), "--files", "--null", "--", path]
-    data = _run(args, options, cwd, None, log=log) or b""
-    return [os.fsdecode(name) for name in data.split(b"\0") if name]
-
-
 @dataclass(frozen=True)
 class Hit:
     """One matching line from ripgrep.
@@ -576,45 +559,3 @@ def parse_hits(block: bytes, utf8: bool = False) -> list[Hit]:
         offset = int(data.get("absolute_offset", 0))
         hits.append(Hit(int(data["line_number"]), _bytes_of(data["lines"]), spans, offset, utf8))
     return hits
-
-
-def has_files(paths: Sequence[str], options: RgOptions, *, cwd: str) -> bool:
-    """Whether ripgrep's walk of ``paths`` with ``options`` (its glob and type too) finds any file;
-    the walk stops at the first.
-
-    Raises:
-        as ``list_files``.
-    """
-    args = [*_base(options), "--files", "--null", "--", *paths]
-    return _run(args, options, cwd, 0) is None
-
-
-def type_globs(file_type: str, options: RgOptions) -> tuple[str, ...]:
-    """The globs of ripgrep's file type ``file_type`` (``rust`` → ``*.rs``), from ``rg --type-list``
-    (asked once per process); empty for a type ripgrep does not know."""
-    if not _TYPES:
-        rg = find_rg()
-        data = _run([rg, "--no-config", "--type-list"], options, os.path.dirname(rg), None) or b""
-        for line in data.decode("utf-8", "replace").splitlines():
-            name, _, globs = line.partition(": ")
-            _TYPES[name] = tuple(g.strip() for g in globs.split(","))
-    return _TYPES.get(file_type, ())
-
-
-_TYPES: dict[str, tuple[str, ...]] = {}
-
-
-def not_utf8_files(paths: Sequence[str], options: RgOptions, *, cwd: str, log: bytearray) -> list[str]:
-    """The files below ``paths`` (walked as a search with ``options`` walks them) that are not
-    UTF-8: ripgrep decodes each as UTF-8 (``-E utf-8``, UTF-16 with a byte-order mark still
-    transcoded) and lists those where it had to put U+FFFD for bytes that are not UTF-8 (a file
-    holding U+FFFD itself is listed too). A file with a NUL byte is not listed: ripgrep stops at
-    the NUL and logs it in ``log`` (``rglog.parse_log`` gives them as ``nul_files``).
-
-    Raises:
-        SearchUnavailable, LeanreadError: as ``search_json``.
-    """
-    plain = replace(options, case_insensitive=False, fixed_strings=False)
-    args = [*_base(plain), "--debug", "--encoding", "utf-8", "--files-with-matches", "--null"]
-    data = _run([*args, "--regexp", r"\x{FFFD}", "--", *paths], plain, cwd, None, log=log) or b""
-    return [os.fsdecode(name) for name in data.split(b"\0") if name]

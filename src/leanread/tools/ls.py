@@ -47,7 +47,8 @@ from ..errors import InvalidArgument, NotAFile
 from ..frame import Own, frame_like, framed, one_line
 from ..names import show_path
 from ..result import ToolResult
-from ..search import RgOptions, list_files
+from ..search import RgOptions
+from ..search_files import list_files
 from .common import DenyFilter, ToolContext, replaces_nothing
 from .leftout import left_out, left_out_note
 

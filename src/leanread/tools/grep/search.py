@@ -9,14 +9,17 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from ...render import binary_skipped
-from ...search import FileHits, RgOptions, count_files, search_json, type_globs
+from ...search import FileHits, RgOptions, count_files, search_json
 from ...search_fallback import Searched, search_or_literal
+from ...search_files import type_globs
 from ...textfile import shown
 from ...workspace import Resolved
 from ..common import DenyFilter, ToolContext
 from ..leftout import LeftOut, left_out
-from .decoded import Decoded, Started, places, search_decoded, too_big_note
+from .census import Started
+from .decoded import places, search_decoded, too_big_note
 from .lines import Prepared, prepare
+from .mirror import Decoded
 
 
 class Prefetch:

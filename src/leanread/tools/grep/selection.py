@@ -16,7 +16,8 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from ...counts import plural
-from ...search import RgOptions, has_files, list_files, type_globs
+from ...search import RgOptions
+from ...search_files import has_files, list_files, type_globs
 from ...textfile import shown
 from ...workspace import Resolved
 from ..common import DenyFilter, ToolContext
