@@ -4,7 +4,9 @@ file says so. Real folders, the real ripgrep, exact outputs."""
 
 from __future__ import annotations
 
+import os
 import subprocess
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -12,6 +14,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from leanread import Limits, MemoryLedger, Session
+from leanread.counts import plural
+from leanread.tools.grep.selection import nearest
+from leanread.tools.leftout import LeftOut, left_out_note
 
 NO_MATCH = "gitignored, binary and deny-listed files are not searched.)"
 
@@ -278,4 +283,35 @@ def test_a_type_that_selects_no_file_says_so(session: Session, root: Path) -> No
     (root / "empty").mkdir()
     assert session.grep("x", type="py", path="empty").text == (
         "(No file of type py (*.py, *.pyi) in empty; it has no files grep searches.)"
+    )
+
+
+FILE_NAMES = st.lists(
+    st.from_regex(r"([a-z]{1,4}/)?[a-z]{1,5}(\.[a-z]{1,3})?", fullmatch=True), min_size=1, max_size=12
+)
+
+
+@given(wanted=st.from_regex(r"\*\.[a-z]{1,4}", fullmatch=True), files=FILE_NAMES)
+def test_every_suggestion_names_files_there_are(wanted: str, files: list[str]) -> None:
+    stems = [os.path.splitext(f.rsplit("/", 1)[-1]) for f in files]
+    counts = Counter(f"*{ext}" for stem, ext in stems if stem and ext)
+    suggested = nearest([wanted], files)
+    assert len(suggested) == min(4, len(counts)) or any(" (" not in item for item in suggested)
+    for item in suggested:
+        glob, _, count = item.partition(" (")
+        if count:
+            assert count == plural(counts[glob], "file") + ")"
+        else:
+            assert item in files
+
+
+def test_the_note_names_each_family_in_one_line() -> None:
+    assert left_out_note(LeftOut(), "grep") is None
+    assert left_out_note(LeftOut(("dist/",), 1, (".gitignore",)), "ls") == (
+        "(Not listed: dist/, left out by .gitignore (include_ignored=true lists it).)"
+    )
+    assert left_out_note(LeftOut(denied_folders=2), "grep") == "(Not searched: 2 folders on the deny list.)"
+    assert left_out_note(LeftOut(("a/", "b", "c", "d", "e"), 9, (".ignore", ".rgignore"), 1, 1), "grep") == (
+        "(Not searched: a/, b, c, d, e and 4 more, left out by .ignore and .rgignore (include_ignored=true searches "
+        "them); 1 file and 1 folder on the deny list.)"
     )
