@@ -12,7 +12,7 @@ import os
 import threading
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 from ...rglog import ignored_lines, parse_log
 from ...search import FileHits, RgOptions
@@ -30,12 +30,15 @@ CENSUS_SECONDS = 60.0
 @dataclass(frozen=True)
 class _Listing:
     """One root's census: when it was taken, the files that are not UTF-8, those with a NUL byte,
-    and the lines of its walk's log that name what ignore files left out (``rglog``)."""
+    and the lines of its walk's log that name what ignore files left out (``rglog``); ``settled``:
+    files with a NUL byte judged not to need decoding (mostly binary), not judged again while the
+    census is kept (django's 1362 images and catalogs would cost a stat each, each grep)."""
 
     taken: float
     not_utf8: tuple[str, ...]
     nul: tuple[str, ...]
     ignored: bytes = b""
+    settled: set[str] = field(default_factory=set)
 
 
 class Census:
@@ -108,10 +111,13 @@ class Started:
     def _judge_all(self, top: str, listings: Sequence[_Listing]) -> None:
         denied = DenyFilter(self._ctx)
         for listing in listings:
-            for paths, head_first in ((listing.not_utf8, False), (listing.nul, True)):
-                for path in paths:
-                    if under(path, top) and not private(path):
-                        judge(self._ctx, path, self._result, head_first, denied)
+            for path in listing.not_utf8:
+                if under(path, top) and not private(path):
+                    judge(self._ctx, path, self._result, False, denied)
+            for path in listing.nul:
+                fresh = path not in listing.settled and under(path, top) and not private(path)
+                if fresh and judge(self._ctx, path, self._result, True, denied):
+                    listing.settled.add(path)
 
     def _run(self, top: str, roots: Sequence[str], options: RgOptions) -> None:
         try:
@@ -136,9 +142,10 @@ class Started:
         if self._error is not None:
             raise self._error
         for hits in found:
-            path = os.path.join(cwd, hits.path)
-            if hits.block is not None and b'"lines":{"bytes"' in hits.block and path not in self._result.copies:
-                judge(self._ctx, path, self._result, head_first=False)
+            if hits.block is not None and b'"lines":{"bytes"' in hits.block:
+                path = os.path.join(cwd, hits.path)
+                if path not in self._result.copies:
+                    judge(self._ctx, path, self._result, head_first=False)
         return self._result
 
 

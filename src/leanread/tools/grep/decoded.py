@@ -35,17 +35,20 @@ class Places:
     where: list[str] = field(default_factory=list)
     mapped: dict[str, tuple[str, str]] = field(default_factory=dict)
     tree: str | None = None
+    #: a workspace root holds the temporary folder, so a search may walk into leanread's copies
+    private_inside: bool = False
 
     def adopt(self, found: Sequence[FileHits]) -> tuple[list[FileHits], list[FileHits]]:
         """``found`` split into the hits of files on disk and those of decoded copies, the latter
         under their files' paths."""
+        if not self.mapped and not self.private_inside:
+            return list(found), []
         raw: list[FileHits] = []
         decoded: list[FileHits] = []
-        for hits in found:
-            path = os.path.normpath(hits.path)
-            place = self.mapped.get(path) if self.mapped else None
+        for hits in found:  # ripgrep prints a path it was given as given, and those below with '/'
+            place = self.mapped.get(hits.path)
             if place is None:
-                if not private(path):
+                if not (self.private_inside and private(hits.path)):
                     raw.append(hits)
             else:
                 decoded.append(replace(hits, path=place[0], transcoded=True, searched=place[1]))
@@ -60,7 +63,8 @@ def places(
     glob and type judge names alone (``_by_name``; ripgrep searches a file it is given whatever its
     name), else a tree of links (removed on exit; ``tree_ok`` False: none then, as a glob with a
     ``/`` is matched from the folder ripgrep runs in, which only ``search_decoded`` sets to the tree)."""
-    found = Places()
+    temporary = os.path.realpath(tempfile.gettempdir())
+    found = Places(private_inside=any(under(temporary, root) for root in ctx.workspace.roots))
     copies = {real: copy for real, copy in decoded.copies.items() if any(under(real, p) for p in paths)}
     if not copies:
         yield found

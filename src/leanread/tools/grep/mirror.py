@@ -122,25 +122,35 @@ class Decoded:
 
 def judge(
     ctx: ToolContext, path: str, decoded: Decoded, head_first: bool, denied: Callable[[str], bool] | None = None
-) -> None:
+) -> bool:
     """Judge one file as ``read`` would decode it, adding it to ``decoded`` when it needs decoding;
     ``head_first``: look at its first bytes before reading it whole (a file with a NUL byte,
     which is mostly binary); ``denied``: a file it refuses is not opened (checked only before a
-    version is first judged: a denied file's hits are dropped with the search's anyway)."""
+    version is first judged: a denied file's hits are dropped with the search's anyway).
+
+    Returns:
+        True when the file needs no decoding (or is gone); False when it does, is too big to
+        decode whole, or was not judged (denied).
+    """
     try:
         st = os.lstat(path)
     except OSError:
-        return
+        return True
     if not stat.S_ISREG(st.st_mode):
-        return
+        return True
     key = (path, st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino, st.st_dev)
     known, copy = MIRROR.lookup(key)
     if not known:
         if denied is not None and denied(path):
-            return
+            return False
+        if st.st_size > ctx.limits.index_bytes:
+            _first_judgement(ctx, path, key, st.st_size, decoded, head_first)
+            return False
         copy = _first_judgement(ctx, path, key, st.st_size, decoded, head_first)
     if copy is not None:
         decoded.copies[path] = copy
+        return False
+    return True
 
 
 def _first_judgement(

@@ -102,11 +102,12 @@ def search(
             decoded = started.result(raw, cwd)
             if not decoded.copies:
                 return raw
-            copied = {os.path.join(cwd, f.path) for f in raw} & decoded.copies.keys()
-            for path in copied:
-                prefetch.ready.pop(path, None)
-            binary[:] = [p for p in binary if os.path.join(cwd, p) not in decoded.copies]
-            kept = [f for f in raw if os.path.join(cwd, f.path) not in decoded.copies]
+            # ripgrep prints the paths below the absolute ones it was given as absolute paths
+            kept = [f for f in raw if f.path not in decoded.copies]
+            for f in raw:
+                if f.path in decoded.copies:
+                    prefetch.ready.pop(f.path, None)
+            binary[:] = [p for p in binary if p not in decoded.copies]
             already = set(upfront.mapped.values())
             late = Decoded({p: c for p, c in decoded.copies.items() if (p, c) not in already})
             return kept + transcoded + search_decoded(ctx, pattern, late, how, paths, cwd)
