@@ -78,7 +78,7 @@ def test_each_kind_of_ignore_file_is_named(session: Session, root: Path) -> None
     result = session.grep("needle")
     assert result.text == (
         "src/main.py\n1\tneedle = 1\n\n"
-        "(Not searched: fixtures/, scratch.txt, src/run.log, left out by .git/info/exclude and .ignore and .rgignore "
+        "(Not searched: fixtures/, scratch.txt, src/run.log, left out by .git/info/exclude, .ignore and .rgignore "
         "(include_ignored=true searches them).)"
     )
     again = session.grep("needle", include_ignored=True)

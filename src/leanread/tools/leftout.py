@@ -120,6 +120,11 @@ def _listed(names: Sequence[str], count: int) -> str:
     return ", ".join(names) + more
 
 
+def _and(names: Sequence[str]) -> str:
+    """``a``, ``a and b``, ``a, b and c``."""
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
 def _denied(files: int, folders: int) -> str:
     parts = [plural(files, "file")] if files else []
     parts += [plural(folders, "folder")] if folders else []
@@ -141,7 +146,7 @@ def left_out_note(left: LeftOut, tool: str) -> str | None:
     if left.ignored_count:
         them = "it" if left.ignored_count == 1 else "them"
         parts.append(
-            f"{_listed(left.ignored, left.ignored_count)}, left out by {' and '.join(left.sources)} "
+            f"{_listed(left.ignored, left.ignored_count)}, left out by {_and(left.sources)} "
             f"(include_ignored=true {does} {them})"
         )
     if left.denied_files or left.denied_folders:
