@@ -437,6 +437,7 @@ async def test_grep_and_read_match_over_mcp(root: Path) -> None:
         "offset",
         "files_only",
         "focus",
+        "include_ignored",
     ]
     assert grep.input_schema["required"] == ["pattern"]
     assert grep.annotations is not None and grep.annotations.read_only_hint is True

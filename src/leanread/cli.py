@@ -226,6 +226,7 @@ def grep(
     offset: Annotated[int | None, typer.Option(help=grep_tool.PARAMETERS["offset"])] = None,
     files_only: Annotated[bool, typer.Option("--files-only", "-l", help=grep_tool.PARAMETERS["files_only"])] = False,
     focus: Annotated[str | None, typer.Option(help=grep_tool.PARAMETERS["focus"])] = None,
+    include_ignored: Annotated[bool, typer.Option(help=grep_tool.PARAMETERS["include_ignored"])] = False,
     focus_backend: FocusBackend = None,
     focus_url: FocusUrl = None,
     focus_model: FocusModel = None,
@@ -254,6 +255,7 @@ def grep(
         offset=offset,
         files_only=files_only,
         focus=focus,
+        include_ignored=include_ignored,
     )
     _show(result, meta)
 
@@ -263,12 +265,13 @@ def ls_command(
     path: Annotated[str | None, typer.Argument(help=ls_tool.PARAMETERS["path"])] = None,
     depth: Annotated[int | None, typer.Option(help=ls_tool.PARAMETERS["depth"])] = None,
     max_entries: Annotated[int | None, typer.Option(help=ls_tool.PARAMETERS["max_entries"])] = None,
+    include_ignored: Annotated[bool, typer.Option(help=ls_tool.PARAMETERS["include_ignored"])] = False,
     root: RootOption = None,
     meta: MetaOption = False,
 ) -> None:
     """Print exactly what the model would see for an `ls` tool call."""
     tools = _session(root, _settings(root, None, None, None))
-    _show(tools.ls(path, depth=depth, max_entries=max_entries), meta)
+    _show(tools.ls(path, depth=depth, max_entries=max_entries, include_ignored=include_ignored), meta)
 
 
 @app.command("sh")

@@ -299,6 +299,7 @@ class Session:
         offset: int | None = None,
         files_only: bool = False,
         focus: str | None = None,
+        include_ignored: bool = False,
         call_id: str | None = None,
     ) -> ToolResult:
         """Run the ``grep`` tool (see ``tools/grep.txt``): ripgrep's matching lines, grouped by
@@ -317,6 +318,8 @@ class Session:
             files_only: list only the matching files with their match counts.
             focus: a complete, self-contained question: a long result keeps only the matches most
                 relevant to it (see ``tools/grep.py``); omitted ones are counted per file.
+            include_ignored: also search what ``.gitignore``, ``.ignore`` and ``.rgignore`` rules
+                leave out (never the deny list).
             call_id: the harness's tool call id; default a new one.
 
         Returns:
@@ -327,11 +330,13 @@ class Session:
         """
         where = _parsed(path)
         request = grep_tool.GrepRequest(
-            pattern, where, glob, type, case_insensitive, context, before, after, max_results, offset, files_only, focus
-        )
+            pattern, where, glob, type, case_insensitive, context, before, after, max_results, offset, files_only,
+            focus, include_ignored,
+        )  # fmt: skip
         given = _given(
             pattern=pattern, path=path, glob=glob, type=type, case_insensitive=case_insensitive, context=context,
             before=before, after=after, max_results=max_results, offset=offset, files_only=files_only, focus=focus,
+            include_ignored=include_ignored,
         )  # fmt: skip
         return self._run("grep", given, lambda ctx, cid: grep_tool.run(ctx, request, cid), call_id)
 
@@ -341,6 +346,7 @@ class Session:
         *,
         depth: int | None = None,
         max_entries: int | None = None,
+        include_ignored: bool = False,
         call_id: str | None = None,
     ) -> ToolResult:
         """Run the ``ls`` tool (see ``tools/ls.txt``): a compact tree of a folder.
@@ -349,10 +355,11 @@ class Session:
             path: the folder; default the first root.
             depth: levels shown (default ``ls.DEPTH``); deeper folders are shown with their file count.
             max_entries: entries shown at most (default ``ls.MAX_ENTRIES``).
+            include_ignored: also list what ``.gitignore``, ``.ignore`` and ``.rgignore`` rules leave out.
             call_id: the harness's tool call id; default a new one.
         """
-        request = ls_tool.LsRequest(_parsed(path), depth, max_entries)
-        given = _given(path=path, depth=depth, max_entries=max_entries)
+        request = ls_tool.LsRequest(_parsed(path), depth, max_entries, include_ignored)
+        given = _given(path=path, depth=depth, max_entries=max_entries, include_ignored=include_ignored)
         return self._run("ls", given, lambda ctx, cid: ls_tool.run(ctx, request, cid), call_id)
 
     def edit(

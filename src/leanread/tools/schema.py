@@ -100,8 +100,14 @@ PARAMETERS: dict[str, tuple[Param, ...]] = {
         _count(_G, "offset", 0),
         _flag(_G, "files_only"),
         _text(_G, "focus"),
+        _flag(_G, "include_ignored"),
     ),
-    ls.NAME: (_text(_L, "path"), _count(_L, "depth", 1), _count(_L, "max_entries", 1)),
+    ls.NAME: (
+        _text(_L, "path"),
+        _count(_L, "depth", 1),
+        _count(_L, "max_entries", 1),
+        _flag(_L, "include_ignored"),
+    ),
     edit.NAME: (
         _text(_E, "path", required=True),
         _text(_E, "old_string", required=True),

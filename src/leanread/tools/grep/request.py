@@ -51,6 +51,8 @@ PARAMETERS: dict[str, str] = {
     "max_results": f"Matches to show. Default: {MAX_RESULTS}.",
     "offset": "1-based number of the first match (with files_only: file) to show, to page on.",
     "files_only": "true: only the matching files, with their match counts.",
+    "include_ignored": "true: also search files that .gitignore, .ignore or .rgignore rules leave out (never secrets "
+    "on the deny list).",
     "focus": 'A complete question, e.g. "Where is the retry delay computed?": a long result keeps only the matches '
     "most relevant to it.",
 }
@@ -72,6 +74,7 @@ class GrepRequest:
     offset: int | None = None
     files_only: bool = False
     focus: str | None = None
+    include_ignored: bool = False
 
 
 def check(request: GrepRequest) -> tuple[int, int, int, int]:
@@ -101,5 +104,3 @@ def check(request: GrepRequest) -> tuple[int, int, int, int]:
     before = both if request.before is None else request.before
     after = both if request.after is None else request.after
     return before, after, request.max_results or MAX_RESULTS, max(request.offset or 1, 1)
-
-
