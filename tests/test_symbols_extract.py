@@ -56,7 +56,7 @@ def test_python_definitions_are_qualified_with_lines_signatures_and_scope() -> N
     facts = python.extract(PY)
     assert facts.definitions == [
         Definition("LIMIT", "variable", 10, 10, 10, "LIMIT: int = 10", "module"),
-        Definition("Store", "class", 12, 22, 13, "class Store(B):", "module"),
+        Definition("Store", "class", 12, 22, 13, "class Store(B):", "module", ("B",)),
         Definition("Store.kind", "variable", 14, 14, 14, 'kind = "store"', "member"),
         Definition("Store.get", "method", 16, 19, 16, "def get(self, key):", "member"),
         Definition("Store.get.inner", "function", 17, 18, 17, "def inner():", "local"),
@@ -139,7 +139,7 @@ def test_typescript_definitions_cover_classes_members_interfaces_and_namespaces(
         ("Store.items", "property", 9, "member"),
         ("Store.get", "method", 10, "member"),
         ("Shape", "interface", 12, "module"),
-        ("Shape.area", "method", 12, "member"),
+        ("Shape.area", "signature", 12, "member"),
         ("Shape.name", "property", 12, "member"),
         ("Id", "type", 13, "module"),
         ("Color", "enum", 14, "module"),

@@ -32,6 +32,8 @@ class Definition:
         signature: that line's text, stripped, cut at ``SIGNATURE_CHARS``.
         scope: ``module`` (top level), ``member`` (in a class, interface or namespace) or ``local``
             (inside a function).
+        bases: a class's base classes as written (``Base``, ``models.Model``), for members it
+            inherits.
     """
 
     name: str
@@ -41,6 +43,7 @@ class Definition:
     line: int
     signature: str
     scope: str = "module"
+    bases: tuple[str, ...] = ()
 
     @property
     def tail(self) -> str:

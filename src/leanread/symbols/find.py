@@ -93,10 +93,10 @@ def _rank(found: Found, parts: Sequence[str]) -> tuple[int, ...]:
     definition = found.definition
     exact = split_name(definition.name) == list(parts)
     return (
+        {"module": 0, "member": 1, "local": 2}.get(definition.scope, 1),
         0 if not found.via else 1,
         0 if exact else 1,
-        {"module": 0, "member": 1, "local": 2}.get(definition.scope, 1),
-        1 if definition.kind == "variable" else 0,
+        {"variable": 1, "property": 1, "signature": 2}.get(definition.kind, 0),
         1 if _is_test(found.path) else 0,
         1 if found.path.endswith((".pyi", ".d.ts")) else 0,
         len(found.path.split("/")),
@@ -120,16 +120,24 @@ def definitions(store: SymbolStore, query: str, lookup: Lookup | None = None) ->
                 found[key] = item
 
     add(_by_name(store, parts))
-    if len(parts) > 1:
-        add(_by_module(lookup, parts))
-    if not found:
+    if len(parts) > 1 and not found:
+        add(_by_module(lookup, parts, exact=True))
+    if not found or len(parts) == 1:  # a bare name is often a module bound by imports (models)
         add(_by_alias(store, lookup, parts))
-    return sorted(found.values(), key=lambda f: _rank(f, parts))
+    if len(parts) > 1 and not found:
+        add(_by_module(lookup, parts, exact=False))
+    if len(parts) > 1 and not found:
+        add(_by_inheritance(store, lookup, parts))
+    order = {key: index for index, key in enumerate(found)}  # aliases come most used first
+    return sorted(
+        found.values(),
+        key=lambda f: (_rank(f, parts), order[(f.path, f.definition.line, f.definition.name)] if f.via else 0, f.path),
+    )
 
 
 def _by_name(store: SymbolStore, parts: Sequence[str]) -> list[Found]:
     rows = store.query(
-        "SELECT f.path, d.name, d.kind, d.first, d.last, d.line, d.signature, d.scope FROM definitions d "
+        "SELECT f.path, d.name, d.kind, d.first, d.last, d.line, d.signature, d.scope, d.bases FROM definitions d "
         "JOIN files f ON f.id = d.file WHERE d.tail = ?",
         (parts[-1],),
     )
@@ -142,11 +150,16 @@ def _by_name(store: SymbolStore, parts: Sequence[str]) -> list[Found]:
     return result
 
 
-def _by_module(lookup: Lookup, parts: Sequence[str]) -> list[Found]:
-    """``a.b.Name`` where ``a.b`` is a module (Python), longest module first."""
+def _by_module(lookup: Lookup, parts: Sequence[str], exact: bool) -> list[Found]:
+    """``a.b.Name`` where ``a.b`` is a Python module (``exact``: its whole dotted name; else one
+    ending with it, at most 8 of them), longest module first."""
     result: list[Found] = []
     for cut in range(len(parts) - 1, 0, -1):
-        for path in lookup.module_files(".".join(parts[:cut]))[:8]:
+        module = ".".join(parts[:cut])
+        paths = lookup.module_files(module)
+        if exact:
+            paths = [p for p in paths if lookup.file(p) is not None and lookup.file(p).module == module]  # type: ignore[union-attr]
+        for path in paths[:8]:
             result += [Found(t.path, t.definition, "module") for t in lookup.resolve(path, parts[cut:])]
         if result:
             break
@@ -154,22 +167,32 @@ def _by_module(lookup: Lookup, parts: Sequence[str]) -> list[Found]:
 
 
 def _by_alias(store: SymbolStore, lookup: Lookup, parts: Sequence[str]) -> list[Found]:
-    """``S.get`` where some file binds ``S`` (``import … as S``) to a definition."""
+    """``S.get`` where files bind ``S`` (``import … as S``, ``from django.contrib import
+    admin``): what each distinct binding leads to, the bindings most files use first."""
     rows = store.query(
-        "SELECT f.path, b.module, b.imported FROM bindings b JOIN files f ON f.id = b.file WHERE b.local = ? "
-        "AND b.kind != 'star' LIMIT ?",
+        "SELECT MIN(f.path), b.module, b.imported, COUNT(*) AS uses FROM bindings b JOIN files f ON f.id = b.file "
+        "WHERE b.local = ? AND b.kind != 'star' GROUP BY b.module, b.imported, "
+        "CASE WHEN b.module LIKE '.%' THEN f.path ELSE '' END ORDER BY uses DESC LIMIT ?",
         (parts[0], MAX_ALIAS_FILES),
     )
     result: list[Found] = []
-    tried: set[tuple[str, str]] = set()
-    for path, module, imported in rows:
-        key = (str(module), str(imported)) if not str(module).startswith(".") else (str(path), str(imported))
-        if key in tried:
-            continue
-        tried.add(key)
+    for path, _module, _imported, _uses in rows:
         for target in lookup.resolve(str(path), list(parts)):
             if target.definition.kind != "module" or len(parts) == 1:
                 result.append(Found(target.path, target.definition, f"alias {parts[0]}"))
+    return result
+
+
+def _by_inheritance(store: SymbolStore, lookup: Lookup, parts: Sequence[str]) -> list[Found]:
+    """``Class.member`` that ``Class`` inherits: classes named ``Class``, their bases followed."""
+    owners = _by_name(store, parts[:-1])
+    result: list[Found] = []
+    for owner in owners:
+        if owner.definition.kind in ("class", "interface"):
+            member = [*split_name(owner.definition.name), parts[-1]]
+            result += [
+                Found(t.path, t.definition, f"inherited by {parts[-2]}") for t in lookup.inherited(owner.path, member)
+            ]
     return result
 
 

@@ -44,11 +44,21 @@ class _Walk:
         self.def_names: set[int] = set()  # start bytes of names at their definition
         self.top: set[str] = set()  # names bound at the top level
 
-    def definition(self, name: str, kind: str, node: Any, name_node: Any, scope: str, outer: Any = None) -> None:
+    def definition(
+        self,
+        name: str,
+        kind: str,
+        node: Any,
+        name_node: Any,
+        scope: str,
+        outer: Any = None,
+        bases: tuple[str, ...] = (),
+    ) -> None:
         first = (outer or node).start_point[0] + 1
         line = name_node.start_point[0] + 1
         last = max(node.end_point[0] + (0 if node.end_point[1] == 0 else 1), line)
-        self.facts.definitions.append(Definition(name, kind, first, last, line, self.lines.signature(line), scope))
+        signature = self.lines.signature(line)
+        self.facts.definitions.append(Definition(name, kind, first, last, line, signature, scope, bases))
         self.def_names.add(name_node.start_byte)
 
     def body(self, block: Any, prefix: str, scope: str) -> None:
@@ -88,8 +98,8 @@ class _Walk:
             return
         name = _text(name_node)
         is_class = node.type == "class_definition"
-        kind = "class" if is_class else ("method" if scope == "member" and not prefix.endswith(")") else "function")
-        self.definition(prefix + name, kind, node, name_node, scope, outer)
+        kind = "class" if is_class else ("method" if scope == "member" else "function")
+        self.definition(prefix + name, kind, node, name_node, scope, outer, _bases(node) if is_class else ())
         if scope == "module":
             self.top.add(name)
         body = node.child_by_field_name("body")
@@ -173,6 +183,14 @@ def _is_keyword(node: Any) -> bool:
     """Whether ``node`` names a keyword argument (``f(name=…)``) or a parameter's default."""
     parent = node.parent
     return parent is not None and parent.type in ("keyword_argument", "default_parameter", "typed_default_parameter")
+
+
+def _bases(node: Any) -> tuple[str, ...]:
+    """The base classes of a ``class_definition`` written as names or dotted names."""
+    arguments = node.child_by_field_name("superclasses")
+    if arguments is None:
+        return ()
+    return tuple(_text(a) for a in arguments.named_children if a.type in ("identifier", "attribute"))
 
 
 def _in_import(node: Any) -> bool:

@@ -65,7 +65,8 @@ class Lookup:
     def definitions(self, info: FileInfo) -> list[Definition]:
         if info.id not in self._definitions:
             rows = self.store.query(
-                "SELECT name, kind, first, last, line, signature, scope FROM definitions WHERE file = ?", (info.id,)
+                "SELECT name, kind, first, last, line, signature, scope, bases FROM definitions WHERE file = ?",
+                (info.id,),
             )
             self._definitions[info.id] = list(rows_to_definitions(rows))
         return self._definitions[info.id]
@@ -140,7 +141,7 @@ class Lookup:
         if own:
             return own
         if not self.binds(info, parts[0]):
-            return []
+            return self.inherited(info.path, parts, hops) if len(parts) > 1 else []
         for binding in self.bindings(info):
             found = self._through(info, binding, parts, hops)
             if found:
@@ -151,7 +152,25 @@ class Lookup:
                 if found:
                     return found
         if info.language == "python" and info.path.endswith(("__init__.py", "__init__.pyi")):
-            return self._submodule(info.module, parts, hops)
+            found = self._submodule(info.module, parts, hops)
+            if found:
+                return found
+        return self.inherited(info.path, parts, hops) if len(parts) > 1 else []
+
+    def inherited(self, path: str, parts: Sequence[str], hops: int = 0) -> list[Target]:
+        """``Class.member`` that ``Class`` (as seen from ``path``) does not define but one of its
+        base classes does (bases followed depth first, in the order written)."""
+        if hops > MAX_HOPS:
+            return []
+        for owner in self.resolve(path, parts[:-1], hops + 1):
+            if owner.definition.kind not in ("class", "interface"):
+                continue
+            for base in owner.definition.bases:
+                for parent in self.resolve(owner.path, split_name(base), hops + 1):
+                    member = [*split_name(parent.definition.name), parts[-1]]
+                    found = self.resolve(parent.path, member, hops + 1)
+                    if found:
+                        return found
         return []
 
     def _through(self, info: FileInfo, binding: Binding, parts: list[str], hops: int) -> list[Target]:

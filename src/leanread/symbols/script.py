@@ -18,11 +18,11 @@ from .facts import EXPORT, IMPORT, MODULE, REEXPORT, STAR, Binding, Definition, 
 from .scan import bare_uses, receiver_before
 
 _CLASSES = frozenset({"class_declaration", "abstract_class_declaration", "class"})
-_FUNCTIONS = frozenset({"function_declaration", "generator_function_declaration", "function_signature"})
+_FUNCTIONS = frozenset({"function_declaration", "generator_function_declaration"})
 _FUNCTION_VALUES = frozenset({"arrow_function", "function_expression", "function", "generator_function"})
 _MEMBERS = {
     "method_definition": "method",
-    "method_signature": "method",
+    "method_signature": "signature",
     "abstract_method_signature": "method",
     "public_field_definition": "property",
     "field_definition": "property",
@@ -61,11 +61,14 @@ class _Walk:
         self.def_names: set[int] = set()
         self.top: set[str] = set()
 
-    def definition(self, name: str, kind: str, node: Any, name_node: Any, scope: str) -> None:
+    def definition(
+        self, name: str, kind: str, node: Any, name_node: Any, scope: str, bases: tuple[str, ...] = ()
+    ) -> None:
         line = name_node.start_point[0] + 1
         first = min(node.start_point[0] + 1, line)
         last = max(node.end_point[0] + (0 if node.end_point[1] == 0 else 1), line)
-        self.facts.definitions.append(Definition(name, kind, first, last, line, self.lines.signature(line), scope))
+        signature = self.lines.signature(line)
+        self.facts.definitions.append(Definition(name, kind, first, last, line, signature, scope, bases))
         self.def_names.add(name_node.start_byte)
         if scope == "module":
             self.top.add(name)
@@ -87,6 +90,8 @@ class _Walk:
             self.container(node, outer, prefix + _text(name_node), "interface", name_node, scope)
         elif kind in _FUNCTIONS and name_node is not None:
             self.definition(prefix + _text(name_node), "function", outer, name_node, scope)
+        elif kind == "function_signature" and name_node is not None:  # an overload, or declared only
+            self.definition(prefix + _text(name_node), "signature", outer, name_node, scope)
         elif kind in _SIMPLE and name_node is not None:
             self.definition(prefix + _text(name_node), _SIMPLE[kind], outer, name_node, scope)
         elif kind == "internal_module" and name_node is not None:
@@ -111,7 +116,7 @@ class _Walk:
 
     def container(self, node: Any, outer: Any, name: str, kind: str, name_node: Any, scope: str) -> None:
         """A class or interface and its members."""
-        self.definition(name, kind, outer, name_node, scope)
+        self.definition(name, kind, outer, name_node, scope, _heritage(node))
         self.members(node, name)
 
     def members(self, node: Any, name: str) -> None:
@@ -234,6 +239,21 @@ class _Walk:
                         name, alias = spec.child_by_field_name("name"), spec.child_by_field_name("alias")
                         if name is not None:
                             bindings.append(Binding(_text(alias or name), IMPORT, source, _text(name), line))
+
+
+def _heritage(node: Any) -> tuple[str, ...]:
+    """What a class extends or implements, or an interface extends, as names or dotted names."""
+    found: list[str] = []
+    for child in node.named_children:
+        if child.type in ("class_heritage", "extends_type_clause"):
+            clauses = [child] if child.type == "extends_type_clause" else child.named_children
+            for clause in clauses:
+                for part in clause.named_children:
+                    target = part.child_by_field_name("name") if part.type == "generic_type" else part
+                    text = _text(target) if target is not None else ""
+                    if text and all(p.isidentifier() for p in text.split(".")):
+                        found.append(text)
+    return tuple(found)
 
 
 def _required(value: Any) -> str | None:

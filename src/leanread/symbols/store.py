@@ -37,7 +37,7 @@ from .extract import facts_of, indexed_language, python_module
 from .facts import Binding, Definition, FileFacts, Use
 
 #: Bumped when the tables or what the extractors write change; an older file is rebuilt.
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 #: Files larger than this (bytes) are not indexed (a generated or minified file).
 MAX_FILE_BYTES = 2 * 1024 * 1024
 #: Code files indexed per root at most; the rest are counted as skipped.
@@ -54,7 +54,7 @@ _SCHEMA = (
         mtime_ns INTEGER, hash BLOB, module TEXT, exports TEXT, problem TEXT)""",
     """CREATE TABLE IF NOT EXISTS definitions (
         file INTEGER NOT NULL, name TEXT NOT NULL, tail TEXT NOT NULL, kind TEXT, first INTEGER,
-        last INTEGER, line INTEGER, signature TEXT, scope TEXT)""",
+        last INTEGER, line INTEGER, signature TEXT, scope TEXT, bases TEXT)""",
     """CREATE TABLE IF NOT EXISTS bindings (
         file INTEGER NOT NULL, local TEXT NOT NULL, kind TEXT, module TEXT, imported TEXT, line INTEGER)""",
     """CREATE TABLE IF NOT EXISTS uses (
@@ -447,9 +447,9 @@ class SymbolStore:
                 (*row, file_id),
             )
         self._db.executemany(
-            "INSERT INTO definitions VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "INSERT INTO definitions VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             [
-                (file_id, d.name, d.tail, d.kind, d.first, d.last, d.line, d.signature, d.scope)
+                (file_id, d.name, d.tail, d.kind, d.first, d.last, d.line, d.signature, d.scope, ",".join(d.bases))
                 for d in facts.definitions
             ],
         )
@@ -479,11 +479,11 @@ class SymbolStore:
 
 
 def rows_to_definitions(rows: Iterable[tuple[object, ...]]) -> Iterator[Definition]:
-    """``Definition``s of rows ``(name, kind, first, last, line, signature, scope)``."""
-    for name, kind, first, last, line, signature, scope in rows:
-        yield Definition(
-            str(name), str(kind), int(str(first)), int(str(last)), int(str(line)), str(signature), str(scope)
-        )
+    """``Definition``s of rows ``(name, kind, first, last, line, signature, scope, bases)``."""
+    for name, kind, first, last, line, signature, scope, bases in rows:
+        numbers = int(str(first)), int(str(last)), int(str(line))
+        parents = tuple(str(bases).split(",")) if bases else ()
+        yield Definition(str(name), str(kind), *numbers, str(signature), str(scope), parents)
 
 
 __all__ = ["Binding", "Definition", "Refresh", "Skipped", "SymbolStore", "Use", "rows_to_definitions", "store_path"]
