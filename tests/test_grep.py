@@ -437,8 +437,9 @@ async def test_grep_and_read_match_over_mcp(root: Path) -> None:
         "offset",
         "files_only",
         "focus",
+        "symbol",
     ]
-    assert grep.input_schema["required"] == ["pattern"]
+    assert "required" not in grep.input_schema  # pattern, or symbol
     assert grep.annotations is not None and grep.annotations.read_only_hint is True
     assert grep.annotations.destructive_hint is False
     assert _text(found) == _grep(

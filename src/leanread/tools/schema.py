@@ -88,7 +88,7 @@ PARAMETERS: dict[str, tuple[Param, ...]] = {
         _text(_R, "focus"),
     ),
     grep.NAME: (
-        _text(_G, "pattern", required=True),
+        _text(_G, "pattern"),
         _text(_G, "path"),
         _text(_G, "glob"),
         _text(_G, "type"),
@@ -100,6 +100,7 @@ PARAMETERS: dict[str, tuple[Param, ...]] = {
         _count(_G, "offset", 0),
         _flag(_G, "files_only"),
         _text(_G, "focus"),
+        _text(_G, "symbol"),
     ),
     ls.NAME: (_text(_L, "path"), _count(_L, "depth", 1), _count(_L, "max_entries", 1)),
     edit.NAME: (

@@ -53,6 +53,7 @@ PARAMETERS: dict[str, str] = {
     "files_only": "true: only the matching files, with their match counts.",
     "focus": 'A complete question, e.g. "Where is the retry delay computed?": a long result keeps only the matches '
     "most relevant to it.",
+    "symbol": 'Instead of pattern: a name\'s uses, e.g. "Store.get".',
 }
 
 
@@ -81,7 +82,7 @@ def check(request: GrepRequest) -> tuple[int, int, int, int]:
         InvalidArgument: an empty pattern, one over ``PATTERN_CHARS``, or a count out of range.
     """
     if not request.pattern:
-        raise InvalidArgument("pattern is empty; pass the text or regular expression to search for.")
+        raise InvalidArgument("pattern is empty; pass the text or regular expression to search for, or symbol=NAME.")
     if len(request.pattern) > PATTERN_CHARS:
         raise InvalidArgument(
             f"pattern is {len(request.pattern):,} characters long, over grep's {PATTERN_CHARS:,}; "
@@ -101,5 +102,3 @@ def check(request: GrepRequest) -> tuple[int, int, int, int]:
     before = both if request.before is None else request.before
     after = both if request.after is None else request.after
     return before, after, request.max_results or MAX_RESULTS, max(request.offset or 1, 1)
-
-
