@@ -132,3 +132,21 @@ def test_the_lookups_work_from_the_command_line(root: Path) -> None:
     assert read.exit_code == 0 and read.stdout.startswith("(Cache.get: defined in shop/cache.py, lines 2-3.)")
     assert uses.exit_code == 0
     assert uses.stdout.splitlines()[1:] == ["shop/store.py · Store.put", "  6 same-file: self.get(key)"]
+
+
+def test_a_big_class_comes_as_its_members_map(root: Path) -> None:
+    methods = "".join(f"    def m{i}(self):\n        return {i}\n\n" for i in range(12))
+    (root / "shop" / "big.py").write_text("class Big:\n" + methods)
+    text = Session([root], ledger=MemoryLedger()).read(symbol="Big").text
+    lines = text.splitlines()
+    assert lines[:4] == [
+        "(Big: a class in shop/big.py, lines 1-36; its members:)",
+        "1-36\tclass Big:",
+        "2-3\t  def m0(self):",
+        "5-6\t  def m1(self):",
+    ]
+    assert (
+        lines[-1]
+        == '(Read a member with read(path="shop/big.py", offset=2, limit=2), the whole with offset=1, limit=36.)'
+    )
+    assert len(lines) == 15

@@ -13,6 +13,7 @@ from __future__ import annotations
 import os
 import threading
 from dataclasses import dataclass, replace
+from pathlib import Path
 
 from ..policy import Policy
 from ..workspace import Workspace
@@ -25,9 +26,11 @@ __all__ = [
     "Found",
     "Reference",
     "SymbolStore",
+    "drop_store",
     "find_definitions",
     "find_references",
     "store_for",
+    "use_store",
 ]
 
 _STORES: dict[tuple[str, tuple[str, ...], tuple[str, ...], str], SymbolStore] = {}
@@ -47,6 +50,26 @@ def store_for(root: str, policy: Policy) -> SymbolStore:
             store = SymbolStore(real, policy)
             _STORES[key] = store
         return store
+
+
+def use_store(root: str, policy: Policy, path: Path) -> SymbolStore:
+    """Keep the index of ``root`` for ``policy`` in the file ``path`` for this process instead of
+    beside the ledger (a benchmark's scratch copy); returns it."""
+    from .store import store_path
+
+    real = os.path.realpath(root)
+    store = SymbolStore(real, policy, path=path)
+    with _LOCK:
+        _STORES[(real, policy.deny, policy.allow, str(store_path(real)))] = store
+    return store
+
+
+def drop_store(store: SymbolStore) -> None:
+    """Close ``store`` and forget it, so the next lookup of its root opens the default index."""
+    with _LOCK:
+        for key in [k for k, v in _STORES.items() if v is store]:
+            del _STORES[key]
+    store.close()
 
 
 @dataclass(frozen=True)

@@ -50,11 +50,13 @@ class Found:
         definition: the definition (qualified name, kind, lines, signature).
         via: how it was reached when not by its own name: ``module``, or ``alias S`` (the name
             a binding gives it); empty otherwise.
+        members: for a class, interface or namespace, the definitions directly inside it.
     """
 
     path: str
     definition: Definition
     via: str = ""
+    members: tuple[Definition, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -129,10 +131,30 @@ def definitions(store: SymbolStore, query: str, lookup: Lookup | None = None) ->
     if len(parts) > 1 and not found:
         add(_by_inheritance(store, lookup, parts))
     order = {key: index for index, key in enumerate(found)}  # aliases come most used first
-    return sorted(
+    ranked = sorted(
         found.values(),
         key=lambda f: (_rank(f, parts), order[(f.path, f.definition.line, f.definition.name)] if f.via else 0, f.path),
     )
+    return [with_members(lookup, ranked[0]), *ranked[1:]] if len(ranked) == 1 else ranked
+
+
+def with_members(lookup: Lookup, found: Found) -> Found:
+    """``found`` with the definitions directly inside it (for a class, interface or namespace)."""
+    if found.definition.kind not in _OWNERS:
+        return found
+    info = lookup.file(found.path)
+    if info is None:
+        return found
+    depth = len(split_name(found.definition.name)) + 1
+    inside = tuple(
+        d
+        for d in lookup.definitions(info)
+        if d.scope != "local"
+        and found.definition.first <= d.first <= found.definition.last
+        and len(split_name(d.name)) == depth
+        and d.name.startswith(found.definition.name)
+    )
+    return Found(found.path, found.definition, found.via, inside)
 
 
 def _by_name(store: SymbolStore, parts: Sequence[str]) -> list[Found]:

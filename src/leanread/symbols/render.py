@@ -52,6 +52,28 @@ def definitions_text(query: str, found: Sequence[Found], display: Callable[[str]
     return "\n".join(rows)
 
 
+def members_text(query: str, found: Found, display: Callable[[str], str]) -> str:
+    """A big class's map: its own row and each member's (``first-last<TAB>signature``), with the
+    read call of the whole and of the first member."""
+    d = found.definition
+    path = display(found.path)
+    rows = [f"({query}: a {d.kind} in {path}, lines {d.first}-{d.last}{_via_text(found)}; its members:)"]
+    rows.append(f"{d.first}-{d.last}\t{d.signature}")
+    for member in found.members:
+        span = f"{member.first}-{member.last}" if member.last > member.first else f"{member.first}"
+        rows.append(f"{span}\t  {member.signature}")
+    first = found.members[0] if found.members else d
+    rows.append(
+        f'(Read a member with read(path="{path}", offset={first.first}, limit={first.last - first.first + 1}), '
+        f"the whole with offset={d.first}, limit={d.last - d.first + 1}.)"
+    )
+    return "\n".join(rows)
+
+
+def _via_text(found: Found) -> str:
+    return f", {found.via}" if found.via else ""
+
+
 def no_definition_text(query: str, files: int, skipped: str) -> str:
     """The answer when the index has no definition of ``query``."""
     return (

@@ -3,6 +3,8 @@
 
 - read: one definition found → that definition, read as ``read(path, offset, limit)`` reads it
   (recorded in the ledger, edit grants included), after one line that says where it was found;
+  a class (interface, namespace) over ``MAP_LINES`` lines → its map: each member's lines and
+  signature, with the read calls (agents read a part of a big class, not all of it);
   several → the ranked list with the exact ``read`` call of each; none → one sentence with the
   next step.
 - grep: the uses of the name, labelled and grouped (``symbols.render.references_text``),
@@ -21,12 +23,16 @@ from ..symbols import Answer, Found, find_definitions, find_references
 from ..symbols.render import (
     MAX_REFERENCES,
     definitions_text,
+    members_text,
     no_definition_text,
     references_text,
     skipped_note,
 )
 from ..tokens import count_tokens
 from .common import ToolContext
+
+#: A class, interface or namespace longer than this (lines) comes as its members' map, not whole.
+MAP_LINES = 30
 
 
 def _index_metadata(answer: Answer) -> dict[str, object]:
@@ -64,6 +70,10 @@ def read_symbol(ctx: ToolContext, symbol: str, call_id: str, read: Callable[[str
         result.metadata["definitions"] = [_row(f) for f in found]
         return result
     definition = found[0].definition
+    if found[0].members and definition.last - definition.first + 1 > MAP_LINES:
+        result = _plain(members_text(symbol, found[0], str), call_id, answer, "symbols")
+        result.metadata["definitions"] = [_row(found[0])]
+        return result
     shown = read(found[0].path, definition.first, definition.last - definition.first + 1)
     if shown.is_error:
         return shown
