@@ -156,6 +156,7 @@ def test_strategies_are_found_one_per_file_in_report_order() -> None:
         "leanread+focus",
         "leanread-cli",
         "leanread-outline",
+        "leanread-navigate",
     ]
     assert [cls.name for cls in pick_strategies(["leanread", "floor"])] == ["floor", "leanread"]
 
