@@ -14,10 +14,11 @@
 from __future__ import annotations
 
 import os
+import sqlite3
 from collections.abc import Callable
 from dataclasses import replace
 
-from ..errors import InvalidArgument
+from ..errors import InvalidArgument, LeanreadError
 from ..result import ToolResult
 from ..symbols import Answer, Found, find_definitions, find_references
 from ..symbols.render import (
@@ -33,6 +34,17 @@ from .common import ToolContext
 
 #: A class, interface or namespace longer than this (lines) comes as its members' map, not whole.
 MAP_LINES = 30
+
+
+def _answer(find: Callable[..., Answer], ctx: ToolContext, symbol: str) -> Answer:
+    """``find``'s answer; an index that cannot be opened or written is one sentence."""
+    try:
+        return find(ctx.workspace, ctx.policy, symbol)
+    except sqlite3.Error as exc:
+        raise LeanreadError(
+            f"The symbol index beside the ledger cannot be used ({exc}); check that its folder is writable, "
+            "or search with grep(pattern=…)."
+        ) from None
 
 
 def _index_metadata(answer: Answer) -> dict[str, object]:
@@ -59,7 +71,7 @@ def read_symbol(ctx: ToolContext, symbol: str, call_id: str, read: Callable[[str
     """
     if not symbol.strip():
         raise InvalidArgument('symbol is empty; pass a name such as "Store.get", or a path to read.')
-    answer = find_definitions(ctx.workspace, ctx.policy, symbol)
+    answer = _answer(find_definitions, ctx, symbol)
     found = answer.definitions
     if not found:
         text = no_definition_text(symbol, answer.files, skipped_note(answer.skipped))
@@ -101,7 +113,7 @@ def grep_symbol(ctx: ToolContext, symbol: str, path: str | None, limit: int | No
     """
     if not symbol.strip():
         raise InvalidArgument('symbol is empty; pass a name such as "Store.get", or a pattern.')
-    answer = find_references(ctx.workspace, ctx.policy, symbol)
+    answer = _answer(find_references, ctx, symbol)
     if not answer.definitions:
         text = no_definition_text(symbol, answer.files, skipped_note(answer.skipped))
         return _plain(text, call_id, answer, "references")
