@@ -234,3 +234,21 @@ def test_the_index_is_kept_on_disk_and_a_new_process_reads_only_what_changed(tmp
     done = reopened.refresh()
     assert (done.built, done.read) == (False, 1)
     assert _defs(reopened, "two_b") == [("b.py", "two_b", 1, "")]
+
+
+def test_an_index_file_of_an_older_schema_is_made_anew(tmp_path: Path) -> None:
+    import sqlite3
+
+    root = tmp_path / "root"
+    _write(root, {"a.py": "class A:\n    def run(self):\n        pass\n"})
+    path = tmp_path / "i.sqlite3"
+    old = sqlite3.connect(path)
+    old.execute("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT)")
+    old.execute("INSERT INTO meta VALUES ('schema', '{\"schema\": 1}')")
+    old.execute("CREATE TABLE definitions (file INTEGER, name TEXT, tail TEXT)")  # no columns added since
+    old.execute("INSERT INTO definitions VALUES (1, 'stale', 'stale')")
+    old.commit()
+    old.close()
+    store = SymbolStore(str(root), path=path)
+    assert store.refresh().read == 1
+    assert _defs(store, "A.run") == [("a.py", "A.run", 2, "")] and _defs(store, "stale") == []

@@ -262,6 +262,7 @@ def references(store: SymbolStore, query: str) -> References:
         by_file[str(path)].append((str(name), int(str(line)), int(str(col)), str(receiver or "")))
     for path, line, _local in _import_lines(store, targets, aliases):
         by_file[path].append(("", line, 0, "<import>"))
+    lookup.prefetch(sorted(by_file))
     families = {_family(lookup, t.path) for t in targets}
     found: list[Reference] = []
     for path in sorted(by_file):

@@ -63,6 +63,7 @@ _SCHEMA = (
     "CREATE TABLE IF NOT EXISTS watched (path TEXT PRIMARY KEY, size INTEGER, mtime_ns INTEGER)",
     "CREATE TABLE IF NOT EXISTS skipped (path TEXT PRIMARY KEY, reason TEXT, size INTEGER, mtime_ns INTEGER)",
 )
+_TABLES = ("files", "definitions", "bindings", "uses", "folders", "watched", "skipped")
 _INDEXES = (
     "CREATE INDEX IF NOT EXISTS definitions_tail ON definitions (tail)",
     "CREATE INDEX IF NOT EXISTS definitions_file ON definitions (file)",
@@ -140,19 +141,24 @@ class SymbolStore:
             self._db.close()
 
     def _prepare(self) -> None:
+        """Make the tables; a file made by another schema, root or deny list is emptied and its
+        tables made anew (an older leanread's columns differ)."""
         with self._lock:
-            for statement in _SCHEMA:
-                self._db.execute(statement)
+            self._db.execute("CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT)")
             row = self._db.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()
             wanted = json.dumps({"schema": SCHEMA_VERSION, "root": self.root, "deny": list(self.policy.deny)})
-            if row is None or row[0] != wanted:
-                self._db.execute("BEGIN IMMEDIATE")
-                for table in ("files", "definitions", "bindings", "uses", "folders", "watched", "skipped"):
-                    self._db.execute(f"DELETE FROM {table}")
-                self._db.execute("INSERT OR REPLACE INTO meta VALUES ('schema', ?)", (wanted,))
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                if row is None or row[0] != wanted:
+                    for table in _TABLES:
+                        self._db.execute(f"DROP TABLE IF EXISTS {table}")
+                    self._db.execute("INSERT OR REPLACE INTO meta VALUES ('schema', ?)", (wanted,))
+                for statement in (*_SCHEMA, *_INDEXES):
+                    self._db.execute(statement)
                 self._db.execute("COMMIT")
-            for statement in _INDEXES:
-                self._db.execute(statement)
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
 
     # --- keeping it true ----------------------------------------------------------------------
 
