@@ -37,7 +37,7 @@ from .extract import facts_of, indexed_language, python_module
 from .facts import Binding, Definition, FileFacts, Use
 
 #: Bumped when the tables or what the extractors write change; an older file is rebuilt.
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 #: Files larger than this (bytes) are not indexed (a generated or minified file).
 MAX_FILE_BYTES = 2 * 1024 * 1024
 #: Code files indexed per root at most; the rest are counted as skipped.
