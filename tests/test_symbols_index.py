@@ -121,7 +121,8 @@ def test_aliases_module_paths_and_reexports_are_followed(store: SymbolStore) -> 
     assert _defs(store, "S.put") == [("pkg/store.py", "Store.put", 5, "alias S")]
     assert _defs(store, "pkg.Store.get") == [("pkg/store.py", "Store.get", 2, "module")]
     assert _defs(store, "pkg.helper") == [("pkg/sub/tools.py", "helper", 1, "module")]
-    assert _defs(store, "pkg._hidden") == []  # a star import brings only what __all__ lists
+    # a star import brings only what __all__ lists: _hidden is found by its name alone
+    assert _defs(store, "pkg._hidden") == [("pkg/sub/tools.py", "_hidden", 4, "by name only")]
     assert _defs(store, "Box") == [("web/store.ts", "Store", 1, "alias Box")]
     assert _defs(store, "Box.get") == [("web/store.ts", "Store.get", 2, "alias Box")]
 
@@ -252,3 +253,12 @@ def test_an_index_file_of_an_older_schema_is_made_anew(tmp_path: Path) -> None:
     store = SymbolStore(str(root), path=path)
     assert store.refresh().read == 1
     assert _defs(store, "A.run") == [("a.py", "A.run", 2, "")] and _defs(store, "stale") == []
+
+
+def test_a_qualifier_the_index_cannot_follow_falls_back_to_the_last_name_and_says_so(store: SymbolStore) -> None:
+    assert _defs(store, "store.put") == [("pkg/store.py", "Store.put", 5, "by name only")]
+    text = definitions_text("s.get", definitions(store, "s.get"), lambda p: p)
+    assert text.splitlines()[:2] == [
+        "3 definitions of s.get, likeliest first:",
+        "pkg/store.py:2-3 (in Store) [by name only]: def get(self, key):",
+    ]

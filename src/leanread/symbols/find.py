@@ -130,6 +130,8 @@ def definitions(store: SymbolStore, query: str, lookup: Lookup | None = None) ->
         add(_by_module(lookup, parts, exact=False))
     if len(parts) > 1 and not found:
         add(_by_inheritance(store, lookup, parts))
+    if len(parts) > 1 and not found:  # subscriber.next, subscriber a local: every next, said so
+        add(Found(f.path, f.definition, "by name only") for f in _by_name(store, parts[-1:]))
     order = {key: index for index, key in enumerate(found)}  # aliases come most used first
     ranked = sorted(
         found.values(),
