@@ -332,7 +332,7 @@ def test_match_id_refusals(session: Session, root: Path) -> None:
             "glob '[' is not a valid glob (unclosed character class; missing ']'); use "
             "a pattern such as *.py or src/**/*.ts.",
         ),
-        ({"pattern": ""}, "pattern is empty; pass the text or regular expression to search for."),
+        ({"pattern": ""}, "pattern is empty; pass the text or regular expression to search for, or symbol=NAME."),
         (
             {"pattern": "a" * 4097},
             "pattern is 4,097 characters long, over grep's 4,096; search for a shorter, distinctive part of it.",
