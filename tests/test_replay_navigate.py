@@ -73,13 +73,3 @@ def test_a_name_the_index_does_not_define_is_grepped_after_the_lookup(tmp_path: 
 
 def test_the_strategy_is_registered() -> None:
     assert "leanread-navigate" in available()
-
-
-def test_a_grep_of_one_file_is_answered_by_that_files_definition(tmp_path: Path) -> None:
-    root = _root(tmp_path)
-    (root / "pkg" / "more.py").write_text("def other():\n    return 3\n")
-    strategy = LeanreadNavigate(root)
-    text = strategy.grep(GrepCall(("def other",), ("pkg/tools.py",)))
-    assert text.startswith("<path>pkg/tools.py</path>\n<type>file</type>\n<content>\ndef other():\n    return 2\n")
-    assert strategy.notes["lookups: definition"] == 1
-    strategy.finish()

@@ -3,8 +3,7 @@
 A grep whose one pattern asks where a name is defined (``def get_queryset``, ``class QuerySet\\b``,
 ``^\\s*function render``, ``func (s *Store) Get`` is not: only a keyword and a literal name, then
 nothing but ``(``, ``:``, ``\\b``, a space or the end) is answered by ``read(symbol=NAME)`` through
-the same Session (``read(path=FILE, symbol=NAME)`` when the grep searched one file that defines the
-name once): one definition comes back read (the model holds its lines, and a later read of
+the same Session: one definition comes back read (the model holds its lines, and a later read of
 them is a stub), several as the ranked list. A name the index does not define is searched as the
 trace searched it (the grep is charged after the lookup's answer). Everything else is
 leanread-outline's.
@@ -26,7 +25,6 @@ from pathlib import Path
 from typing import Any
 
 from ....ledger import MemoryLedger
-from ....result import ToolResult
 from ....session import Session
 from ....symbols import drop_store, use_store
 from ....tokens import count_tokens
@@ -85,7 +83,7 @@ class LeanreadNavigate(LeanreadOutline):
         name = defined_name(call)
         if name is None:
             return super().grep(call)
-        result = self._lookup(call, name)
+        result = self.session.read(symbol=name)
         kind = result.metadata.get("type")
         how = "definition" if kind == "file" else ("list" if result.metadata.get("definitions") else "none")
         self.notes[f"lookups: {how}"] += 1
@@ -105,16 +103,6 @@ class LeanreadNavigate(LeanreadOutline):
         if how == "none":
             return "\n".join([result.text, super().grep(call)])
         return result.text
-
-    def _lookup(self, call: GrepCall, name: str) -> ToolResult:
-        """``read(path=FILE, symbol=name)`` when the grep searched one file and that file defines
-        the name once (as a model that knows the file asks), else ``read(symbol=name)`` over the
-        workspace."""
-        if len(call.paths) == 1 and (self.root / call.paths[0]).is_file():
-            one = self.session.read(call.paths[0], symbol=name)
-            if not one.is_error:
-                return one
-        return self.session.read(symbol=name)
 
     def _grep_tokens(self, call: GrepCall) -> int:
         """Tokens of leanread's grep for ``call``, on a Session of its own (it records nothing here)."""
