@@ -212,7 +212,7 @@ def read(
 
 @app.command()
 def grep(
-    pattern: Annotated[str, typer.Argument(help=grep_tool.PARAMETERS["pattern"])],
+    pattern: Annotated[str | None, typer.Argument(help=grep_tool.PARAMETERS["pattern"])] = None,
     path: Annotated[str | None, typer.Argument(help=grep_tool.PARAMETERS["path"])] = None,
     glob: Annotated[str | None, typer.Option("--glob", "-g", help=grep_tool.PARAMETERS["glob"])] = None,
     type: Annotated[str | None, typer.Option("--type", "-t", help=grep_tool.PARAMETERS["type"])] = None,
@@ -227,6 +227,7 @@ def grep(
     files_only: Annotated[bool, typer.Option("--files-only", "-l", help=grep_tool.PARAMETERS["files_only"])] = False,
     focus: Annotated[str | None, typer.Option(help=grep_tool.PARAMETERS["focus"])] = None,
     include_ignored: Annotated[bool, typer.Option(help=grep_tool.PARAMETERS["include_ignored"])] = False,
+    symbol: Annotated[str | None, typer.Option(help=grep_tool.PARAMETERS["symbol"])] = None,
     focus_backend: FocusBackend = None,
     focus_url: FocusUrl = None,
     focus_model: FocusModel = None,
@@ -237,7 +238,9 @@ def grep(
     meta: MetaOption = False,
     max_bytes: MaxBytes = None,
 ) -> None:
-    """Print exactly what the model would see for a `grep` tool call."""
+    """Print exactly what the model would see for a `grep` tool call (`--symbol NAME`: a name's uses)."""
+    if symbol is not None and path is None and pattern is not None:
+        pattern, path = None, pattern  # `leanread grep --symbol NAME src`: the one argument is the path
     settings = _settings(
         root, None, max_bytes, None, focus=(focus_backend, focus_url, focus_model, focus_api_key_env, focus_timeout)
     )
@@ -256,6 +259,7 @@ def grep(
         files_only=files_only,
         focus=focus,
         include_ignored=include_ignored,
+        symbol=symbol,
     )
     _show(result, meta)
 
@@ -492,6 +496,19 @@ def bench_grep(
     result = run(source=source, runs=runs, cache=cache)
     shown = f"leanread bench grep --runs {runs}" + (f" --source {source}" if source else "")
     print(markdown_report(result, shown))
+
+
+@bench_app.command("navigate")
+def bench_navigate(
+    names: Annotated[int, typer.Option(help="Uses of names drawn per project and kept.")] = 300,
+    refs: Annotated[int, typer.Option(help="Of those, names whose references are compared.")] = 30,
+    cache: Annotated[Path | None, typer.Option(help="Where sources are kept; default ~/.cache/leanread.")] = None,
+) -> None:
+    """The symbol index against pyright and typescript-language-server: precision, recall, time."""
+    from .bench.navigate import bench_navigate as run
+    from .bench.navigate import markdown_report
+
+    print(markdown_report(run(names, refs, cache), f"leanread bench navigate --names {names} --refs {refs}"))
 
 
 @bench_app.command("replay")

@@ -27,6 +27,7 @@ from .tools import edit as edit_tool
 from .tools import grep as grep_tool
 from .tools import ls as ls_tool
 from .tools import read as read_tool
+from .tools import symbols as symbol_tool
 from .tools import write as write_tool
 from .tools.common import ToolContext, current_bytes
 from .transcript import call_record
@@ -155,7 +156,9 @@ class Session:
             context_after: with ``match_id``, lines after the match; default 20.
             mode: ``auto`` (a whole read of a big file gives its outline), ``full`` or
                 ``outline``; default ``limits.read_mode``.
-            symbol: read one definition by name (``QuerySet.filter``), as the outline names it.
+            symbol: read one definition by name (``QuerySet.filter``), as the outline names it;
+                without ``path``, the definitions of that name in the whole workspace (one: it is
+                read; several: a ranked list; see ``tools.symbols``).
             focus: a complete, self-contained question: a full-text window of a text file is
                 pruned to the lines relevant to it (see ``leanread.pruning``); None: no pruning.
             call_id: the harness's tool call id; default a new one (``r1``, ``r2``, …).
@@ -184,6 +187,13 @@ class Session:
                 raise InvalidArgument(
                     "context_before and context_after go with match_id; for a range of lines pass offset and limit."
                 )
+            if path is None and symbol is not None:  # the whole workspace's definitions
+                def one(found: str, first: int, count: int) -> ToolResult:
+                    shown = fresh or self._must_show(found, cid)
+                    request = read_tool.ReadRequest(found, first, count, format, shown, focus=focus)
+                    return read_tool.run(ctx, request, cid)
+
+                return symbol_tool.read_symbol(ctx, symbol, cid, one)
             target = path or self.last_path
             if target is None:
                 raise InvalidArgument("path is required: no file has been read in this session yet.")
@@ -286,7 +296,7 @@ class Session:
 
     def grep(
         self,
-        pattern: str,
+        pattern: str | None = None,
         path: str | None = None,
         *,
         glob: str | None = None,
@@ -300,6 +310,7 @@ class Session:
         files_only: bool = False,
         focus: str | None = None,
         include_ignored: bool = False,
+        symbol: str | None = None,
         call_id: str | None = None,
     ) -> ToolResult:
         """Run the ``grep`` tool (see ``tools/grep.txt``): ripgrep's matching lines, grouped by
@@ -320,6 +331,8 @@ class Session:
                 relevant to it (see ``tools/grep.py``); omitted ones are counted per file.
             include_ignored: also search what ``.gitignore``, ``.ignore`` and ``.rgignore`` rules
                 leave out (never the deny list).
+            symbol: instead of a pattern, a name (``Store.get``): its uses in the workspace (under
+                ``path``), each labelled ``import-resolved``, ``same-file`` or ``name-only``.
             call_id: the harness's tool call id; default a new one.
 
         Returns:
@@ -330,15 +343,24 @@ class Session:
         """
         where = _parsed(path)
         request = grep_tool.GrepRequest(
-            pattern, where, glob, type, case_insensitive, context, before, after, max_results, offset, files_only,
+            pattern or "", where, glob, type, case_insensitive, context, before, after, max_results, offset, files_only,
             focus, include_ignored,
         )  # fmt: skip
         given = _given(
             pattern=pattern, path=path, glob=glob, type=type, case_insensitive=case_insensitive, context=context,
             before=before, after=after, max_results=max_results, offset=offset, files_only=files_only, focus=focus,
             include_ignored=include_ignored,
+            symbol=symbol,
         )  # fmt: skip
-        return self._run("grep", given, lambda ctx, cid: grep_tool.run(ctx, request, cid), call_id)
+
+        def grep(ctx: ToolContext, cid: str) -> ToolResult:
+            if symbol is not None and not pattern:
+                return symbol_tool.grep_symbol(ctx, symbol, where, max_results, cid)
+            if symbol is not None:
+                raise InvalidArgument("Pass either pattern or symbol, not both; symbol finds a name's uses.")
+            return grep_tool.run(ctx, request, cid)
+
+        return self._run("grep", given, grep, call_id)
 
     def ls(
         self,

@@ -88,7 +88,7 @@ PARAMETERS: dict[str, tuple[Param, ...]] = {
         _text(_R, "focus"),
     ),
     grep.NAME: (
-        _text(_G, "pattern", required=True),
+        _text(_G, "pattern"),
         _text(_G, "path"),
         _text(_G, "glob"),
         _text(_G, "type"),
@@ -101,6 +101,7 @@ PARAMETERS: dict[str, tuple[Param, ...]] = {
         _flag(_G, "files_only"),
         _text(_G, "focus"),
         _flag(_G, "include_ignored"),
+        _text(_G, "symbol"),
     ),
     ls.NAME: (
         _text(_L, "path"),

@@ -55,6 +55,7 @@ PARAMETERS: dict[str, str] = {
     "on the deny list).",
     "focus": 'A complete question, e.g. "Where is the retry delay computed?": a long result keeps only the matches '
     "most relevant to it.",
+    "symbol": 'Instead of pattern: a name\'s uses, e.g. "Store.get".',
 }
 
 
@@ -84,7 +85,7 @@ def check(request: GrepRequest) -> tuple[int, int, int, int]:
         InvalidArgument: an empty pattern, one over ``PATTERN_CHARS``, or a count out of range.
     """
     if not request.pattern:
-        raise InvalidArgument("pattern is empty; pass the text or regular expression to search for.")
+        raise InvalidArgument("pattern is empty; pass the text or regular expression to search for, or symbol=NAME.")
     if len(request.pattern) > PATTERN_CHARS:
         raise InvalidArgument(
             f"pattern is {len(request.pattern):,} characters long, over grep's {PATTERN_CHARS:,}; "
