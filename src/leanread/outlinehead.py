@@ -8,15 +8,18 @@ wherever it sits among the statements before the first definition (a ``__version
 ``extern crate`` (with their ``#[cfg(…)]``), Java ``package`` and ``import``, C and C++
 ``#include`` (C++ ``using`` too). A guarded import comes whole when its guard is short and
 defines nothing (``try: import pwd`` / ``except ImportError: pwd = None``, ``if TYPE_CHECKING:``,
-``#ifdef _WIN32`` / ``#include <windows.h>`` / ``#else`` …); in a longer guard, its opening
-lines, the opening lines of its branches that hold imports, and those imports.
+``#ifdef _WIN32`` / ``#include <windows.h>`` / ``#else`` …); a longer guard by its opening
+lines, the opening lines of each of its branches (``except ImportError:``, ``#elif``) and its
+imports. The imports of a script's main block (``if __name__ == "__main__":``,
+``if (require.main === module)``) are the script's, not the module's, and are not shown.
 
 Left out, each said by one line that names the lines (``LeftOut``): a long licence in the
 prelude (see ``licence``), the prelude past ``PRELUDE_LINES``, the head past ``HEAD_LINES``.
 Imports after the first definition are not in the head but rows among the definitions
-(``Head.later``). Parts of the head separated only by blank lines are joined, blank lines
-included, so the head reads as the file does. Pure: a tree-sitter tree and the lines in, line
-ranges out; line numbers are 1-based and inclusive.
+(``Head.later``), at most ``LATER_LINES`` of them, the rest said the same way. Parts of the
+head separated only by blank lines are joined, blank lines included, so the head reads as the
+file does. Pure: a tree-sitter tree and the lines in, line ranges out; line numbers are 1-based
+and inclusive.
 """
 
 from __future__ import annotations
@@ -363,7 +366,7 @@ def code_head(language: str, root: Any, lines: Sequence[str], before: int, block
     end, docstrings = _prelude(root, kinds, before, blocking)
     parts, licences = _prelude_parts(lines, end)
     parts, rest = _capped_prelude(parts, docstrings)
-    left_out = [lic for lic in licences if rest is None or lic.last < rest.first]
+    left_out = [lic for lic in licences if rest is None or not rest.first <= lic.first <= rest.last]
     left_out += [rest] if rest else []
     imports = _Finder(kinds, blocking).lines(root.named_children)
     head = _joined([*parts, *(r for r in imports if r[0] < before)], lines)
