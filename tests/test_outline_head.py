@@ -421,3 +421,28 @@ def test_a_rust_comment_above_a_blank_line_is_not_the_next_items_doc() -> None:
         ("walk", "module", 10, 10),  # the crate's //! doc on line 8 is not the module's
         ("walk", "function", 14, 14),
     ]
+
+
+def test_a_long_opening_comment_is_cut_and_a_licence_after_it_still_said() -> None:
+    lines = [
+        '"""Doc."""',
+        *(f"# note {k}" for k in range(2, 25)),
+        "",
+        "# Copyright (c) 2020 The Authors.",
+        "# Permission is hereby granted, free of charge, to any person",
+        "# obtaining a copy of this software.",
+        '# THE SOFTWARE IS PROVIDED "AS IS", WITHOUT WARRANTY OF ANY KIND.',
+        "",
+        "import os",
+        "",
+        "def f():",
+        "    pass",
+    ]
+    rows, _ = _rendered("notes.py", lines)
+    assert rows[19:] == [
+        "20\t# note 20",
+        "… lines 21-24: the rest of the opening comment, left out; read them with offset=21, limit=4 …",
+        "… lines 26-29: a licence, left out; read them with offset=26, limit=4 …",
+        "31\timport os",
+        "33-34\tdef f():",
+    ]
