@@ -449,6 +449,7 @@ def test_no_tool_shows_a_denied_file(secrets: Path) -> None:
     ]
     assert all(SECRET not in text for text in texts)
     assert session.grep(SECRET).text == (
+        "(Not searched: 3 files and 1 folder on the deny list.)\n"
         "(No matches in the workspace; gitignored, binary and deny-listed files are not searched.)"
     )
 

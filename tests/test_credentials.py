@@ -76,22 +76,28 @@ def test_read_outline_edit_and_write_refuse_each_family(
     assert (root / path).read_text() == SECRET
 
 
+#: What the deny list leaves out of the tree of every family, as grep and ls say it.
+LEFT_OUT = "18 files and 3 folders on the deny list"
+
+
 def test_grep_and_ls_leave_every_family_out(secrets: Session) -> None:
     assert secrets.grep("SECRET-TOKEN").text == (
         ".env.template\n1\ttoken = SECRET-TOKEN-123\n"
         'app.py\n1\tTOKEN = "SECRET-TOKEN-123"\n'
-        "keys/id_ecdsa.pub\n1\tecdsa-sha2-nistp256 AAAA SECRET-TOKEN-123 me"
+        "keys/id_ecdsa.pub\n1\tecdsa-sha2-nistp256 AAAA SECRET-TOKEN-123 me\n\n"
+        f"(Not searched: {LEFT_OUT}.)"
     )
     assert secrets.grep("SECRET-TOKEN", files_only=True).text == (
-        ".env.template (1 match)\napp.py (1 match)\nkeys/id_ecdsa.pub (1 match)"
+        f".env.template (1 match)\napp.py (1 match)\nkeys/id_ecdsa.pub (1 match)\n\n(Not searched: {LEFT_OUT}.)"
     )
-    # A glob naming a denied file does not get it through either.
+    # A glob naming a denied file does not get it through either (the two it names are counted).
     assert secrets.grep("SECRET", glob="**/config*").text == (
+        "(Not searched: 2 files and 3 folders on the deny list.)\n"
         "(No matches in the workspace; gitignored, binary and "
         "deny-listed files are not searched.)"
     )
     assert secrets.ls().text == (
-        ".:\nkeys/\n  id_ecdsa.pub\n.env.template\napp.py"
+        f".:\nkeys/\n  id_ecdsa.pub\n.env.template\napp.py\n\n(Not listed: {LEFT_OUT}.)"
     )
 
 
@@ -125,5 +131,5 @@ def test_cli_grep_leaves_credentials_out(secrets: Session, root: Path) -> None:
     )
     assert (done.returncode, done.stdout) == (
         0,
-        ".env.template (1 match)\napp.py (1 match)\nkeys/id_ecdsa.pub (1 match)\n",
+        f".env.template (1 match)\napp.py (1 match)\nkeys/id_ecdsa.pub (1 match)\n\n(Not searched: {LEFT_OUT}.)\n",
     )

@@ -333,7 +333,7 @@ def test_match_id_refusals(session: Session, root: Path) -> None:
             "glob '[' is not a valid glob (unclosed character class; missing ']'); use "
             "a pattern such as *.py or src/**/*.ts.",
         ),
-        ({"pattern": ""}, "pattern is empty; pass the text or regular expression to search for."),
+        ({"pattern": ""}, "pattern is empty; pass the text or regular expression to search for, or symbol=NAME."),
         (
             {"pattern": "a" * 4097},
             "pattern is 4,097 characters long, over grep's 4,096; search for a shorter, distinctive part of it.",
@@ -429,8 +429,10 @@ async def test_grep_and_read_match_over_mcp(root: Path) -> None:
         "offset",
         "files_only",
         "focus",
+        "include_ignored",
+        "symbol",
     ]
-    assert grep.input_schema["required"] == ["pattern"]
+    assert "required" not in grep.input_schema  # pattern, or symbol
     assert grep.annotations is not None and grep.annotations.read_only_hint is True
     assert grep.annotations.destructive_hint is False
     assert text_of(found) == _grep(

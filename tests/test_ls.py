@@ -58,6 +58,11 @@ def _tree(body: list[str], footer: str = "", where: str = ".") -> str:
 
 
 COLLAPSED = "(A folder shown with a file count is collapsed: ls it, or pass a larger depth.)"
+#: The note of a listing of the repo's root: what its .gitignore and the deny list left out.
+LEFT_OUT = (
+    "(Not listed: app.log, build/, left out by .gitignore (include_ignored=true lists them); 2 files on the deny "
+    "list.)"
+)
 
 
 def test_default_tree_leaves_out_the_noise(session: Session, repo: Path) -> None:
@@ -74,7 +79,7 @@ def test_default_tree_leaves_out_the_noise(session: Session, repo: Path) -> None
             ".gitignore",
             "README.md",
         ],
-        COLLAPSED,
+        f"{COLLAPSED}\n{LEFT_OUT}",
     )
     meta = result.metadata
     assert (meta["folders"], meta["files"], meta["collapsed"], meta["truncated"], meta["depth"]) == (6, 8, 2, None, 2)
@@ -83,7 +88,7 @@ def test_default_tree_leaves_out_the_noise(session: Session, repo: Path) -> None
 def test_depth_one_and_a_deep_subfolder(session: Session, repo: Path) -> None:
     assert session.ls(depth=1).text == _tree(
         [".github/ (1 file)", "docs/ (1 file)", "src/ (4 files)", ".gitignore", "README.md"],
-        COLLAPSED,
+        f"{COLLAPSED}\n{LEFT_OUT}",
     )
     assert session.ls("src", depth=5).text == _tree(
         ["pkg/", "  deep/", "    c.py", "  a.py", "  b.py", "main.py"], "", where="src"
@@ -94,18 +99,18 @@ def test_entry_cap_collapses_folders_level_by_level(session: Session, repo: Path
     assert session.ls(depth=3, max_entries=8).text == _tree(
         [".github/", "  workflows/", "    ci.yml", "docs/", "  index.md", "src/ (4 files)", ".gitignore", "README.md"],
         "(A folder shown with a file count is collapsed to keep the listing to 8 entries: ls it, or pass a larger "
-        "max_entries.)",
+        f"max_entries.)\n{LEFT_OUT}",
     )
     assert session.ls(depth=2, max_entries=8).text == _tree(
         [".github/", "  workflows/ (1 file)", "docs/", "  index.md", "src/ (4 files)", ".gitignore", "README.md"],
         "(A folder shown with a file count is collapsed, by the depth or to keep the listing to 8 entries: ls it, "
-        "or pass a larger depth or max_entries.)",
+        f"or pass a larger depth or max_entries.)\n{LEFT_OUT}",
     )
     cut = session.ls(max_entries=4)
     assert cut.text == _tree(
         [".github/ (1 file)", "docs/ (1 file)", "src/ (4 files)", ".gitignore"],
         "(Showing 4 of 5 entries of .; 6 folders, 8 files below it. Read . for a paged listing of every entry, "
-        "or ls a subfolder.)",
+        f"or ls a subfolder.)\n{LEFT_OUT}",
     )
     assert cut.metadata["truncated"] == "limit"
 
@@ -139,7 +144,7 @@ async def test_ls_over_mcp(repo: Path) -> None:
         bad = await client.call_tool("ls", {"depth": 1.5})
     ls = tools["ls"]
     assert ls.description == description("ls", Limits(), depth=2, max_entries=100)
-    assert list(ls.input_schema["properties"]) == ["path", "depth", "max_entries"]
+    assert list(ls.input_schema["properties"]) == ["path", "depth", "max_entries", "include_ignored"]
     assert "required" not in ls.input_schema
     assert ls.annotations is not None and ls.annotations.read_only_hint is True
     assert text_of(listed) == _tree(["pkg/ (3 files)", "main.py"], COLLAPSED, "src")
@@ -203,7 +208,7 @@ def test_links_are_listed_with_their_targets_and_names_never_split_a_row(session
             "loop -> (a link loop)",
             "outside -> (outside the workspace)",
         ],
-        "",
+        "(Not listed: 1 file on the deny list.)",
     )
     assert (result.metadata["files"], result.metadata["links"]) == (5, 5)
     assert session.read("caf\\xe9.txt").text.startswith("<path>caf\\xe9.txt</path>")

@@ -157,6 +157,7 @@ def test_strategies_are_found_one_per_file_in_report_order() -> None:
         "leanread-cli",
         "leanread-outline",
         "bash-leanread",
+        "leanread-navigate",
         "bash-leanread-lossless",
     ]
     assert [cls.name for cls in pick_strategies(["leanread", "floor"])] == ["floor", "leanread"]

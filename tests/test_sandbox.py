@@ -23,7 +23,7 @@ def test_a_written_leanread_toml_does_not_open_env_to_the_next_run(root: Path) -
     user_file = Path(os.environ["XDG_CONFIG_HOME"], "leanread", "config.toml")
     assert (done.returncode, done.stdout) == (
         0,
-        "(No matches in the workspace; gitignored, binary and "
+        "(Not searched: 1 file on the deny list.)\n(No matches in the workspace; gitignored, binary and "
         "deny-listed files are not searched.)\n",
     )
     assert done.stderr == (

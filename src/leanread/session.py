@@ -150,7 +150,9 @@ class Session:
             context_after: with ``match_id``, lines after the match; default 20.
             mode: ``auto`` (a whole read of a big file gives its outline), ``full`` or
                 ``outline``; default ``limits.read_mode``.
-            symbol: read one definition by name (``QuerySet.filter``), as the outline names it.
+            symbol: read one definition by name (``QuerySet.filter``), as the outline names it;
+                without ``path``, the definitions of that name in the whole workspace (one: it is
+                read; several: a ranked list; see ``tools.symbols``).
             focus: a complete, self-contained question: a full-text window of a text file is
                 pruned to the lines relevant to it (see ``leanread.pruning``); None: no pruning.
             call_id: the harness's tool call id; default a new one (``r1``, ``r2``, …).
@@ -162,7 +164,7 @@ class Session:
 
     def grep(
         self,
-        pattern: str,
+        pattern: str | None = None,
         path: str | None = None,
         *,
         glob: str | None = None,
@@ -175,6 +177,8 @@ class Session:
         offset: int | None = None,
         files_only: bool = False,
         focus: str | None = None,
+        include_ignored: bool = False,
+        symbol: str | None = None,
         call_id: str | None = None,
     ) -> ToolResult:
         """Run the ``grep`` tool (see ``tools/grep.txt``): ripgrep's matching lines, grouped by
@@ -193,6 +197,10 @@ class Session:
             files_only: list only the matching files with their match counts.
             focus: a complete, self-contained question: a long result keeps only the matches most
                 relevant to it (see ``tools/grep``); omitted ones are counted per file.
+            include_ignored: also search what ``.gitignore``, ``.ignore`` and ``.rgignore`` rules
+                leave out (never the deny list).
+            symbol: instead of a pattern, a name (``Store.get``): its uses in the workspace (under
+                ``path``), each labelled ``import-resolved``, ``same-file`` or ``name-only``.
             call_id: the harness's tool call id; default a new one.
 
         Returns:
@@ -209,6 +217,7 @@ class Session:
         *,
         depth: int | None = None,
         max_entries: int | None = None,
+        include_ignored: bool = False,
         call_id: str | None = None,
     ) -> ToolResult:
         """Run the ``ls`` tool (see ``tools/ls.txt``): a compact tree of a folder.
@@ -217,6 +226,7 @@ class Session:
             path: the folder; default the first root.
             depth: levels shown (default ``ls.DEPTH``); deeper folders are shown with their file count.
             max_entries: entries shown at most (default ``ls.MAX_ENTRIES``).
+            include_ignored: also list what ``.gitignore``, ``.ignore`` and ``.rgignore`` rules leave out.
             call_id: the harness's tool call id; default a new one.
         """
         return self._tool("ls", locals())

@@ -81,6 +81,19 @@ def bench_grep(
     print(markdown_report(result, shown))
 
 
+@bench_app.command("navigate")
+def bench_navigate(
+    names: Annotated[int, typer.Option(help="Uses of names drawn per project and kept.")] = 300,
+    refs: Annotated[int, typer.Option(help="Of those, names whose references are compared.")] = 30,
+    cache: Annotated[Path | None, typer.Option(help="Where sources are kept; default ~/.cache/leanread.")] = None,
+) -> None:
+    """The symbol index against pyright and typescript-language-server: precision, recall, time."""
+    from ..bench.navigate import bench_navigate as run
+    from ..bench.navigate import markdown_report
+
+    print(markdown_report(run(names, refs, cache), f"leanread bench navigate --names {names} --refs {refs}"))
+
+
 @bench_app.command("replay")
 def bench_replay(
     traces: Annotated[Path | None, typer.Option(help="Folder of traces (*.jsonl); default ../shared/traces.")] = None,

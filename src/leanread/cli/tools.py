@@ -73,6 +73,7 @@ DEFAULT_SHELL = ("root", "session", "meta")
 
 #: What a command says it does, when more than that it prints the model's view.
 NOTES: dict[str, str] = {
+    "grep": " (`--symbol NAME`: a name's uses)",
     "edit": " (it needs the --session of the read that showed the lines)",
     "write": "; the content comes from the argument or, without one, from standard input (a heredoc), byte for byte",
 }
@@ -130,7 +131,7 @@ def _parameter(param: Param, *, stdin: bool = False) -> inspect.Parameter:
         return _keyword(param.name, Annotated[bool, info or typer.Option(help=text)], False)
     if param.required and not stdin:
         return _keyword(param.name, Annotated[kind, typer.Argument(help=text)], inspect.Parameter.empty)
-    if param.name == "path" or stdin:
+    if param.name == "path" or param.positional or stdin:
         return _keyword(param.name, Annotated[kind | None, typer.Argument(help=text)], None)
     names = (f"--{param.name.replace('_', '-')}", *param.flags) if param.flags else ()
     if param.default is not None:
@@ -148,8 +149,9 @@ def _keyword(name: str, annotation: Any, default: object) -> inspect.Parameter:
 
 
 def _before(tool: str, args: dict[str, Any], values: dict[str, Any]) -> None:
-    """What a command checks or fetches before the call: ``read --match-id`` needs a session; a
-    parameter of ``STDIN`` left out is read from standard input."""
+    """What a command checks or fetches before the call: ``read --match-id`` needs a session;
+    ``grep --symbol NAME DIR`` takes its one argument as the path; a parameter of ``STDIN`` left out
+    is read from standard input."""
     if tool == "read" and args["match_id"] is not None and values.get("session") is None:
         print(
             "--match-id needs --session: match ids live in a ledger session, so run "
@@ -157,6 +159,8 @@ def _before(tool: str, args: dict[str, Any], values: dict[str, Any]) -> None:
             file=sys.stderr,
         )
         raise typer.Exit(2)
+    if tool == "grep" and args["symbol"] is not None and args["path"] is None and args["pattern"] is not None:
+        args["pattern"], args["path"] = None, args["pattern"]  # `grep --symbol NAME src`: the one argument is the path
     name = STDIN.get(tool)
     if name is not None and args[name] is None:
         args[name] = _stdin_text()

@@ -20,12 +20,11 @@ from typing import Any
 
 from ..errors import InvalidArgument
 from ..memo import LRU, lines_digest
+from .outlinehead import VALUE_KINDS, Head, LeftOut, code_head, head_lines
 from .pyparse import parse_python
 
 #: Lines of head and tail shown for a file with no structure leanread knows (a log).
 HEAD_TAIL_LINES = 20
-#: Longest head (module docstring, imports) shown for code.
-HEAD_LINES = 40
 
 
 @dataclass(frozen=True)
@@ -59,31 +58,48 @@ class Outline:
     Attributes:
         language: what the file was read as (``python``, ``markdown``, ``log``, …).
         total: lines in the file.
-        head: lines ``1..head`` are shown whole (0: none), at most ``HEAD_LINES``.
+        head: line ranges ``(first, last)`` shown whole above the definitions (a log: its first
+            lines; code: the prelude and imports, see ``outlinehead``), at most ``HEAD_LINES``.
         symbols: definitions in file order.
         tail: lines ``tail..total`` are shown whole (0: none; logs only).
-        head_cut: the head's real last line when it runs past ``HEAD_LINES`` (0: it does not).
+        left_out: parts of the head not shown (a long licence, more imports), each said by one
+            line that names its lines.
+        later: line ranges of imports after the first definition, shown whole among the rows.
         problem: why the map may be off (Python that ``ast`` cannot parse, mapped by an
             error-tolerant parser), or None.
     """
 
     language: str
     total: int
-    head: int
+    head: tuple[tuple[int, int], ...]
     symbols: tuple[Symbol, ...]
     tail: int = 0
-    head_cut: int = 0
+    left_out: tuple[LeftOut, ...] = ()
+    later: tuple[tuple[int, int], ...] = ()
     problem: str | None = None
 
 
 # --- Python (ast) ---------------------------------------------------------------------------------
 
 
-def _code_outline(language: str, lines: Sequence[str], head: int, symbols: Sequence[Symbol]) -> Outline:
-    """An outline whose head (its real last line ``head``) is cut at ``HEAD_LINES``."""
-    total = len(lines)
-    shown = min(head, HEAD_LINES, total)
-    return Outline(language, total, shown, tuple(symbols), head_cut=head if head > shown else 0)
+def _code_outline(language: str, lines: Sequence[str], tree: Any, symbols: Sequence[Symbol]) -> Outline:
+    """The outline of code parsed by tree-sitter (``tree``; None: no head) with ``symbols``."""
+    before = _first_definition(symbols)
+    head = Head() if tree is None else code_head(language, tree.root_node, lines, before, _blocking(language))
+    return Outline(language, len(lines), head.shown, tuple(symbols), left_out=head.left_out, later=head.later)
+
+
+def _first_definition(symbols: Sequence[Symbol]) -> int:
+    """The first line of the first top-level definition that is not a value (a function, a
+    class; not a constant or a global), or a line past any file when there is none."""
+    return min((s.first for s in symbols if s.depth == 0 and s.kind not in VALUE_KINDS), default=1 << 62)
+
+
+@cache
+def _blocking(language: str) -> frozenset[str]:
+    """The tree-sitter node types of ``language``'s definitions that are not values."""
+    kinds = _GRAMMARS[language].kinds
+    return frozenset({t for t, kind in kinds.items() if kind not in VALUE_KINDS} | {"decorated_definition"})
 
 
 def _python(lines: Sequence[str]) -> Outline | None:
@@ -123,19 +139,7 @@ def _python(lines: Sequence[str]) -> Outline | None:
                     symbols.append(Symbol(names[0], "variable", node.lineno, end, node.lineno, 0))
 
     visit(tree.body, "", 0, False)
-    return _code_outline("python", lines, _python_head(tree), symbols)
-
-
-def _python_head(tree: ast.Module) -> int:
-    """Last line of the module docstring and the imports before the first other statement."""
-    head = 0
-    for index, node in enumerate(tree.body):
-        docstring = index == 0 and isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant)
-        if docstring or isinstance(node, ast.Import | ast.ImportFrom):
-            head = node.end_lineno or node.lineno
-        else:
-            break
-    return head
+    return _code_outline("python", lines, _parse("python", lines), symbols)
 
 
 # --- tree-sitter languages ------------------------------------------------------------------------
@@ -482,7 +486,7 @@ def _spans(node: Any) -> tuple[int, int, int, tuple[int, ...]]:
     first: int = outer.start_point[0]
     marks = [first] if outer is not node else []
     sibling = outer.prev_named_sibling
-    while sibling is not None and sibling.type in _LEADING and sibling.end_point[0] >= first - 1:
+    while sibling is not None and sibling.type in _LEADING and _end_row(sibling) >= first - 1:
         first = sibling.start_point[0]
         if sibling.type in _MARKS:
             marks.append(first)
@@ -498,6 +502,13 @@ def _spans(node: Any) -> tuple[int, int, int, tuple[int, ...]]:
     end_row, end_column = node.end_point
     last = max(end_row if end_column == 0 else end_row + 1, line + 1)  # a macro's node ends past its newline
     return first + 1, line + 1, last, tuple(sorted({m + 1 for m in marks if m < line}))
+
+
+def _end_row(node: Any) -> int:
+    """The 0-based row of ``node``'s last character (a Rust ``//`` comment's node ends past its
+    newline, on the next row)."""
+    row, column = node.end_point
+    return int(row) - 1 if column == 0 and row > node.start_point[0] else int(row)
 
 
 #: Definitions whose name may stand on a line below their start (``static int`` / ``name(…)`` in C,
@@ -636,59 +647,19 @@ class _Walk:
             self.add(prefix + name, kind, spec, depth + 1)
 
 
-def _tree_sitter(language: str, lines: Sequence[str]) -> Outline | None:
+def _parse(language: str, lines: Sequence[str]) -> Any:
+    """The tree-sitter tree of ``lines``, or None when the grammar's wheel is missing."""
     parser = _parser(language)
-    if parser is None:
+    return None if parser is None else parser.parse("\n".join(lines).encode("utf-8", "surrogateescape"))
+
+
+def _tree_sitter(language: str, lines: Sequence[str]) -> Outline | None:
+    tree = _parse(language, lines)
+    if tree is None:
         return None
-    grammar = _GRAMMARS[language]
-    tree = parser.parse("\n".join(lines).encode("utf-8", "surrogateescape"))
-    walk = _Walk(language, grammar, [])
+    walk = _Walk(language, _GRAMMARS[language], [])
     walk.visit(tree.root_node, "", 0)
-    symbols = walk.symbols
-    first_symbol = symbols[0].first if symbols else len(lines) + 1
-    head = _python_head_of(tree.root_node, first_symbol) if language == "python" else _code_head(lines, first_symbol)
-    return _code_outline(language, lines, head, symbols)
-
-
-#: What may open a Python module before its first definition, in a tree-sitter tree.
-_PYTHON_HEAD = frozenset({"import_statement", "import_from_statement", "future_import_statement", "comment"})
-
-
-def _python_head_of(module: Any, first_symbol: int) -> int:
-    """Like ``_python_head`` for a tree-sitter tree: the last line of the module docstring and
-    the imports (and comments) before the first other statement or definition."""
-    head = 0
-    for index, node in enumerate(module.named_children):
-        docstring = index == 0 and node.type == "expression_statement" and node.named_children[0].type == "string"
-        if node.start_point[0] + 1 >= first_symbol or not (docstring or node.type in _PYTHON_HEAD):
-            break
-        head = node.end_point[0] + 1
-    return head
-
-
-_HEAD_LINE = re.compile(
-    r"((import|from|use|package|using)\b|#|require\(|//|/\*|\*|'use strict'|\"use strict\"|extern \"C\")"
-)
-
-
-def _code_head(lines: Sequence[str], first_symbol: int) -> int:
-    """Last line of the leading comments, imports (a Go ``import ( … )`` or a JavaScript
-    ``import { … }`` over several lines whole) and blank lines, before ``first_symbol``."""
-    head, in_comment, brackets = 0, False, 0
-    for number, line in enumerate(lines, start=1):
-        if number >= first_symbol:
-            break
-        text = line.strip()
-        if not (in_comment or brackets > 0 or not text or _HEAD_LINE.match(text)):
-            break
-        if text.startswith("/*") and "*/" not in text[2:]:
-            in_comment = True
-        elif in_comment and "*/" in text:
-            in_comment = False
-        elif not in_comment and (brackets > 0 or re.match(r"(import|use)\b", text)):
-            brackets = max(0, brackets + sum(text.count(c) for c in "({") - sum(text.count(c) for c in ")}"))
-        head = number
-    return head
+    return _code_outline(language, lines, tree, walk.symbols)
 
 
 # --- text formats ---------------------------------------------------------------------------------
@@ -723,7 +694,7 @@ def _markdown(lines: Sequence[str]) -> Outline:
             marks.append((number, len(match.group(1)), match.group(2)))
         elif not fence and number > 1 and re.fullmatch(r"\s{0,3}(=+|-+)\s*", line) and lines[number - 2].strip():
             marks.append((number - 1, 1 if "=" in line else 2, lines[number - 2].strip()))
-    return Outline("markdown", len(lines), 0, _sections(marks, len(lines), "heading"))
+    return Outline("markdown", len(lines), (), _sections(marks, len(lines), "heading"))
 
 
 def _rst(lines: Sequence[str]) -> Outline:
@@ -735,13 +706,13 @@ def _rst(lines: Sequence[str]) -> Outline:
             if line[0] not in levels:
                 levels.append(line[0])
             marks.append((number - 1, levels.index(line[0]) + 1, title))
-    return Outline("rst", len(lines), 0, _sections(marks, len(lines), "heading"))
+    return Outline("rst", len(lines), (), _sections(marks, len(lines), "heading"))
 
 
 def _keys(language: str, lines: Sequence[str], pattern: str) -> Outline:
     """Top-level keys found by ``pattern`` on unindented lines; each runs to the next."""
     marks = [(n, 1, m.group(1)) for n, line in enumerate(lines, start=1) if (m := re.match(pattern, line))]
-    return Outline(language, len(lines), 0, _sections(marks, len(lines), "key"))
+    return Outline(language, len(lines), (), _sections(marks, len(lines), "key"))
 
 
 def _toml(lines: Sequence[str]) -> Outline:
@@ -752,7 +723,7 @@ def _toml(lines: Sequence[str]) -> Outline:
         key = None if table or marks else re.match(r"^([A-Za-z0-9_\-\"'.]+)\s*=", line)
         if found := table or key:
             marks.append((number, 1, found.group(1)))
-    return Outline("toml", len(lines), 0, _sections(marks, len(lines), "key"))
+    return Outline("toml", len(lines), (), _sections(marks, len(lines), "key"))
 
 
 def _json(lines: Sequence[str]) -> Outline:
@@ -778,14 +749,14 @@ def _json(lines: Sequence[str]) -> Outline:
                 depth += 1
             elif char in "}]":
                 depth -= 1
-    return Outline("json", len(lines), 0, _sections(marks, len(lines), "key"))
+    return Outline("json", len(lines), (), _sections(marks, len(lines), "key"))
 
 
 def head_and_tail(total: int) -> Outline:
     """The map of a file with no structure leanread knows (a log): its first and last lines."""
     head = min(HEAD_TAIL_LINES, total)
     tail = max(total - HEAD_TAIL_LINES + 1, head + 1)
-    return Outline("log", total, head, (), tail if tail <= total else 0)
+    return Outline("log", total, ((1, head),) if head else (), (), tail if tail <= total else 0)
 
 
 def _log(lines: Sequence[str]) -> Outline:
@@ -886,10 +857,11 @@ def _side_by_side(symbols: tuple[Symbol, ...], found: list[Symbol], first: int, 
 
 def shown_lines(made: Outline) -> Iterator[int]:
     """The line numbers an outline shows whole: its head, each signature line and the marks
-    (decorators, attributes) above it, its tail."""
-    yield from range(1, made.head + 1)
+    (decorators, attributes) above it, the imports among them, its tail."""
+    yield from head_lines(made.head)
     for s in made.symbols:
         yield from s.marks
         yield s.line
+    yield from head_lines(made.later)
     if made.tail:
         yield from range(made.tail, made.total + 1)

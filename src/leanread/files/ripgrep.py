@@ -61,7 +61,6 @@ __all__ = [
     "SearchUnavailable",
     "count_files",
     "find_rg",
-    "list_files",
     "parse_hits",
     "search_json",
 ]
@@ -107,6 +106,17 @@ def find_rg(scripts_dirs: Sequence[str] | None = None, path: str | None = None) 
     defaults = scripts_dirs is None and path is None
     if defaults and _FOUND is not None:
         return _FOUND
+    with _FIND_LOCK:  # sysconfig's path expansion is not safe from two threads at once
+        found = _locate(scripts_dirs, path)
+    if defaults:
+        _FOUND = found
+    return found
+
+
+_FIND_LOCK = threading.Lock()
+
+
+def _locate(scripts_dirs: Sequence[str] | None, path: str | None) -> str:
     for folder in _scripts_dirs() if scripts_dirs is None else scripts_dirs:
         candidate = os.path.join(folder, "rg" + _EXE)
         if os.path.isfile(candidate) and os.access(candidate, os.X_OK):
@@ -120,8 +130,6 @@ def find_rg(scripts_dirs: Sequence[str] | None = None, path: str | None = None) 
                 "`pip install 'ripgrep>=14.1,<15'` in leanread's environment, or put an rg binary on PATH."
             )
         found = os.path.abspath(on_path)
-    if defaults:
-        _FOUND = found
     return found
 
 
@@ -181,6 +189,8 @@ class RgOptions:
         timeout: seconds before the run is stopped.
         skip: extra folder names left out (``--glob !name``).
         fixed_strings: ``--fixed-strings``: the pattern is literal text, not a regex.
+        no_ignore: ``--no-ignore``: search what ``.gitignore``, ``.ignore``, ``.rgignore`` and git's
+            exclude files leave out (the deny list still applies: it is an ``--ignore-file``).
     """
 
     case_insensitive: bool = False
@@ -190,6 +200,7 @@ class RgOptions:
     timeout: float = DEFAULT_TIMEOUT
     skip: tuple[str, ...] = ()
     fixed_strings: bool = False
+    no_ignore: bool = False
 
 
 def _base(options: RgOptions) -> list[str]:
@@ -197,6 +208,8 @@ def _base(options: RgOptions) -> list[str]:
     for name in options.skip:
         args += ["--glob", f"!{name}"]
     args += ["--ignore-file", ignore_file(options.policy)]
+    if options.no_ignore:
+        args.append("--no-ignore")
     if options.glob:
         args += ["--glob", options.glob]
     if options.file_type:
@@ -208,9 +221,12 @@ def _base(options: RgOptions) -> list[str]:
     return args
 
 
+_LOGGED = re.compile(r"rg: (DEBUG|TRACE)\|")
+
+
 def _problem(stderr: str, options: RgOptions) -> LeanreadError:
     """ripgrep's complaint as one sentence with the next step."""
-    lines = [line.strip() for line in stderr.strip().splitlines() if line.strip()]
+    lines = [line.strip() for line in stderr.strip().splitlines() if line.strip() and not _LOGGED.match(line)]
     text = " ".join(lines)
     if "regex parse error" in text:
         reason = next((line[len("error: ") :] for line in reversed(lines) if line.startswith("error: ")), text)
@@ -248,10 +264,12 @@ def _run(
     cwd: str,
     budget: int | None,
     on_chunk: Callable[[bytes], None] | None = None,
+    log: bytearray | None = None,
 ) -> bytes | None:
     """ripgrep's stdout, or None once it passes ``budget`` bytes (the run is stopped then).
     With ``on_chunk``, each piece of output goes to it as it arrives (while ripgrep still runs)
-    and the return value is ``b""``.
+    and the return value is ``b""``. With ``log``, ripgrep's stderr (its ``--debug`` log, when
+    ``args`` ask for it) is appended to it.
 
     Raises:
         LeanreadError: the run timed out, could not start, or failed (see ``_problem``).
@@ -301,7 +319,15 @@ def _run(
         if code == 2 and not size:
             err.seek(0)
             raise _problem(err.read().decode("utf-8", "replace"), options)
+        if log is not None:
+            err.seek(0)
+            log += err.read()
     return b"".join(chunks)
+
+
+def _debug(log: bytearray | None) -> list[str]:
+    """``--debug`` when the caller wants the log (see ``rglog``)."""
+    return [] if log is None else ["--debug"]
 
 
 def _path_of(value: dict[str, Any]) -> str:
@@ -319,11 +345,17 @@ class FileHits:
         path: the path as ripgrep printed it (absolute when the searched path was).
         count: matching lines.
         block: the file's raw ``match`` messages (JSON lines), or None when only counted.
+        transcoded: ripgrep searched the file's text as ``read`` decodes it, written as UTF-8 to
+            ``searched`` (a legacy encoding, UTF-16 without a byte-order mark); the hits' lines
+            are that UTF-8.
+        searched: the file ripgrep searched in place of ``path`` (when ``transcoded``).
     """
 
     path: str
     count: int
     block: bytes | None = None
+    transcoded: bool = False
+    searched: str | None = None
 
 
 _BEGIN = b'{"type":"begin"'
@@ -375,6 +407,7 @@ def search_json(
     on_file: Callable[[FileHits], None] | None = None,
     binary: list[str] | None = None,
     sniff_bytes: int = SNIFF_BYTES,
+    log: bytearray | None = None,
 ) -> list[FileHits] | None:
     """Search ``paths`` for ``pattern`` with ``rg --json``; one ``FileHits`` per file with a
     match, in ripgrep's order (files with a NUL byte that are almost text after the others).
@@ -384,6 +417,7 @@ def search_json(
             searches on (so a caller can prepare its result meanwhile).
         binary: gets the path of each file with a match that is left out as binary.
         sniff_bytes: leading bytes that decide whether a file with a NUL byte is text.
+        log: gets the walk's ``--debug`` log (``rglog.parse_log`` reads what it left out).
 
     Returns:
         None when the output passed ``budget`` bytes: count with ``count_files`` instead.
@@ -393,9 +427,9 @@ def search_json(
         SearchUnavailable: ripgrep is missing or failed.
         LeanreadError: the run took longer than ``options.timeout``.
     """
-    args = [*_base(options), "--binary", "--json", "--regexp", pattern, "--", *paths]
+    args = [*_base(options), *_debug(log), "--binary", "--json", "--regexp", pattern, "--", *paths]
     blocks = _Blocks(on_file)
-    if _run(args, options, cwd, budget, blocks.feed) is None:
+    if _run(args, options, cwd, budget, blocks.feed, log) is None:
         return None
     texts, binaries = _judge(blocks.binary, cwd, sniff_bytes)
     if binary is not None:
@@ -437,15 +471,16 @@ def count_files(
     cwd: str,
     binary: list[str] | None = None,
     sniff_bytes: int = SNIFF_BYTES,
+    log: bytearray | None = None,
 ) -> list[FileHits]:
     """Matching lines per file (``rg --count --text``), without their text; binary files (judged
-    as ``read`` judges them) are left out and put in ``binary``.
+    as ``read`` judges them) are left out and put in ``binary``; ``log`` as for ``search_json``.
 
     Raises:
         as ``search_json``.
     """
-    args = [*_base(options), "--text", "--count", "--null", "--regexp", pattern, "--", *paths]
-    data = _run(args, options, cwd, None) or b""
+    args = [*_base(options), *_debug(log), "--text", "--count", "--null", "--regexp", pattern, "--", *paths]
+    data = _run(args, options, cwd, None, log=log) or b""
     # ``path\0count\n``: a name may hold a line break, never a NUL
     files = [FileHits(os.fsdecode(name), int(count)) for name, count in _COUNT_ROW.findall(data)]
     _, binaries = _judge([f.path for f in files], cwd, sniff_bytes)
@@ -453,19 +488,6 @@ def count_files(
         binary.extend(binaries)
     left_out = set(binaries)
     return [f for f in files if f.path not in left_out]
-
-
-def list_files(path: str, options: RgOptions, *, cwd: str) -> list[str]:
-    """Files below ``path`` as ``rg --files`` finds them (ignore rules, the deny list and
-    ``options.skip`` applied), as ripgrep prints them, unsorted.
-
-    Raises:
-        InvalidArgument: the glob is not valid.
-        SearchUnavailable, LeanreadError: as ``search_json``.
-    """
-    args = [*_base(options), "--files", "--null", "--", path]
-    data = _run(args, options, cwd, None) or b""
-    return [os.fsdecode(name) for name in data.split(b"\0") if name]
 
 
 @dataclass(frozen=True)
@@ -479,12 +501,15 @@ class Hit:
         spans: ``(start, end)`` byte offsets of the first matches within ``raw`` (``MAX_SPANS`` at most).
         offset: byte offset of the line's start in what ripgrep searched (the file itself, unless
             ripgrep transcoded it from UTF-16 or dropped a byte-order mark).
+        utf8: ``raw`` is UTF-8 whatever the file's encoding (ripgrep searched the file's decoded
+            text, ``FileHits.transcoded``).
     """
 
     line: int
     raw: bytes
     spans: tuple[tuple[int, int], ...]
     offset: int = 0
+    utf8: bool = False
 
 
 def _bytes_of(value: dict[str, Any]) -> bytes:
@@ -522,14 +547,15 @@ def _data_of(message: bytes) -> tuple[dict[str, Any], tuple[tuple[int, int], ...
     return data, tuple((int(sub["start"]), int(sub["end"])) for sub in subs)
 
 
-def parse_hits(block: bytes) -> list[Hit]:
+def parse_hits(block: bytes, utf8: bool = False) -> list[Hit]:
     """The ``match`` messages of one file's block (see ``FileHits.block``), in line order, each
-    with at most ``MAX_SPANS`` submatch spans."""
+    with at most ``MAX_SPANS`` submatch spans; ``utf8`` as ``Hit.utf8``."""
     hits: list[Hit] = []
     for line in block.splitlines():
         found = _data_of(line)
         if found is None:
             continue
         data, spans = found
-        hits.append(Hit(int(data["line_number"]), _bytes_of(data["lines"]), spans, int(data.get("absolute_offset", 0))))
+        offset = int(data.get("absolute_offset", 0))
+        hits.append(Hit(int(data["line_number"]), _bytes_of(data["lines"]), spans, offset, utf8))
     return hits

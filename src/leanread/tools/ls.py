@@ -44,12 +44,14 @@ from typing import Any
 
 from ..errors import InvalidArgument, NotAFile
 from ..files.names import parse_optional, show_path
-from ..files.ripgrep import RgOptions, list_files
+from ..files.ripgrep import RgOptions
+from ..files.search_files import list_files
 from ..result import ToolResult
 from ..view.counts import plural
 from ..view.frame import Own, frame_like, framed, one_line
 from .common import DenyFilter, ToolContext, replaces_nothing
-from .spec import READ_ONLY, Arguments, ToolSpec, count, string
+from .leftout import left_out, left_out_note
+from .spec import READ_ONLY, Arguments, ToolSpec, count, flag, string
 
 NAME = "ls"
 
@@ -74,6 +76,7 @@ class LsRequest:
     path: str | None = None
     depth: int | None = None
     max_entries: int | None = None
+    include_ignored: bool = False
 
 
 @dataclass
@@ -124,12 +127,14 @@ def _scan(folder: _Folder, real: str, ctx: ToolContext) -> None:
             folder.links[name] = row
 
 
-def _tree(paths: Sequence[str], top: str, ctx: ToolContext) -> _Folder:
+def _tree(paths: Sequence[str], top: str, ctx: ToolContext, dropped: list[str]) -> _Folder:
     """The folder ``top`` built from the file paths ripgrep listed below it, virtualenvs and
-    denied paths left out."""
+    denied paths left out (the denied ones added to ``dropped``)."""
     denied = DenyFilter(ctx)
     prefix = top.rstrip(os.sep) + os.sep
-    parts = [path[len(prefix) :].split(os.sep) for path in paths if path.startswith(prefix) and not denied(path)]
+    below = [path for path in paths if path.startswith(prefix)]
+    dropped.extend(path for path in below if denied(path))
+    parts = [path[len(prefix) :].split(os.sep) for path in below if not denied(path)]
     venvs = {tuple(p[:-1]) for p in parts if p[-1] == VENV_MARKER and len(p) > 1}
     root = _Folder()
     for names in parts:
@@ -285,14 +290,20 @@ def run(ctx: ToolContext, request: LsRequest, call_id: str) -> ToolResult:
     target = ctx.workspace.resolve(request.path or ".")
     if not target.is_dir:
         raise NotAFile(f"{target.display} is a file, not a folder; read it, or ls the folder it is in.")
-    paths = list_files(target.real, RgOptions(policy=ctx.policy, skip=SKIPPED), cwd=target.real)
-    root = _tree(paths, target.real, ctx)
+    log = bytearray()
+    options = RgOptions(policy=ctx.policy, skip=SKIPPED, no_ignore=request.include_ignored)
+    paths = list_files(target.real, options, cwd=target.real, log=log)
+    dropped: list[str] = []
+    root = _tree(paths, target.real, ctx, dropped)
     used, cut = _expand(root, target.real, depth, cap, ctx)
     rows: list[str] = []
     collapsed = _rows(root, "", rows, cap if cut else None)
     where = target.display
     folders, links = _folders(root), _links(root)
     notes = _notes(where, root, cap if cut else None, collapsed, folders, links, cap)
+    left = left_out_note(left_out(ctx, bytes(log), target.real, dropped), "ls")
+    if left is not None:
+        notes.append(Own(left))
     others = ctx.workspace.roots[1:] if request.path is None else ()
     if others:  # ls of the workspace lists its first root; say where the rest are
         listed = ", ".join(show_path(r) for r in others)
@@ -315,7 +326,8 @@ def run(ctx: ToolContext, request: LsRequest, call_id: str) -> ToolResult:
 
 
 def _call(ctx: ToolContext, args: Arguments, call_id: str) -> ToolResult:
-    return run(ctx, LsRequest(parse_optional(args["path"]), args["depth"], args["max_entries"]), call_id)
+    request = LsRequest(parse_optional(args["path"]), args["depth"], args["max_entries"], args["include_ignored"])
+    return run(ctx, request, call_id)
 
 
 SPEC = ToolSpec(
@@ -324,6 +336,7 @@ SPEC = ToolSpec(
         string("path", "Relative to the workspace root. Default: the root."),
         count("depth", f"Levels to show. Default: {DEPTH}.", 1),
         count("max_entries", f"Entries to show. Default: {MAX_ENTRIES}.", 1),
+        flag("include_ignored", "true: also list files that .gitignore, .ignore or .rgignore rules leave out."),
     ),
     READ_ONLY,
     _call,

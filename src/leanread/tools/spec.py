@@ -37,7 +37,8 @@ class Param:
     ``kind`` is a JSON Schema type (``string``, ``integer``, ``boolean``, ``array`` of strings);
     ``default`` is published only when it is not None (None means "left out: the tool's default,
     as the description says"); ``minimum`` is the smallest count the tool takes; ``flags`` are the
-    command line's short forms (``-g``).
+    command line's short forms (``-g``); a ``positional`` parameter is an argument of the command
+    even when optional (grep's ``pattern``, which ``symbol`` replaces).
     """
 
     name: str
@@ -49,6 +50,7 @@ class Param:
     minimum: int | None = None
     hidden: bool = False
     flags: tuple[str, ...] = ()
+    positional: bool = False
 
     def schema(self) -> dict[str, Any]:
         """This parameter's JSON Schema property: ``{"type": "integer", "minimum": 1, ...}``."""
@@ -70,9 +72,11 @@ class Param:
         return False if self.kind == "boolean" and self.default is None else self.default
 
 
-def string(name: str, description: str, *, required: bool = False, flags: tuple[str, ...] = ()) -> Param:
+def string(
+    name: str, description: str, *, required: bool = False, flags: tuple[str, ...] = (), positional: bool = False
+) -> Param:
     """A string parameter."""
-    return Param(name, "string", description, required=required, flags=flags)
+    return Param(name, "string", description, required=required, flags=flags, positional=positional)
 
 
 def count(name: str, description: str, minimum: int, *, hidden: bool = False, flags: tuple[str, ...] = ()) -> Param:

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from ..code.outline import Outline, Symbol
+from ..code.outlinehead import LeftOut, head_lines
 from ..config.settings import Limits
 from .counts import plural
 from .formats import Format, decorate
@@ -334,17 +335,27 @@ def _outline_header(made: Outline, example: str | None) -> str:
     total = f"{made.total}-line"
     if made.language == "log":
         tail = f" and {made.tail}-{made.total}" if made.tail else ""
+        first = f"1-{made.head[-1][1]}" if made.head else "none"
         return (
-            f"(Head and tail of a {total} file: lines 1-{made.head}{tail}. Read any part with offset and "
+            f"(Head and tail of a {total} file: lines {first}{tail}. Read any part with offset and "
             'limit, or all of it with mode="full".)'
         )
     symbol = f'symbol="{example}"' if example else "symbol=NAME"
     parts = {"markdown": "heading", "rst": "heading", "json": "top-level key", "yaml": "top-level key", "toml": "table"}
     part = parts.get(made.language, "definition")
-    head = "its head, then " if made.head else ""
+    head = "its head, then " if made.head or made.left_out else ""
     return (
         f"(Outline of a {total} {made.language} file: {head}each {part} with its line range. "
         f'Read a part with offset and limit, one {part} with {symbol}, or all of it with mode="full".)'
+    )
+
+
+def left_out_line(piece: LeftOut) -> str:
+    """The line that stands for lines of a head an outline leaves out, with how to read them."""
+    return (
+        f"… lines {_lines_label(piece.first, piece.last)}: {piece.what}, left out; "
+        f"read {'them' if piece.last > piece.first else 'it'} with offset={piece.first}, "
+        f"limit={piece.last - piece.first + 1} …"
     )
 
 
@@ -367,30 +378,36 @@ def render_outline(
     facts: str | None = None,
     start: int = 1,
 ) -> tuple[str, tuple[int, ...]]:
-    """The model-visible outline: a header that says what it is and how to get any part, the
-    head lines (``1<TAB>import os``), one ``line-last<TAB>signature line`` per definition (the
-    file's own line ``line``, indentation kept, and the definition's last line; its decorators'
-    first lines above it as ``12<TAB>@cache``), then the tail for a log. Every row's first number
-    is the line its text is: tab-separated rows read as leanread's ``tab`` format does. When the
-    whole would pass ``limits.max_bytes``, nested definitions are left out of the first page and
-    then the rest is left for the next page. A page from line ``start`` > 1 opens with the rows of
-    the definitions around that line, and holds at least one row from ``start`` on, so paging
-    always moves on. ``facts`` (see ``file_facts``) and ``made.problem`` follow the header; a head
-    cut at ``HEAD_LINES`` says so.
+    """The model-visible outline: a header that says what it is and how to get any part, then in
+    line order the head lines (``1<TAB>import os``), one line per part of the head left out
+    (``… lines 2-28: a licence, left out; read them with offset=2, limit=27 …``), one
+    ``line-last<TAB>signature line`` per definition (the file's own line ``line``, indentation
+    kept, and the definition's last line; its decorators' first lines above it as
+    ``12<TAB>@cache``) and the imports among them (``640<TAB>import warnings``), then the tail
+    for a log. A definition's row whose line the head shows is not repeated. Every row's first
+    number is the line its text is: tab-separated rows read as leanread's ``tab`` format does.
+    When the whole would pass ``limits.max_bytes``, nested definitions are left out of the first
+    page and then the rest is left for the next page. A page from line ``start`` > 1 opens with
+    the rows of the definitions around that line, and holds at least one row from ``start`` on,
+    so paging always moves on. ``facts`` (see ``file_facts``) and ``made.problem`` follow the
+    header.
 
     Returns:
         The text, and the line numbers it shows whole (for the ledger).
     """
     example = next((s.name for s in made.symbols if s.depth > 0), made.symbols[0].name if made.symbols else None)
     cap = outline_line_chars(limits)
-    head = [(n, f"{n}\t{cut_line(line_of(n), cap)}") for n in range(1, made.head + 1)]
+    in_head = set(head_lines(made.head))
+    head = [(n, f"{n}\t{cut_line(line_of(n), cap)}") for n in sorted(in_head)]
+    head += [(piece.first, left_out_line(piece)) for piece in made.left_out]
     tail = [(n, f"{n}\t{cut_line(line_of(n), cap)}") for n in range(made.tail, made.total + 1)] if made.tail else []
     rows = {  # one row a line: a one-line type's members (``interface I { void f(); }``) share its row
         n: (n, f"{label}\t{cut_line(line_of(n), cap)}", s.depth)
         for s in reversed(made.symbols)
         for n, label in [(s.line, _lines_label(s.line, s.last)), *((m, str(m)) for m in s.marks)]
     }
-    entries = sorted(rows.values(), key=lambda entry: entry[0])
+    imports = {n: (n, f"{n}\t{cut_line(line_of(n), cap)}", 0) for n in head_lines(made.later)}
+    entries = sorted((e for n, e in (imports | rows).items() if n not in in_head), key=lambda entry: entry[0])
     notes: list[str] = []
     budget = limits.max_bytes - sum(len(text.encode()) + 1 for _, text in head + tail) - 400
     too_long = sum(len(text.encode()) + 1 for _, text, _ in entries) > budget
@@ -407,28 +424,27 @@ def render_outline(
         used += len(entry[1].encode()) + 1
         if used > budget and any(n >= start for n, *_ in kept):
             rest = entries[len(kept) :]
-            marks = {m for s in made.symbols for m in s.marks}
-            left = sum(n not in marks for n, *_ in rest)
+            signatures = {s.line for s in made.symbols}
+            left = sum(n in signatures for n, *_ in rest)
             notes.append(
                 f"({left} more definitions from line {rest[0][0]} on are left out; "
                 f'read on with offset={rest[0][0]}, mode="outline".)'
             )
             break
         kept.append(entry)
-    gap = made.tail and made.head + 1 < made.tail
-    middle = [f"… lines {made.head + 1}-{made.tail - 1} not shown …"] if gap else []
-    if made.head_cut:
-        head.append((0, f"… the head goes on to line {made.head_cut} …"))
+    gap = made.tail and made.head and made.head[-1][1] + 1 < made.tail
+    middle = [f"… lines {made.head[-1][1] + 1}-{made.tail - 1} not shown …"] if gap else []
     problem = f"({made.problem}; the rows are real lines, but a range may be off.)" if made.problem else None
-    shown_rows = [n for n, _ in head if n] + [n for n, _, _ in kept] + [n for n, _ in tail]
+    shown_rows = sorted([*in_head, *(n for n, _, _ in kept), *(n for n, _ in tail)])
     hidden = hidden_notice((n, line_of(n)) for n in shown_rows)
+    rows_in_order = [*((n, t, n in in_head) for n, t in head), *((n, t, True) for n, t, _ in kept)]
+    ordered = sorted(rows_in_order, key=lambda row: row[0])
     body = [
         Own(_outline_header(made, example)),
         *([Own(facts)] if facts else []),
         *([Own(problem)] if problem else []),
         *([hidden] if hidden else []),
-        *(t if n else Own(t) for n, t in head),
-        *(t for _, t, _ in kept),
+        *(t if row else Own(t) for _, t, row in ordered),
         *map(Own, middle),
         *(t for _, t in tail),
     ]

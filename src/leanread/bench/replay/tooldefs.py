@@ -63,7 +63,14 @@ ANCHORS: dict[str, Definitions] = {
     "floor": FLOOR,
 }
 #: The strategies whose model holds leanread's tools (``leanread-cli`` holds a shell tool instead).
-LEANREAD_STRATEGIES = ("leanread", "leanread-dedup-on", "leanread-dedup-off", "leanread+focus", "leanread-outline")
+LEANREAD_STRATEGIES = (
+    "leanread",
+    "leanread-dedup-on",
+    "leanread-dedup-off",
+    "leanread+focus",
+    "leanread-outline",
+    "leanread-navigate",
+)
 #: Figures for reference only (issue 19's measurement), not tied to a replayed strategy.
 REFERENCE: dict[str, int] = {"mcp-filesystem (14 tools)": 1_915, "serena (claude-code context)": 5_494}
 

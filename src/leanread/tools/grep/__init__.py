@@ -31,10 +31,12 @@ The pipeline is ``pipeline.run``, one module per step:
 from __future__ import annotations
 
 from ... import pruning
+from ...errors import InvalidArgument
 from ...files.names import parse_optional
 from ...result import ToolResult
 from ..common import ToolContext
 from ..spec import READ_ONLY, Arguments, ToolSpec, count, flag, string
+from ..symbols import grep_symbol
 from .pipeline import run
 from .request import (
     FACTS,
@@ -65,9 +67,14 @@ __all__ = [
 
 
 def _call(ctx: ToolContext, args: Arguments, call_id: str) -> ToolResult:
+    path, pattern, symbol = parse_optional(args["path"]), args["pattern"], args["symbol"]
+    if symbol is not None and pattern:
+        raise InvalidArgument("Pass either pattern or symbol, not both; symbol finds a name's uses.")
+    if symbol is not None:
+        return grep_symbol(ctx, symbol, path, args["max_results"], call_id)
     request = GrepRequest(
-        args["pattern"],
-        parse_optional(args["path"]),
+        pattern or "",
+        path,
         args["glob"],
         args["type"],
         args["case_insensitive"],
@@ -78,6 +85,7 @@ def _call(ctx: ToolContext, args: Arguments, call_id: str) -> ToolResult:
         args["offset"],
         args["files_only"],
         args["focus"],
+        args["include_ignored"],
     )
     return run(ctx, request, call_id)
 
@@ -88,7 +96,7 @@ SPEC = ToolSpec(
         string(
             "pattern",
             "Rust regex: escape ( [ { . * + ? | to match them literally; no look-around or back-references.",
-            required=True,
+            positional=True,
         ),
         string("path", "Folder or file to search, relative to the workspace root. Default: the root."),
         string("glob", "Only paths matching this glob, e.g. *.py, src/**/*.ts, !*.min.js.", flags=("-g",)),
@@ -105,6 +113,12 @@ SPEC = ToolSpec(
             'A complete question, e.g. "Where is the retry delay computed?": a long result keeps only the matches '
             "most relevant to it.",
         ),
+        flag(
+            "include_ignored",
+            "true: also search files that .gitignore, .ignore or .rgignore rules leave out (never secrets on the deny "
+            "list).",
+        ),
+        string("symbol", 'Instead of pattern: a name\'s uses, e.g. "Store.get".'),
     ),
     READ_ONLY,
     _call,

@@ -5,7 +5,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ...files.ripgrep import FileHits, Hit, RgOptions, search_json
@@ -43,7 +43,7 @@ def _column(hit: Hit, text_file: TextFile, line: str) -> int:
     """0-based character index in ``line`` where the first match of ``hit`` starts."""
     start = hit.spans[0][0] if hit.spans else 0
     head = hit.raw[:start]
-    if text_file.encoding.startswith(("utf-8", "utf-16", "utf-32")):
+    if hit.utf8 or text_file.encoding.startswith(("utf-8", "utf-16", "utf-32")):
         chars = len(head.decode("utf-8", "surrogateescape"))
     else:
         chars = len(head.decode(text_file.encoding, "replace"))
@@ -248,10 +248,9 @@ class Pager:
     def __call__(self, count: int, budget: int) -> tuple[list[Shown], list[str], int, bool]:
         ctx, by_path = self._ctx, self._by_path
         page = page_of(self._files, self.first, count)
-        missing = [f.path for f, _, _ in page.files if f.block is None]
+        missing = [f for f, _, _ in page.files if f.block is None]
         if missing:  # counted only: search the page's files again for their lines
-            again = search_json(self._pattern, missing, self._options, cwd=ctx.workspace.primary, budget=None) or []
-            by_path.update({f.path: f for f in again if f.path in by_path})
+            by_path.update(self._again(missing))
         prepared = [
             (
                 self._ready.get(f.path)
@@ -262,3 +261,18 @@ class Pager:
             for f, skip, take in page.files
         ]
         return render_page(ctx, prepared, self._before, self._after, budget)
+
+    def _again(self, files: Sequence[FileHits]) -> dict[str, FileHits]:
+        """The hits with their lines of ``files`` that ripgrep only counted, by path; a file searched
+        decoded is searched in its decoded copy again."""
+        searched = {f.searched or f.path: f for f in files}
+        plain = replace(self._options, glob=None, file_type=None)
+        found = search_json(self._pattern, list(searched), plain, cwd=self._ctx.workspace.primary, budget=None) or []
+        again: dict[str, FileHits] = {}
+        for hits in found:
+            counted = searched.get(hits.path)
+            if counted is not None:
+                again[counted.path] = replace(
+                    hits, path=counted.path, transcoded=counted.transcoded, searched=counted.searched
+                )
+        return again

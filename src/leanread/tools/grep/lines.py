@@ -122,7 +122,7 @@ def _expected(hit: Hit, text_file: TextFile) -> str:
     raw = hit.raw.removesuffix(b"\n")
     if text_file.newline == "\r\n":
         raw = raw.removesuffix(b"\r")
-    if text_file.encoding.startswith(("utf-8", "utf-16", "utf-32")):  # ripgrep transcodes UTF-16 to UTF-8
+    if hit.utf8 or text_file.encoding.startswith(("utf-8", "utf-16", "utf-32")):  # ripgrep transcodes UTF-16
         return shown(raw.decode("utf-8", "surrogateescape"))
     return raw.decode(text_file.encoding, "replace")
 
@@ -167,14 +167,14 @@ class Prepared:
 def prepare(ctx: ToolContext, found: FileHits, before: int, after: int, wanted: slice | None = None) -> Prepared:
     """Load the file of ``found`` and check its lines against ripgrep's (``wanted``: the hits
     needed, default all: a file over the line-index size loads only the lines around them)."""
-    hits = parse_hits(found.block or b"")
+    hits = parse_hits(found.block or b"", found.transcoded)
     resolved = _resolved(ctx, found.path)
     if resolved is None:
         return Prepared(found.path, hits, problem="gone")
     chosen = hits[wanted] if wanted is not None else hits
     text_file: TextFile | None = None
     try:
-        text_file = _plain_utf8(ctx, resolved, chosen, before, after)
+        text_file = None if found.transcoded else _plain_utf8(ctx, resolved, chosen, before, after)
         if text_file is not None:
             lines = text_file.lines
             line_of: Callable[[int], str] = lambda n: lines[n - 1]  # noqa: E731

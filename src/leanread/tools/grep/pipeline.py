@@ -6,17 +6,21 @@ text around the rows (``render``) → the result."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from ...errors import InvalidArgument
 from ...files.ripgrep import RgOptions
 from ...ledger.knowledge import ranges_of
 from ...result import ToolResult
 from ...tokens import count_tokens
 from ..common import ToolContext, audit_focus, knowledge_of, record_view
+from ..leftout import left_out_note
 from .assemble import Pager, assemble
 from .focus import fill, focus_on
 from .render import files_only, grep_text, metadata_of, showing
 from .request import FOOTER_BYTES, GrepRequest, check, plural
 from .search import Prefetch, glob_under, search
+from .selection import nothing_found
 
 
 def run(ctx: ToolContext, request: GrepRequest, call_id: str) -> ToolResult:
@@ -34,15 +38,20 @@ def run(ctx: ToolContext, request: GrepRequest, call_id: str) -> ToolResult:
         glob=glob_under(request.glob, target.display) if request.glob else None,
         file_type=request.file_type or None,
         policy=ctx.policy,
+        no_ignore=request.include_ignored,
     )
     prefetch = Prefetch(ctx, before, after, 0 if request.files_only else first - 1 + cap)
     every_root = request.path is None and len(ctx.workspace.roots) > 1  # "the whole workspace"
-    files, by_path, searched, skipped = search(request.pattern, target, options, ctx, prefetch, every_root)
+    found = search(request.pattern, target, options, ctx, prefetch, every_root)
+    files, by_path, searched = found.files, found.by_path, found.searched
     options, literal = searched.options, [searched.note] if searched.note else []
-    skipped_note = [skipped] if skipped else []
+    left = left_out_note(found.left, "grep")
+    skipped_note = [*found.notes, *([left] if left else [])]
     total = sum(f.count for f in files)
+    no_match = None if total else nothing_found(ctx, target, options, every_root, request.glob)
     if request.files_only:
-        return files_only(ctx, call_id, target.display, files, total, first, cap, [*literal, *skipped_note])
+        notes = [*literal, *skipped_note]
+        return files_only(ctx, call_id, target.display, files, total, first, cap, notes, no_match)
     if total and first > total:
         raise InvalidArgument(
             f"offset={first} is past the last match: there are {plural(total, 'match')}; "
@@ -51,6 +60,8 @@ def run(ctx: ToolContext, request: GrepRequest, call_id: str) -> ToolResult:
     pager = Pager(ctx, request.pattern, options, files, by_path, prefetch.ready, first, before, after)
     budget = max(ctx.limits.max_bytes - FOOTER_BYTES, 1)  # the summary line goes after the rows
     page = showing(ctx, pager(cap, budget), target.display, first, total, len(files))
+    if no_match is not None:
+        page = replace(page, summary=no_match)
     if request.focus is not None:
         widen = request.max_results is None  # the question may find its matches past this page
         page = focus_on(ctx, request.focus, widen, page, pager, target.display, total, len(files))

@@ -94,8 +94,11 @@ def metadata_of(
     return metadata
 
 
-def _no_matches(where: str) -> str:
+def no_matches(where: str, no_ignore: bool = False) -> str:
+    """The line of a search that found nothing in ``where``; ``no_ignore``: ignored files were searched."""
     place = "the workspace" if where == "." else shown(where)
+    if no_ignore:
+        return f"(No matches in {place}; binary and deny-listed files are not searched.)"
     return f"(No matches in {place}; gitignored, binary and deny-listed files are not searched.)"
 
 
@@ -104,7 +107,7 @@ def summary_line(where: str, total: int, file_count: int, first: int, last: int,
     page on when ``last`` < ``total`` ("" for a whole result); ``capped``: the byte cap stopped the
     page."""
     if not total:
-        return _no_matches(where)
+        return no_matches(where)
     files = plural(file_count, "file")
     if first == 1 and last == total:  # the rows say it all
         return ""
@@ -143,8 +146,10 @@ def files_only(
     first: int,
     cap: int,
     notes: Sequence[str] = (),
+    no_match: str | None = None,
 ) -> ToolResult:
-    """The files that match, ``path (N matches)`` one per line, paged over files, ``notes`` before the summary."""
+    """The files that match, ``path (N matches)`` one per line, paged over files, ``notes`` before the
+    summary; ``no_match``: the summary when nothing matched (default ``no_matches(where)``)."""
     if total and first > len(files):
         raise InvalidArgument(
             f"offset={first} is past the last file: {plural(len(files), 'file')} match; "
@@ -154,7 +159,7 @@ def files_only(
     rows = [f"{shown(ctx.workspace.display(f.path))} ({plural(f.count, 'match')})" for f in page]
     last = first + len(page) - 1
     if not total:
-        summary = _no_matches(where)
+        summary = no_match or no_matches(where)
     elif last < len(files):
         summary = (
             f"(Showing files {first}-{last} of {len(files)}, {plural(total, 'match')} in all. "

@@ -54,6 +54,7 @@ class GrepRequest:
     offset: int | None = None
     files_only: bool = False
     focus: str | None = None
+    include_ignored: bool = False
 
 
 def check(request: GrepRequest) -> tuple[int, int, int, int]:
@@ -63,7 +64,7 @@ def check(request: GrepRequest) -> tuple[int, int, int, int]:
         InvalidArgument: an empty pattern, one over ``PATTERN_CHARS``, or a count out of range.
     """
     if not request.pattern:
-        raise InvalidArgument("pattern is empty; pass the text or regular expression to search for.")
+        raise InvalidArgument("pattern is empty; pass the text or regular expression to search for, or symbol=NAME.")
     if len(request.pattern) > PATTERN_CHARS:
         raise InvalidArgument(
             f"pattern is {len(request.pattern):,} characters long, over grep's {PATTERN_CHARS:,}; "
@@ -83,5 +84,3 @@ def check(request: GrepRequest) -> tuple[int, int, int, int]:
     before = both if request.before is None else request.before
     after = both if request.after is None else request.after
     return before, after, request.max_results or MAX_RESULTS, max(request.offset or 1, 1)
-
-

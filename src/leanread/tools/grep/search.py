@@ -3,15 +3,23 @@ first files are loaded (``lines.prepare``) while ripgrep still searches."""
 
 from __future__ import annotations
 
+import fnmatch
 import os
+from collections.abc import Callable
+from dataclasses import dataclass
 
 from ...files.ripgrep import FileHits, RgOptions, count_files, search_json
+from ...files.search_files import type_globs
 from ...files.textfile import shown
 from ...files.workspace import Resolved
 from ...view.render import binary_skipped
 from ..common import DenyFilter, ToolContext
+from ..leftout import LeftOut, left_out
+from .census import Started
+from .decoded import places, search_decoded, too_big_note
 from .lines import Prepared, prepare
 from .literal import Searched, search_or_literal
+from .mirror import Decoded
 
 
 class Prefetch:
@@ -28,11 +36,28 @@ class Prefetch:
         self.ready: dict[str, Prepared] = {}
 
     def __call__(self, found: FileHits) -> None:
+        if self._ctx.workspace.root_of(found.path) is None:
+            return  # a decoded copy searched beside the files: its file is prepared with the page
         if self._room < found.count or self.denied(found.path):
             self._room = 0
             return
         self._room -= found.count
         self.ready[found.path] = prepare(self._ctx, found, self._before, self._after)
+
+
+@dataclass(frozen=True)
+class Found:
+    """What the search found: every file with a match below the target, sorted by path, deny-listed
+    files dropped (``files``, and by path); how it was searched (as literal text after
+    ``search_or_literal``'s fallback); the notes naming binary files with a match that were left
+    out and files too big to search decoded; and what the walk left out (ignore files, the deny
+    list)."""
+
+    files: list[FileHits]
+    by_path: dict[str, FileHits]
+    searched: Searched[list[FileHits]]
+    notes: list[str]
+    left: LeftOut
 
 
 def search(
@@ -42,31 +67,82 @@ def search(
     ctx: ToolContext,
     prefetch: Prefetch,
     every_root: bool = False,
-) -> tuple[list[FileHits], dict[str, FileHits], Searched[list[FileHits]], str | None]:
+) -> Found:
     """Every file with a match below ``target`` (below every workspace root with
-    ``every_root``), sorted by path, deny-listed files dropped; the hits of each by path (without
-    their lines, ``block`` None, when the search passed its budget and only counted); how it was
-    searched (as literal text after ``search_or_literal``'s fallback); and the note naming binary
-    files with a match that were left out."""
+    ``every_root``); files ripgrep only counted (the search passed its budget) have ``block`` None;
+    files ``read`` decodes otherwise than ripgrep reads their bytes are searched decoded
+    (``decoded``): in the same ripgrep run when the root's census is kept, else after it."""
     cwd = target.real if target.is_dir else os.path.dirname(target.real)
     paths = list(ctx.workspace.roots) if every_root else [target.real]
+    roots = paths if every_root else [ctx.workspace.root_of(target.real) or target.real]
     binary: list[str] = []
+    # a glob or type makes ripgrep log every file it rejects, one write each (4x the search's
+    # system time on django): then what was left out comes from the root's census instead
+    logged = options.glob is None and options.file_type is None
+    log: bytearray | None = bytearray() if logged else None
     sniff = ctx.limits.sniff_bytes
+    started = Started(ctx, target, roots, options)
+    with places(ctx, started.upfront or Decoded(), options, paths, tree_ok=False) as upfront:
 
-    def once(how: RgOptions) -> list[FileHits]:
-        binary.clear()
-        found = search_json(pattern, paths, how, cwd=cwd, on_file=prefetch, binary=binary, sniff_bytes=sniff)
-        if found is None:
-            prefetch.ready.clear()
+        def once(how: RgOptions) -> list[FileHits]:
             binary.clear()
-            found = count_files(pattern, paths, how, cwd=cwd, binary=binary, sniff_bytes=sniff)
-        return found
+            if log is not None:
+                log.clear()
+            where = [*paths, *upfront.where]
+            found = search_json(
+                pattern, where, how, cwd=cwd, on_file=prefetch, binary=binary, sniff_bytes=sniff, log=log
+            )
+            if found is None:
+                prefetch.ready.clear()
+                binary.clear()
+                if log is not None:
+                    log.clear()
+                found = count_files(pattern, where, how, cwd=cwd, binary=binary, sniff_bytes=sniff, log=log)
+            raw, transcoded = upfront.adopt(found)
+            decoded = started.result(raw, cwd)
+            if not decoded.copies:
+                return raw
+            # ripgrep prints the paths below the absolute ones it was given as absolute paths
+            kept = [f for f in raw if f.path not in decoded.copies]
+            for f in raw:
+                if f.path in decoded.copies:
+                    prefetch.ready.pop(f.path, None)
+            binary[:] = [p for p in binary if p not in decoded.copies]
+            already = set(upfront.mapped.values())
+            late = Decoded({p: c for p, c in decoded.copies.items() if (p, c) not in already})
+            return kept + transcoded + search_decoded(ctx, pattern, late, how, paths, cwd)
 
-    searched = search_or_literal(pattern, options, once, len)
+        searched = search_or_literal(pattern, options, once, len)
     denied = prefetch.denied
     files = sorted((f for f in searched.found if not denied(f.path)), key=lambda f: f.path)
+    dropped = [os.path.join(cwd, f.path) for f in searched.found if denied(f.path)]
     skipped = sorted(shown(ctx.workspace.display(os.path.join(cwd, p))) for p in binary if not denied(p))
-    return files, {f.path: f for f in files}, searched, binary_skipped(skipped)
+    if log is not None:
+        left = left_out(ctx, bytes(log), cwd, dropped)
+    else:
+        started.result()
+        left = left_out(ctx, started.ignored_log(), cwd, dropped, _selected(options), under=target.real)
+    notes = [note for note in (binary_skipped(skipped), too_big_note(ctx, started.result().too_big)) if note]
+    return Found(files, {f.path: f for f in files}, searched, notes, left)
+
+
+def _selected(options: RgOptions) -> Callable[[str], bool]:
+    """Whether an ignored file would count as left out of a search with a glob or type: ripgrep
+    searches an ignored file that a glob names (a glob overrides ignore files, for files), and a
+    file the glob or type rejects would not have been searched anyway; a type judges names alone
+    (its globs, as ripgrep lists them), as does a negated glob here."""
+    glob, file_type = options.glob, options.file_type
+    if glob is not None and not glob.startswith("!"):
+        return lambda path: False
+    types = type_globs(file_type, options) if file_type is not None else ("*",)
+
+    def selects(path: str) -> bool:
+        name = os.path.basename(path)
+        if glob is not None and fnmatch.fnmatchcase(name, glob[1:]):
+            return False
+        return any(fnmatch.fnmatchcase(name, g) for g in types)
+
+    return selects
 
 
 def glob_under(glob: str, folder: str) -> str:

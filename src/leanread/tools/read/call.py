@@ -10,6 +10,7 @@ file it showed becomes the one a read without a path goes on with.
 from __future__ import annotations
 
 import hashlib
+from functools import partial
 
 from ...errors import InvalidArgument, PastEnd, PathError
 from ...files.names import parse_path
@@ -19,6 +20,7 @@ from ...result import ToolResult
 from ..common import ToolContext, current_bytes
 from ..grep import READ_CONTEXT
 from ..spec import Arguments
+from ..symbols import read_symbol
 from .pipeline import run
 from .request import ReadRequest
 
@@ -50,6 +52,8 @@ def _path_read(ctx: ToolContext, args: Arguments, call_id: str) -> ToolResult:
         )
     path, offset, char_offset = args["path"], args["offset"], args["char_offset"]
     mode, symbol = args["mode"], args["symbol"]
+    if path is None and symbol is not None:  # the whole workspace's definitions
+        return read_symbol(ctx, symbol, call_id, partial(_symbol_read, ctx, args, call_id))
     target = path or ctx.ledger.last_path(ctx.session_id)
     if target is None:
         raise InvalidArgument("path is required: no file has been read in this session yet.")
@@ -65,6 +69,13 @@ def _path_read(ctx: ToolContext, args: Arguments, call_id: str) -> ToolResult:
         if place is None:
             raise
         raise nothing_follows(target, place[0] - 1, exc.total) from None
+
+
+def _symbol_read(ctx: ToolContext, args: Arguments, call_id: str, found: str, first: int, count: int) -> ToolResult:
+    """The read of one definition the workspace's symbol index found: ``count`` lines of ``found``
+    from line ``first``."""
+    shown = args["fresh"] or _must_show(ctx, found, call_id)
+    return run(ctx, ReadRequest(found, first, count, args["format"], shown, focus=args["focus"]), call_id)
 
 
 def _match_read(ctx: ToolContext, args: Arguments, call_id: str) -> ToolResult:

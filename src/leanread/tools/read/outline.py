@@ -62,7 +62,9 @@ def map_of(opened: Opened, start: int) -> Map:
         lines = text_file.lines
         line_of = lambda n: lines[n - 1]  # noqa: E731
     if start > 1:  # going on with a long outline, under the rows of the definitions around line start
-        made = replace(made, head=0, symbols=tuple(sym for sym in made.symbols if sym.last >= start))
+        symbols = tuple(sym for sym in made.symbols if sym.last >= start)
+        later = tuple((a, b) for a, b in made.later if b >= start)
+        made = replace(made, head=(), left_out=(), symbols=symbols, later=later)
     text, whole = render_outline(resolved.display, made, line_of, ctx.limits, facts=facts_of(text_file), start=start)
     return Map(made, text, whole)
 

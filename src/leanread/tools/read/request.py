@@ -25,7 +25,7 @@ PARAMETERS: dict[str, str] = {
     "char_offset": "With offset=N: line N from this 1-based character on (the rest of a cut line).",
     "mode": "full: the lines even of a big file (of a notebook: its JSON, to edit it); outline: the outline of any "
     "file.",
-    "symbol": 'One definition by its outline name, e.g. "QuerySet.filter".',
+    "symbol": 'One definition by name, e.g. "QuerySet.filter"; no path: search the workspace.',
     "focus": 'A complete question, e.g. "How does parse_header handle quoted values?": only the lines relevant to it '
     "are shown (outputs under 50 lines whole), the others as `… lines A-B omitted …`.",
     "match_id": "A grep match id (m4, from the result's metadata): the lines around that match, instead of path "

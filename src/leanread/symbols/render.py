@@ -1,0 +1,129 @@
+"""The model-visible text of the two answers. Pure: records in, one string out.
+
+- Several definitions: a ranked list, each row its place, the class it is in, its signature line,
+  and the exact ``read`` call that shows it; the rest counted.
+- Uses: grouped by file and by the definition they are in, each with its label; resolved uses
+  first, then name-only ones, within ``MAX_REFERENCES`` rows; what is left out counted by label.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Sequence
+
+from ..view.counts import plural
+from .find import LABELS, NAME_ONLY, Found, Reference
+
+#: Definitions listed at most.
+MAX_DEFINITIONS = 8
+#: Uses listed at most.
+MAX_REFERENCES = 60
+#: Characters of a use's line shown.
+LINE_CHARS = 120
+
+
+def read_call(found: Found, display: Callable[[str], str]) -> str:
+    """The ``read`` call that shows one definition whole."""
+    d = found.definition
+    return f'read(path="{display(found.path)}", offset={d.first}, limit={d.last - d.first + 1})'
+
+
+def _where(found: Found, display: Callable[[str], str]) -> str:
+    d = found.definition
+    lines = f"{d.first}-{d.last}" if d.last > d.first else f"{d.first}"
+    container = f" (in {d.container})" if d.container else ""
+    via = f" [{found.via}]" if found.via else ""
+    return f"{display(found.path)}:{lines}{container}{via}: {d.signature or d.kind}"
+
+
+def definitions_text(query: str, found: Sequence[Found], display: Callable[[str], str]) -> str:
+    """The list of several definitions of ``query`` (the caller shows a single one itself)."""
+    shown = found[:MAX_DEFINITIONS]
+    head = f"{len(found)} definitions of {query}" + (
+        f"; the {len(shown)} likeliest:" if len(found) > len(shown) else ", likeliest first:"
+    )
+    rows = [head]
+    for item in shown:
+        rows.append(_where(item, display))
+        rows.append("  " + read_call(item, display))
+    if len(found) > len(shown):
+        tail = query.split(".")[-1]
+        rows.append(f'(+{len(found) - len(shown)} more; name the class or module, e.g. symbol="Class.{tail}".)')
+    return "\n".join(rows)
+
+
+def members_text(query: str, found: Found, display: Callable[[str], str]) -> str:
+    """A big class's map: its own row and each member's (``first-last<TAB>signature``), with the
+    read call of the whole and of the first member."""
+    d = found.definition
+    path = display(found.path)
+    rows = [f"({query}: a {d.kind} in {path}, lines {d.first}-{d.last}{_via_text(found)}; its members:)"]
+    rows.append(f"{d.first}-{d.last}\t{d.signature}")
+    for member in found.members:
+        span = f"{member.first}-{member.last}" if member.last > member.first else f"{member.first}"
+        rows.append(f"{span}\t  {member.signature}")
+    first = found.members[0] if found.members else d
+    rows.append(
+        f'(Read a member with read(path="{path}", offset={first.first}, limit={first.last - first.first + 1}), '
+        f"the whole with offset={d.first}, limit={d.last - d.first + 1}.)"
+    )
+    return "\n".join(rows)
+
+
+def _via_text(found: Found) -> str:
+    return f", {found.via}" if found.via else ""
+
+
+def no_definition_text(query: str, files: int, skipped: str) -> str:
+    """The answer when the index has no definition of ``query``."""
+    return (
+        f"No definition of {query} in the {plural(files, 'indexed file')}{skipped}; "
+        f'search the text with grep(pattern="{query.split(".")[-1]}").'
+    )
+
+
+def skipped_note(counts: dict[str, int]) -> str:
+    """`` (not indexed: 2 deny-listed, 1 over 2 MiB)`` or empty."""
+    if not counts:
+        return ""
+    return " (not indexed: " + ", ".join(f"{n} {reason}" for reason, n in counts.items()) + ")"
+
+
+def references_text(
+    query: str,
+    targets: Sequence[Found],
+    found: Sequence[Reference],
+    display: Callable[[str], str],
+    line_text: Callable[[str, int], str],
+    limit: int = MAX_REFERENCES,
+) -> str:
+    """Uses of ``query`` grouped by file and enclosing definition; resolved first, within ``limit``
+    rows; the rest counted by label. ``line_text(path, line)`` gives a line's text."""
+    counts = Counter(r.label for r in found)
+    where = ", ".join(f"{display(t.path)}:{t.definition.line}" for t in targets[:3])
+    more = f" and {len(targets) - 3} more" if len(targets) > 3 else ""
+    summary = ", ".join(f"{counts[label]} {label}" for label in LABELS if counts[label])
+    files = len({r.path for r in found})
+    head = f"Uses of {query} (defined at {where}{more}): {plural(len(found), 'use')} in {plural(files, 'file')}"
+    head += f" ({summary})." if found else "."
+    ordered = sorted(found, key=lambda r: LABELS.index(r.label))[:limit]
+    chosen = sorted(ordered, key=lambda r: (r.path, r.line, r.column))
+    rows = [head]
+    group = None
+    for ref in chosen:
+        if (ref.path, ref.enclosing) != group:
+            group = (ref.path, ref.enclosing)
+            rows.append(display(ref.path) + (f" · {ref.enclosing}" if ref.enclosing else ""))
+        text = " ".join(line_text(ref.path, ref.line).split())
+        text = text if len(text) <= LINE_CHARS else text[: LINE_CHARS - 1] + "…"
+        rows.append(f"  {ref.line} {ref.label}: {text}")
+    left = Counter(r.label for r in found) - Counter(r.label for r in chosen)
+    if left:
+        parts = ", ".join(f"{left[label]} {label}" for label in LABELS if left[label])
+        rows.append(f"(+{parts} not shown; narrow with path, or grep the name.)")
+    if counts[NAME_ONLY]:
+        rows.append(
+            f"(name-only: the name {query.split('.')[-1]} on something the index cannot follow, such as a local "
+            "variable or a call's result; it may be another definition of the name.)"
+        )
+    return "\n".join(rows)

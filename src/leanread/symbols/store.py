@@ -1,0 +1,496 @@
+"""The symbol index of one workspace root, on disk: an SQLite file beside the ledger's
+(``<ledger folder>/symbols/<root name>-<hash of the root>.sqlite3``), one per root, holding each
+code file's facts (``facts.FileFacts``) with the size, mtime and content hash they were read from.
+
+Kept true cheaply (``SymbolStore.refresh``, run before every answer):
+
+- the first call lists the root with ripgrep (its ignore rules; the deny list applied to every
+  name of each path, the files it refuses counted) and reads every code file;
+- later calls ``stat`` the folders and files the index holds: a folder whose mtime moved is listed
+  again (new and removed files; a new subfolder listed whole), a file whose size or mtime moved is
+  hashed and read again only when its bytes changed; an ignore file (``.gitignore``, ``.ignore``,
+  ``.rgignore``) that changed lists the root again. Nothing is parsed again that did not change,
+  and nothing depends on the question asked.
+
+Bounded: a file is read, parsed and written before the next (``BATCH_FILES`` a transaction); files
+over ``MAX_FILE_BYTES``, binary files and files past ``MAX_FILES`` are not indexed and are counted.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+import sqlite3
+import threading
+import time
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..config.policy import Policy
+from ..files.ripgrep import RgOptions
+from ..files.search_files import list_files
+from ..files.sniff import binary_kind
+from ..ledger.sqlite_store import BUSY_TIMEOUT_MS, default_ledger_path
+from .extract import facts_of, indexed_language, python_module
+from .facts import Binding, Definition, FileFacts, Use
+
+#: Bumped when the tables or what the extractors write change; an older file is rebuilt.
+SCHEMA_VERSION = 3
+#: Files larger than this (bytes) are not indexed (a generated or minified file).
+MAX_FILE_BYTES = 2 * 1024 * 1024
+#: Code files indexed per root at most; the rest are counted as skipped.
+MAX_FILES = 100_000
+#: Files written per transaction while building.
+BATCH_FILES = 200
+#: Names of ignore files ripgrep honours; a change to one lists the root again.
+IGNORE_FILES = frozenset({".gitignore", ".ignore", ".rgignore"})
+
+_SCHEMA = (
+    "CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT)",
+    """CREATE TABLE IF NOT EXISTS files (
+        id INTEGER PRIMARY KEY, path TEXT UNIQUE NOT NULL, language TEXT NOT NULL, size INTEGER,
+        mtime_ns INTEGER, hash BLOB, module TEXT, exports TEXT, problem TEXT)""",
+    """CREATE TABLE IF NOT EXISTS definitions (
+        file INTEGER NOT NULL, name TEXT NOT NULL, tail TEXT NOT NULL, kind TEXT, first INTEGER,
+        last INTEGER, line INTEGER, signature TEXT, scope TEXT, bases TEXT)""",
+    """CREATE TABLE IF NOT EXISTS bindings (
+        file INTEGER NOT NULL, local TEXT NOT NULL, kind TEXT, module TEXT, imported TEXT, line INTEGER)""",
+    """CREATE TABLE IF NOT EXISTS uses (
+        file INTEGER NOT NULL, name TEXT NOT NULL, line INTEGER, col INTEGER, receiver TEXT)""",
+    "CREATE TABLE IF NOT EXISTS folders (path TEXT PRIMARY KEY, mtime_ns INTEGER)",
+    "CREATE TABLE IF NOT EXISTS watched (path TEXT PRIMARY KEY, size INTEGER, mtime_ns INTEGER)",
+    "CREATE TABLE IF NOT EXISTS skipped (path TEXT PRIMARY KEY, reason TEXT, size INTEGER, mtime_ns INTEGER)",
+)
+_TABLES = ("files", "definitions", "bindings", "uses", "folders", "watched", "skipped")
+_INDEXES = (
+    "CREATE INDEX IF NOT EXISTS definitions_tail ON definitions (tail)",
+    "CREATE INDEX IF NOT EXISTS definitions_file ON definitions (file)",
+    "CREATE INDEX IF NOT EXISTS bindings_local ON bindings (local)",
+    "CREATE INDEX IF NOT EXISTS bindings_imported ON bindings (imported)",
+    "CREATE INDEX IF NOT EXISTS bindings_file ON bindings (file)",
+    "CREATE INDEX IF NOT EXISTS uses_name ON uses (name)",
+    "CREATE INDEX IF NOT EXISTS uses_file ON uses (file)",
+    "CREATE INDEX IF NOT EXISTS files_module ON files (module)",
+)
+
+
+def store_path(root: str) -> Path:
+    """Where the index of ``root`` (a realpath) is kept: beside the ledger's default file."""
+    digest = hashlib.blake2b(os.fsencode(root), digest_size=8).hexdigest()
+    name = "".join(c if c.isalnum() or c in "-_." else "_" for c in os.path.basename(root))[:40] or "root"
+    return default_ledger_path().parent / "symbols" / f"{name}-{digest}.sqlite3"
+
+
+@dataclass
+class Refresh:
+    """What one ``refresh`` did.
+
+    Attributes:
+        read: files parsed (new or changed).
+        removed: files gone from the index.
+        checked: files whose stat was compared.
+        seconds: wall time it took.
+        built: whether the root was listed whole (the first call, or an ignore file changed).
+    """
+
+    read: int = 0
+    removed: int = 0
+    checked: int = 0
+    seconds: float = 0.0
+    built: bool = False
+
+
+@dataclass(frozen=True)
+class Skipped:
+    """Code files the index leaves out, counted by reason (``deny-listed``, ``over 2 MiB``,
+    ``binary``, ``unreadable``, ``past 100,000 files``)."""
+
+    counts: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def total(self) -> int:
+        return sum(self.counts.values())
+
+
+def _hash(data: bytes) -> bytes:
+    return hashlib.blake2b(data, digest_size=16).digest()
+
+
+class SymbolStore:
+    """The on-disk index of one root (see the module docstring). Thread-safe: one lock guards the
+    connection. Paths are relative to the root, ``/``-separated."""
+
+    def __init__(self, root: str, policy: Policy | None = None, path: Path | None = None) -> None:
+        self.root = os.path.realpath(root)
+        self.policy = policy or Policy()
+        self.path = path or store_path(self.root)
+        self.path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        self._lock = threading.RLock()
+        self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
+        self._db.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+        with contextlib.suppress(sqlite3.OperationalError):
+            self._db.execute("PRAGMA journal_mode = WAL")
+        self._db.execute("PRAGMA synchronous = NORMAL")
+        self._prepare()
+
+    def close(self) -> None:
+        """Close the connection."""
+        with self._lock:
+            self._db.close()
+
+    def _prepare(self) -> None:
+        """Make the tables; a file made by another schema, root or deny list is emptied and its
+        tables made anew (an older leanread's columns differ)."""
+        with self._lock:
+            self._db.execute("CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT)")
+            row = self._db.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()
+            wanted = json.dumps({"schema": SCHEMA_VERSION, "root": self.root, "deny": list(self.policy.deny)})
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                if row is None or row[0] != wanted:
+                    for table in _TABLES:
+                        self._db.execute(f"DROP TABLE IF EXISTS {table}")
+                    self._db.execute("INSERT OR REPLACE INTO meta VALUES ('schema', ?)", (wanted,))
+                for statement in (*_SCHEMA, *_INDEXES):
+                    self._db.execute(statement)
+                self._db.execute("COMMIT")
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+
+    # --- keeping it true ----------------------------------------------------------------------
+
+    def refresh(self) -> Refresh:
+        """Bring the index up to date with the files on disk (see the module docstring).
+
+        Raises:
+            LeanreadError: ripgrep is missing or fails while listing.
+        """
+        started = time.perf_counter()
+        with self._lock:
+            done = Refresh()
+            if self._db.execute("SELECT 1 FROM folders LIMIT 1").fetchone() is None or self._ignores_moved():
+                self._build(done)
+            else:
+                self._update(done)
+            done.seconds = time.perf_counter() - started
+            return done
+
+    def _listing(self, folder: str, depth: int | None = None) -> tuple[list[str], list[str], dict[str, str]]:
+        """Code files below ``folder`` (relative; ``""``: the root) as ripgrep lists them, with
+        the ignore files met and the deny-listed code files (path → reason)."""
+        options = RgOptions(policy=Policy(deny=(), allow=()), timeout=120.0)
+        target = os.path.join(self.root, folder) if folder else "."
+        names = list_files(target, options, cwd=self.root) if depth is None else self._shallow(target, options)
+        code: list[str] = []
+        ignores: list[str] = []
+        refused: dict[str, str] = {}
+        for name in names:
+            rel = os.path.relpath(os.path.join(self.root, name), self.root).replace(os.sep, "/")
+            base = rel.rsplit("/", 1)[-1]
+            if base in IGNORE_FILES:
+                ignores.append(rel)
+            if indexed_language(rel) is None:
+                continue
+            parts = rel.split("/")
+            if any(self.policy.denying_pattern(parts[: end + 1]) is not None for end in range(len(parts))):
+                refused[rel] = "deny-listed"
+            else:
+                code.append(rel)
+        return code, ignores, refused
+
+    def _shallow(self, target: str, options: RgOptions) -> list[str]:
+        from ..files.ripgrep import _base, _run  # the same command line, one level deep
+
+        args = [*_base(options), "--files", "--null", "--max-depth", "1", "--", target]
+        data = _run(args, options, self.root, None) or b""
+        return [os.fsdecode(name) for name in data.split(b"\0") if name]
+
+    def _build(self, done: Refresh) -> None:
+        """List the root whole and read every file that is new or changed."""
+        done.built = True
+        code, ignores, refused = self._listing("")
+        self._db.execute("BEGIN IMMEDIATE")
+        try:
+            self._db.execute("DELETE FROM skipped")
+            self._db.executemany("INSERT OR REPLACE INTO skipped VALUES (?, ?, NULL, NULL)", refused.items())
+            if len(code) > MAX_FILES:
+                code.sort()
+                self._db.executemany(
+                    "INSERT OR REPLACE INTO skipped VALUES (?, ?, NULL, NULL)",
+                    ((p, f"past {MAX_FILES:,} files") for p in code[MAX_FILES:]),
+                )
+                code = code[:MAX_FILES]
+            known = {p for (p,) in self._db.execute("SELECT path FROM files")}
+            wanted = set(code)
+            done.removed += self._remove(sorted(known - wanted))
+            self._set_folders(code)
+            self._db.execute("DELETE FROM watched")
+            self._watch(ignores)
+            self._db.execute("COMMIT")
+        except BaseException:
+            self._db.execute("ROLLBACK")
+            raise
+        if known:
+            self._read_changed(code, done)
+            return
+        for statement in _INDEXES:  # a first build writes its rows faster without them
+            self._db.execute(f"DROP INDEX IF EXISTS {statement.split()[5]}")
+        try:
+            self._read_changed(code, done)
+        finally:
+            for statement in _INDEXES:
+                self._db.execute(statement)
+
+    def _set_folders(self, files: Iterable[str]) -> None:
+        folders = {""}
+        for rel in files:
+            parts = rel.split("/")[:-1]
+            for end in range(1, len(parts) + 1):
+                folders.add("/".join(parts[:end]))
+        self._db.execute("DELETE FROM folders")
+        rows = [(f, self._mtime(f)) for f in sorted(folders)]
+        self._db.executemany("INSERT OR REPLACE INTO folders VALUES (?, ?)", [r for r in rows if r[1] is not None])
+
+    def _mtime(self, rel: str) -> int | None:
+        try:
+            return os.stat(os.path.join(self.root, rel)).st_mtime_ns
+        except OSError:
+            return None
+
+    def _watch(self, ignores: Iterable[str]) -> None:
+        rows = []
+        for rel in ignores:
+            with contextlib.suppress(OSError):
+                st = os.stat(os.path.join(self.root, rel))
+                rows.append((rel, st.st_size, st.st_mtime_ns))
+        self._db.executemany("INSERT OR REPLACE INTO watched VALUES (?, ?, ?)", rows)
+
+    def _ignores_moved(self) -> bool:
+        """Whether an ignore file the last listing met changed or went away."""
+        for rel, size, mtime in self._db.execute("SELECT path, size, mtime_ns FROM watched").fetchall():
+            try:
+                st = os.stat(os.path.join(self.root, rel))
+            except OSError:
+                return True
+            if (st.st_size, st.st_mtime_ns) != (size, mtime):
+                return True
+        return False
+
+    def _update(self, done: Refresh) -> None:
+        """Relist folders whose mtime moved; read files whose size or mtime moved."""
+        moved = []
+        for rel, mtime in self._db.execute("SELECT path, mtime_ns FROM folders").fetchall():
+            if self._mtime(rel) != mtime:
+                moved.append(rel)
+        if moved:
+            self._relist(moved, done)
+        changed = []
+        for rel, size, mtime in self._db.execute("SELECT path, size, mtime_ns FROM files").fetchall():
+            done.checked += 1
+            try:
+                st = os.stat(os.path.join(self.root, rel))
+            except OSError:
+                changed.append(rel)
+                continue
+            if (st.st_size, st.st_mtime_ns) != (size, mtime):
+                changed.append(rel)
+        if changed:
+            self._read_changed(changed, done, count=False)
+
+    def _relist(self, moved: Sequence[str], done: Refresh) -> None:
+        """List again the folders in ``moved`` (one level; a new or re-included subfolder whole)."""
+        known_folders = {p for (p,) in self._db.execute("SELECT path FROM folders")}
+        found: list[str] = []
+        ignores: list[str] = []
+        refused: dict[str, str] = {}
+        gone: list[str] = []
+        for folder in moved:
+            full = os.path.join(self.root, folder)
+            if not os.path.isdir(full):
+                gone.append(folder)
+                continue
+            code, more_ignores, more_refused = self._listing(folder, depth=1)
+            found += code
+            ignores += more_ignores
+            refused.update(more_refused)
+            with contextlib.suppress(OSError), os.scandir(full) as entries:
+                for entry in entries:
+                    sub = f"{folder}/{entry.name}" if folder else entry.name
+                    if entry.is_dir(follow_symlinks=False) and sub not in known_folders:
+                        deep, deep_ignores, deep_refused = self._listing(sub)
+                        found += deep
+                        ignores += deep_ignores
+                        refused.update(deep_refused)
+        self._db.execute("BEGIN IMMEDIATE")
+        try:
+            in_moved = self._files_in(moved, gone)
+            done.removed += self._remove(sorted(in_moved - set(found)))
+            self._db.executemany("INSERT OR REPLACE INTO skipped VALUES (?, ?, NULL, NULL)", refused.items())
+            all_files = [p for (p,) in self._db.execute("SELECT path FROM files")] + found
+            self._set_folders(all_files)
+            self._watch(ignores)
+            self._db.execute("COMMIT")
+        except BaseException:
+            self._db.execute("ROLLBACK")
+            raise
+        self._read_changed(found, done)
+
+    def _files_in(self, moved: Sequence[str], gone: Sequence[str]) -> set[str]:
+        """Indexed files directly in the folders ``moved``, and all below the folders ``gone``."""
+        paths = [p for (p,) in self._db.execute("SELECT path FROM files")]
+        direct = set(moved)
+        result = {p for p in paths if (p.rsplit("/", 1)[0] if "/" in p else "") in direct}
+        for folder in gone:
+            prefix = folder + "/"
+            result |= {p for p in paths if p.startswith(prefix)}
+        return result
+
+    def _remove(self, paths: Sequence[str]) -> int:
+        for path in paths:
+            row = self._db.execute("SELECT id FROM files WHERE path = ?", (path,)).fetchone()
+            if row is not None:
+                self._clear(row[0])
+                self._db.execute("DELETE FROM files WHERE id = ?", (row[0],))
+        return len(paths)
+
+    def _clear(self, file_id: int) -> None:
+        for table in ("definitions", "bindings", "uses"):
+            self._db.execute(f"DELETE FROM {table} WHERE file = ?", (file_id,))
+
+    def _read_changed(self, paths: Sequence[str], done: Refresh, count: bool = True) -> None:
+        """Read each of ``paths`` whose size or mtime differs from the index's, when its bytes
+        changed (or it is new); write ``BATCH_FILES`` files a transaction."""
+        known = self._known(paths)
+        pending = 0
+        self._db.execute("BEGIN IMMEDIATE")
+        try:
+            for rel in paths:
+                done.checked += count
+                try:
+                    st = os.stat(os.path.join(self.root, rel))
+                except OSError:
+                    done.removed += self._remove([rel])
+                    continue
+                entry = known.get(rel)
+                if entry is not None and (entry[1], entry[2]) == (st.st_size, st.st_mtime_ns):
+                    continue
+                if self._read_one(rel, st, entry):
+                    done.read += 1
+                pending += 1
+                if pending >= BATCH_FILES:
+                    self._db.execute("COMMIT")
+                    self._db.execute("BEGIN IMMEDIATE")
+                    pending = 0
+            self._db.execute("COMMIT")
+        except BaseException:
+            self._db.execute("ROLLBACK")
+            raise
+
+    def _known(self, paths: Sequence[str]) -> dict[str, tuple[int, int, int, bytes]]:
+        """What the index holds of ``paths``: path → (id, size, mtime_ns, hash)."""
+        rows = (
+            self._db.execute("SELECT id, path, size, mtime_ns, hash FROM files")
+            if len(paths) > 64
+            else (
+                row
+                for path in paths
+                for row in self._db.execute("SELECT id, path, size, mtime_ns, hash FROM files WHERE path = ?", (path,))
+            )
+        )
+        return {path: (file_id, size, mtime, digest) for file_id, path, size, mtime, digest in rows}
+
+    def _read_one(self, rel: str, st: os.stat_result, entry: tuple[int, int, int, bytes] | None) -> bool:
+        """Read ``rel`` again when its bytes changed; True when its facts were written anew."""
+        language = indexed_language(rel)
+        if language is None:
+            return False
+        reason = f"over {MAX_FILE_BYTES // (1024 * 1024)} MiB" if st.st_size > MAX_FILE_BYTES else None
+        data = b""
+        if reason is None:
+            try:
+                with open(os.path.join(self.root, rel), "rb") as handle:
+                    data = handle.read(MAX_FILE_BYTES + 1)
+            except OSError:
+                reason = "unreadable"
+        if reason is None and binary_kind(data[:8192]) is not None:
+            reason = "binary"
+        if reason is not None:
+            if entry is not None:
+                self._remove([rel])
+            self._db.execute(
+                "INSERT OR REPLACE INTO skipped VALUES (?, ?, ?, ?)", (rel, reason, st.st_size, st.st_mtime_ns)
+            )
+            return False
+        self._db.execute("DELETE FROM skipped WHERE path = ?", (rel,))
+        digest = _hash(data)
+        if entry is not None and entry[3] == digest:  # touched, not changed
+            self._db.execute(
+                "UPDATE files SET size = ?, mtime_ns = ? WHERE id = ?", (st.st_size, st.st_mtime_ns, entry[0])
+            )
+            return False
+        facts = facts_of(language, data)
+        self._write(rel, facts, st, digest, entry[0] if entry is not None else None)
+        return True
+
+    def _write(self, rel: str, facts: FileFacts, st: os.stat_result, digest: bytes, file_id: int | None) -> None:
+        module = python_module(rel) if facts.language == "python" else ""
+        exports = json.dumps(facts.exports) if facts.exports is not None else None
+        row = (rel, facts.language, st.st_size, st.st_mtime_ns, digest, module, exports, facts.problem)
+        if file_id is None:
+            file_id = self._db.execute(
+                "INSERT INTO files (path, language, size, mtime_ns, hash, module, exports, problem) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+                row,
+            ).fetchone()[0]
+        else:
+            self._clear(file_id)
+            self._db.execute(
+                "UPDATE files SET path = ?, language = ?, size = ?, mtime_ns = ?, hash = ?, module = ?, "
+                "exports = ?, problem = ? WHERE id = ?",
+                (*row, file_id),
+            )
+        self._db.executemany(
+            "INSERT INTO definitions VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            [
+                (file_id, d.name, d.tail, d.kind, d.first, d.last, d.line, d.signature, d.scope, ",".join(d.bases))
+                for d in facts.definitions
+            ],
+        )
+        self._db.executemany(
+            "INSERT INTO bindings VALUES (?, ?, ?, ?, ?, ?)",
+            [(file_id, b.local, b.kind, b.module, b.imported, b.line) for b in facts.bindings],
+        )
+        self._db.executemany("INSERT INTO uses VALUES (?, ?, ?, ?, ?)", [(file_id, *u) for u in facts.uses])
+
+    # --- reading it ---------------------------------------------------------------------------
+
+    def query(self, sql: str, args: Sequence[object] = ()) -> list[tuple[object, ...]]:
+        """Rows of a read-only ``sql`` over the tables (see ``_SCHEMA``)."""
+        with self._lock:
+            return list(self._db.execute(sql, args))
+
+    def skipped(self) -> Skipped:
+        """The code files left out, counted by reason."""
+        counts: dict[str, int] = {}
+        for reason, count in self.query("SELECT reason, COUNT(*) FROM skipped GROUP BY reason ORDER BY reason"):
+            counts[str(reason)] = int(str(count))
+        return Skipped(counts)
+
+    def file_count(self) -> int:
+        """Files in the index."""
+        return int(str(self.query("SELECT COUNT(*) FROM files")[0][0]))
+
+
+def rows_to_definitions(rows: Iterable[tuple[object, ...]]) -> Iterator[Definition]:
+    """``Definition``s of rows ``(name, kind, first, last, line, signature, scope, bases)``."""
+    for name, kind, first, last, line, signature, scope, bases in rows:
+        numbers = int(str(first)), int(str(last)), int(str(line))
+        parents = tuple(str(bases).split(",")) if bases else ()
+        yield Definition(str(name), str(kind), *numbers, str(signature), str(scope), parents)
+
+
+__all__ = ["Binding", "Definition", "Refresh", "Skipped", "SymbolStore", "Use", "rows_to_definitions", "store_path"]

@@ -1,0 +1,201 @@
+"""Files judged as ``read`` judges them, once per version, and the decoded copy of each that
+ripgrep cannot search as it is on disk.
+
+ripgrep searches bytes as UTF-8 and transcodes only UTF-16 with a byte-order mark. A file in a
+legacy encoding (GBK, Shift-JIS, windows-1252, …) holds its text in other bytes, so a pattern with
+non-ASCII text never matches it and a multi-byte encoding's second bytes can match ASCII by
+accident; UTF-16 without a byte-order mark has NUL bytes between the letters. ``read`` decodes all
+of them (``textfile.decode``). Each such file is judged as ``read`` judges it (its first bytes,
+then ``decode``), once per version (path, size, mtime, ctime, inode); one that needs decoding is
+written, decoded, as UTF-8 to a private folder: its lines exactly as ``read`` shows them, each
+ended by LF. A file over ``Limits.index_bytes`` is not decoded whole (``Decoded.too_big``).
+"""
+
+from __future__ import annotations
+
+import atexit
+import codecs
+import contextlib
+import hashlib
+import os
+import shutil
+import stat
+import tempfile
+import threading
+from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from ...errors import LeanreadError
+from ...files.sniff import binary_kind
+from ...files.textfile import TextFile, decode
+from ..common import ToolContext
+
+__all__ = ["KEPT", "MIRROR", "TREES", "Decoded", "Mirror", "judge", "needs_decoding", "private", "under"]
+
+#: File versions whose verdict (and decoded copy) are kept, least recently used dropped first.
+KEPT = 65536
+
+
+def needs_decoding(text_file: TextFile) -> bool:
+    """Whether ripgrep, searching the file's bytes, would not search the text ``read`` shows:
+    any encoding but UTF-8 (with or without its byte-order mark) and UTF-16 with one."""
+    if text_file.encoding == "utf-8":
+        return False
+    return not (text_file.bom and text_file.encoding in ("utf-16-le", "utf-16-be"))
+
+
+class _Private:
+    """A private temporary folder, made on first use and removed at exit."""
+
+    def __init__(self, prefix: str) -> None:
+        self._prefix = prefix
+        self._path: str | None = None
+        self._lock = threading.Lock()
+
+    def path(self) -> str:
+        with self._lock:
+            if self._path is None:
+                self._path = os.path.realpath(tempfile.mkdtemp(prefix=self._prefix))
+                atexit.register(shutil.rmtree, self._path, True)
+            return self._path
+
+    def holds(self, path: str) -> bool:
+        """Whether ``path`` lies in this folder (a workspace that holds the temporary folder would
+        otherwise search leanread's own copies as its files)."""
+        return self._path is not None and under(path, self._path)
+
+
+class Mirror:
+    """The verdict on each file version judged, and the decoded copy (UTF-8, in a private folder)
+    of each that needs one; shared by every session of the process, safe from several threads."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._folder = _Private("leanread-decoded-")
+        self._kept: OrderedDict[tuple[object, ...], str | None] = OrderedDict()
+
+    def holds(self, path: str) -> bool:
+        """Whether ``path`` is in the folder of the copies."""
+        return self._folder.holds(path)
+
+    def lookup(self, key: tuple[object, ...]) -> tuple[bool, str | None]:
+        """``(known, copy)``: whether this version was judged, and its copy (None: needs none)."""
+        with self._lock:
+            if key not in self._kept:
+                return False, None
+            self._kept.move_to_end(key)
+            return True, self._kept[key]
+
+    def keep(self, key: tuple[object, ...], text_file: TextFile | None) -> str | None:
+        """Remember the verdict on this version, writing the decoded copy of ``text_file`` (its
+        lines as ``read`` shows them, each ended by LF) when it needs one; returns the copy's path."""
+        copy = None
+        if text_file is not None and needs_decoding(text_file):
+            name = hashlib.sha256(repr(key).encode("utf-8", "surrogatepass")).hexdigest()
+            copy = os.path.join(self._folder.path(), name)
+            text = "".join(line + "\n" for line in text_file.lines)
+            with open(copy, "wb") as handle:
+                handle.write(text.encode("utf-8", "surrogatepass"))
+        with self._lock:
+            self._kept[key] = copy
+            while len(self._kept) > KEPT:
+                _, dropped = self._kept.popitem(last=False)
+                if dropped is not None:
+                    with contextlib.suppress(OSError):
+                        os.unlink(dropped)
+        return copy
+
+
+MIRROR = Mirror()
+_BOMS = (codecs.BOM_UTF32_LE, codecs.BOM_UTF32_BE, codecs.BOM_UTF8, codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)
+
+
+@dataclass
+class Decoded:
+    """Files to search as ``read`` decodes them: each file's path by the path of its decoded copy;
+    and files that need decoding but are too big to decode whole (path, encoding, bytes)."""
+
+    copies: dict[str, str] = field(default_factory=dict)
+    too_big: list[tuple[str, str, int]] = field(default_factory=list)
+
+
+def judge(
+    ctx: ToolContext, path: str, decoded: Decoded, head_first: bool, denied: Callable[[str], bool] | None = None
+) -> bool:
+    """Judge one file as ``read`` would decode it, adding it to ``decoded`` when it needs decoding;
+    ``head_first``: look at its first bytes before reading it whole (a file with a NUL byte,
+    which is mostly binary); ``denied``: a file it refuses is not opened (checked only before a
+    version is first judged: a denied file's hits are dropped with the search's anyway).
+
+    Returns:
+        True when the file needs no decoding (or is gone); False when it does, is too big to
+        decode whole, or was not judged (denied).
+    """
+    try:
+        st = os.lstat(path)
+    except OSError:
+        return True
+    if not stat.S_ISREG(st.st_mode):
+        return True
+    key = (path, st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino, st.st_dev)
+    known, copy = MIRROR.lookup(key)
+    if not known:
+        if denied is not None and denied(path):
+            return False
+        if st.st_size > ctx.limits.index_bytes:
+            _first_judgement(ctx, path, key, st.st_size, decoded, head_first)
+            return False
+        copy = _first_judgement(ctx, path, key, st.st_size, decoded, head_first)
+    if copy is not None:
+        decoded.copies[path] = copy
+        return False
+    return True
+
+
+def _first_judgement(
+    ctx: ToolContext, path: str, key: tuple[object, ...], size: int, decoded: Decoded, head_first: bool
+) -> str | None:
+    try:
+        with open(path, "rb") as handle:
+            head = handle.read(ctx.limits.sniff_bytes)
+            if head_first and not head.startswith(_BOMS) and binary_kind(head) is not None:
+                return MIRROR.keep(key, None)  # as decode: a byte-order mark decides before the sniff
+            if size > ctx.limits.index_bytes:
+                _too_big(ctx, path, head, size, decoded)
+                return None
+            data = head + handle.read()
+    except OSError:
+        return None
+    try:
+        text_file: TextFile | None = decode(data, path, ctx.limits.sniff_bytes)
+    except LeanreadError:
+        text_file = None
+    return MIRROR.keep(key, text_file)
+
+
+def _too_big(ctx: ToolContext, path: str, head: bytes, size: int, decoded: Decoded) -> None:
+    """A file over ``index_bytes``: named in ``too_big`` when its first bytes decode as a text
+    that needs decoding (no verdict is kept: only the head was judged)."""
+    try:
+        text_file = decode(head, path, ctx.limits.sniff_bytes)
+    except LeanreadError:
+        return
+    if needs_decoding(text_file):
+        decoded.too_big.append((path, text_file.encoding, size))
+
+
+def under(path: str, folder: str) -> bool:
+    """Whether the absolute ``path`` is ``folder`` or lies below it."""
+    return path == folder or path.startswith(folder.rstrip(os.sep) + os.sep)
+
+
+#: Where trees of links to the copies are made (``decoded.places``).
+TREES = _Private("leanread-trees-")
+
+
+def private(path: str) -> bool:
+    """Whether ``path`` is one of leanread's decoded copies or trees of links."""
+    return MIRROR.holds(path) or TREES.holds(path)
+
+

@@ -1,0 +1,142 @@
+"""``read(symbol=…)`` without a path and ``grep(symbol=…)``: the workspace's symbol index
+(``leanread.symbols``) behind the two tools.
+
+- read: one definition found → that definition, read as ``read(path, offset, limit)`` reads it
+  (recorded in the ledger, edit grants included), after one line that says where it was found;
+  a class (interface, namespace) over ``MAP_LINES`` lines → its map: each member's lines and
+  signature, with the read calls (agents read a part of a big class, not all of it);
+  several → the ranked list with the exact ``read`` call of each; none → one sentence with the
+  next step.
+- grep: the uses of the name, labelled and grouped (``symbols.render.references_text``),
+  narrowed to ``path`` when given.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+from collections.abc import Callable
+from dataclasses import replace
+
+from ..errors import InvalidArgument, LeanreadError
+from ..result import ToolResult
+from ..symbols import Answer, Found, find_definitions, find_references
+from ..symbols.render import (
+    MAX_REFERENCES,
+    definitions_text,
+    members_text,
+    no_definition_text,
+    references_text,
+    skipped_note,
+)
+from ..tokens import count_tokens
+from .common import ToolContext
+
+#: A class, interface or namespace longer than this (lines) comes as its members' map, not whole.
+MAP_LINES = 30
+
+
+def _answer(find: Callable[..., Answer], ctx: ToolContext, symbol: str) -> Answer:
+    """``find``'s answer; an index that cannot be opened or written is one sentence."""
+    try:
+        return find(ctx.workspace, ctx.policy, symbol)
+    except sqlite3.Error as exc:
+        raise LeanreadError(
+            f"The symbol index beside the ledger cannot be used ({exc}); check that its folder is writable, "
+            "or search with grep(pattern=…)."
+        ) from None
+
+
+def _index_metadata(answer: Answer) -> dict[str, object]:
+    return {
+        "indexed_files": answer.files,
+        "skipped_files": answer.skipped,
+        "index_read": sum(r.read for r in answer.refreshes),
+        "index_seconds": round(sum(r.seconds for r in answer.refreshes), 4),
+    }
+
+
+def _plain(text: str, call_id: str, answer: Answer, kind: str) -> ToolResult:
+    metadata = {"call_id": call_id, "type": kind, "tokens": count_tokens(text), **_index_metadata(answer)}
+    return ToolResult(text, metadata=metadata)
+
+
+def read_symbol(ctx: ToolContext, symbol: str, call_id: str, read: Callable[[str, int, int], ToolResult]) -> ToolResult:
+    """The answer to ``read(symbol=symbol)`` without a path; ``read(path, offset, limit)`` reads
+    one definition as the read tool does.
+
+    Raises:
+        InvalidArgument: the name is empty.
+        LeanreadError: ripgrep is missing while a root is listed, or the read refuses.
+    """
+    if not symbol.strip():
+        raise InvalidArgument('symbol is empty; pass a name such as "Store.get", or a path to read.')
+    answer = _answer(find_definitions, ctx, symbol)
+    found = answer.definitions
+    if not found:
+        text = no_definition_text(symbol, answer.files, skipped_note(answer.skipped))
+        return _plain(text, call_id, answer, "symbols")
+    if len(found) > 1:
+        text = definitions_text(symbol, found, str)
+        result = _plain(text, call_id, answer, "symbols")
+        result.metadata["definitions"] = [_row(f) for f in found]
+        return result
+    definition = found[0].definition
+    if found[0].members and definition.last - definition.first + 1 > MAP_LINES:
+        result = _plain(members_text(symbol, found[0], str), call_id, answer, "symbols")
+        result.metadata["definitions"] = [_row(found[0])]
+        return result
+    shown = read(found[0].path, definition.first, definition.last - definition.first + 1)
+    if shown.is_error:
+        return shown
+    note = f"({symbol}: defined in {found[0].path}, lines {definition.first}-{definition.last}{_via(found[0])}.)\n"
+    metadata = {**shown.metadata, **_index_metadata(answer), "definitions": [_row(found[0])]}
+    metadata["tokens"] = count_tokens(note + shown.text)
+    return replace(shown, text=note + shown.text, metadata=metadata)
+
+
+def _via(found: Found) -> str:
+    return f", {found.via}" if found.via else ""
+
+
+def _row(found: Found) -> dict[str, object]:
+    d = found.definition
+    return {"path": found.path, "name": d.name, "kind": d.kind, "first": d.first, "last": d.last, "line": d.line}
+
+
+def grep_symbol(ctx: ToolContext, symbol: str, path: str | None, limit: int | None, call_id: str) -> ToolResult:
+    """The answer to ``grep(symbol=symbol)``: the uses, narrowed to the file or folder ``path``.
+
+    Raises:
+        InvalidArgument: the name is empty.
+        LeanreadError: ``path`` is outside the workspace or denied; ripgrep is missing.
+    """
+    if not symbol.strip():
+        raise InvalidArgument('symbol is empty; pass a name such as "Store.get", or a pattern.')
+    answer = _answer(find_references, ctx, symbol)
+    if not answer.definitions:
+        text = no_definition_text(symbol, answer.files, skipped_note(answer.skipped))
+        return _plain(text, call_id, answer, "references")
+    uses = answer.references
+    if path is not None:
+        target = ctx.workspace.resolve(path)
+        inside = target.display.rstrip("/") + "/"
+        uses = [u for u in uses if target.display in (".", u.path) or u.path.startswith(inside)]
+    lines: dict[str, list[str]] = {}
+
+    def line_text(shown: str, line: int) -> str:
+        if shown not in lines:
+            real = ctx.workspace.locate(shown)
+            try:
+                with open(real or os.path.join(ctx.workspace.primary, shown), encoding="utf-8", errors="replace") as f:
+                    lines[shown] = f.read().split("\n")
+            except OSError:
+                lines[shown] = []
+        return lines[shown][line - 1] if 0 < line <= len(lines[shown]) else ""
+
+    text = references_text(symbol, answer.definitions, uses, str, line_text, limit or MAX_REFERENCES)
+    result = _plain(text, call_id, answer, "references")
+    result.metadata["references"] = [
+        {"path": u.path, "line": u.line, "label": u.label, "enclosing": u.enclosing} for u in uses
+    ]
+    return result
