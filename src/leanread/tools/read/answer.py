@@ -206,4 +206,6 @@ def _cheapest(
     if named:
         return full
     elided = _elided_of(ctx, resolved, text_file, window, fmt, knowledge)
+    if len(elided.renumbered) == len(window.lines) and not marker_pays(unchanged_note(window), window.lines):
+        return full  # markers only: they must pay as the stub they stand in for would
     return elided if elided.tokens < full.tokens else full
