@@ -14,6 +14,8 @@ from hypothesis import strategies as st
 
 from leanread import MemoryLedger, Session
 from leanread.bench.replay.reconstruct import MARKER, View, apply_grep, apply_outline, apply_read
+from leanread.knowledge import KnownLine, know
+from leanread.ledger import CARRY, ViewRecord
 from leanread.marks import MARK_FACTOR, MARK_MIN_TOKENS, marker_pays
 from leanread.tokens import count_tokens
 
@@ -333,3 +335,52 @@ def test_every_marker_pays_and_every_window_rebuilds(
         if meta["mode"] == "stub":
             assert set(range(meta["offset"], meta["last_line"] + 1)) <= read_as_text
         read_as_text.update(range(meta["offset"], meta["last_line"] + 1))
+
+
+# --- the ledger: what the model has as text ------------------------------------------------------
+
+
+def record(call: str, ranges: tuple[tuple[int, int], ...], kind: str, seq: int, version: str = "v1") -> ViewRecord:
+    return ViewRecord(call, "/f.py", version, ranges, 100, 0, kind=kind, seq=seq)
+
+
+def test_index_rows_are_seen_but_not_held_as_text() -> None:
+    lines = [f"line {n}" for n in range(1, 11)]
+    records = [
+        record("r1", ((1, 6),), "read", 1),
+        record("r2", ((5, 8),), "grep", 2),
+        record("r3", ((9, 9),), "outline", 3),
+    ]
+    knowledge = know(records, "v1", lines, lambda _: None)
+    assert {n: k.call_id for n, k in knowledge.lines.items()} == {
+        **dict.fromkeys(range(1, 5), "r1"),
+        **dict.fromkeys(range(5, 9), "r2"),
+        9: "r3",
+    }
+    held = knowledge.as_text()
+    assert held.lines == {n: KnownLine("r1", n) for n in range(1, 7)}  # lines 5-6: read, then grepped
+    assert held.without(3).lines.keys() == {1, 2, 4, 5, 6}
+    assert knowledge.without(3).as_text().lines.keys() == {1, 2, 4, 5, 6}
+    only_grep = know([record("r1", ((1, 10),), "grep", 1)], "v1", lines, lambda _: None)
+    assert only_grep.lines.keys() == set(range(1, 11)) and only_grep.as_text().lines == {}
+
+
+def test_index_rows_carried_onto_a_new_version_stay_index_rows() -> None:
+    old = [f"line {n}" for n in range(1, 11)]
+    new = ["inserted", *old]
+    records = [
+        record("r1", ((1, 4),), "read", 1),
+        record("r2", ((6, 8),), "grep", 2),
+        # a later read of the new version carried both calls' lines onto it
+        ViewRecord("r1", "/f.py", "v2", ((2, 5),), 100, 0, kind=CARRY, seq=3, origins=(1,)),
+        ViewRecord("r2", "/f.py", "v2", ((7, 9),), 100, 0, kind=CARRY, seq=4, origins=(6,)),
+        record("r3", ((11, 11),), "read", 5, "v2"),
+    ]
+    knowledge = know(records, "v2", new, lambda _: None)
+    assert knowledge.lines.keys() == {2, 3, 4, 5, 7, 8, 9, 11}
+    assert knowledge.as_text().lines == {11: KnownLine("r3", 11), **{n: KnownLine("r1", n - 1) for n in range(2, 6)}}
+    # before any call read the new version: the old one's lines, mapped onto it through a diff
+    changed = know(records[:2], "v2", new, lambda version: "\n".join(old) if version == "v1" else None)
+    assert changed.changed_since == "r2" and changed.lines.keys() == {2, 3, 4, 5, 7, 8, 9}
+    assert changed.as_text().lines == {n: KnownLine("r1", n - 1) for n in range(2, 6)}
+    assert changed.as_text().seen == {n: KnownLine("r1", n) for n in range(1, 5)}

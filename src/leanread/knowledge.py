@@ -88,7 +88,8 @@ class Knowledge:
         matched line of a ``match_id`` read); itself when ``line`` is None or not held."""
         if line is None or line not in self.lines:
             return self
-        return replace(self, lines={n: known for n, known in self.lines.items() if n != line})
+        text_only = self.text_only.without(line) if self.text_only is not None else None
+        return replace(self, lines={n: known for n, known in self.lines.items() if n != line}, text_only=text_only)
 
 
 def ranges_of(numbers: Iterable[int]) -> tuple[LineRange, ...]:
@@ -307,7 +308,8 @@ def patch_numbers(knowledge: Knowledge, spans: Sequence[Span]) -> Knowledge:
             continue
         before = [offset for _, end, offset in spans if end <= known.then]
         lines[n] = KnownLine(known.call_id, known.then + (before[-1] if before else 0))
-    return replace(knowledge, lines=lines)
+    text_only = patch_numbers(knowledge.text_only, spans) if knowledge.text_only is not None else None
+    return replace(knowledge, lines=lines, text_only=text_only)
 
 
 def hunk_spans(groups: Sequence[Sequence[DiffLine]], knowledge: Knowledge) -> list[Span]:
