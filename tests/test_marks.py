@@ -60,7 +60,7 @@ func Greeting(names []string, punctuation string, uppercase bool, separator stri
 \tif uppercase {
 \t\ttext = strings.ToUpper(text)
 \t}
-\treturn text, nil
+\treturn text, nil // the caller prints it, or logs the error it gets back
 }
 
 func main() {
@@ -107,6 +107,11 @@ def markers(text: str) -> list[str]:
     return [row for row in text.split("\n") if MARKER.match(row)]
 
 
+def body(text: str) -> list[str]:
+    """The rows of a read result between ``<content>`` and its closing notices."""
+    return text.split("<content>\n", 1)[1].split("\n\n(", 1)[0].split("\n")
+
+
 # --- a symbol read after the outline -------------------------------------------------------------
 
 
@@ -149,6 +154,27 @@ def test_the_stdlib_case_a_big_file_read_whole_then_one_definition(
     meta = result.metadata
     assert text.split("\n")[meta["offset"] - 1] == signature
     assert result.text == window(source.name, text, meta["offset"], meta["last_line"])
+
+
+def test_a_symbol_read_partly_read_before_comes_whole_and_read_whole_before_a_stub(
+    session: Session, root: Path
+) -> None:
+    (root / "upload.py").write_text(PY)
+    session.read("upload.py", offset=1, limit=12)  # lines 9-12 of upload_many: a marker would pay
+    assert session.read("upload.py", symbol="Uploader.upload_many").text == window("upload.py", PY, 9, 14)
+    (root / "main.go").write_text(GO)
+    session.read("main.go", symbol="Greeting")
+    again = session.read("main.go", symbol="Greeting")
+    assert again.text == (
+        "<path>main.go</path>\n<type>file</type>\n<content>\n"
+        "(Lines 8-18 unchanged since you read them, still in your context. Use fresh=true to see them again.)\n\n"
+        "(Showing lines 8-18 of 23. Use offset=19 to continue.)\n</content>"
+    )
+    # one line added above it: the model has all of it, under numbers one less
+    (root / "main.go").write_text(GO.replace("package main\n", "package main\n\n// Package main greets.\n", 1))
+    session.read("main.go", offset=1, limit=4)
+    moved = session.read("main.go", symbol="Greeting")
+    assert body(moved.text) == ["… lines 10-20 unchanged since you read them as lines 8-18 …"], moved.text
 
 
 def test_a_window_read_from_an_outline_row_shows_the_row_again(session: Session, root: Path) -> None:
@@ -329,7 +355,7 @@ def test_every_marker_pays_and_every_window_rebuilds(
             found = MARKER.match(row)
             assert found is not None
             first, last = int(found.group(1)), int(found.group(2) or found.group(1))
-            assert op != "symbol", result.text
+            assert op != "symbol" or len(markers(result.text)) == len(body(result.text)), result.text
             assert set(range(first, last + 1)) <= read_as_text, (row, sorted(read_as_text))
             assert marker_pays(row, lines[first - 1 : last]), row
         if meta["mode"] == "stub":

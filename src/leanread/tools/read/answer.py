@@ -175,8 +175,8 @@ def answer_of(
     named: bool = False,
 ) -> Output:
     """The cheapest truthful answer: the full window, a stub, a diff, or the window with markers
-    (never when ``named``: the window is a definition asked for by name, shown from its first
-    line, or as a stub or diff when the model has all of it). ``knowledge``: what the model has
+    (when ``named``, the window is a definition asked for by name: shown from its first line, or
+    as a stub, a diff or markers only when the model has every line of it). ``knowledge``: what the model has
     as text (``Knowledge.as_text``)."""
     full = Output(render(ctx, resolved, text_file, window, fmt), window.full_ranges, [], "full")
     chosen = _cheapest(ctx, resolved, text_file, window, fmt, knowledge, fresh, full, named)
@@ -203,9 +203,10 @@ def _cheapest(
     diff = _diff_of(ctx, resolved, text_file, window, knowledge)
     if diff is not None and diff.tokens * 2 < full.tokens:
         return diff
-    if named:
-        return full
     elided = _elided_of(ctx, resolved, text_file, window, fmt, knowledge)
-    if len(elided.renumbered) == len(window.lines) and not marker_pays(unchanged_note(window), window.lines):
-        return full  # markers only: they must pay as the stub they stand in for would
+    whole = len(elided.renumbered) == len(window.lines)  # markers only: the model has every line
+    if whole and not marker_pays(unchanged_note(window), window.lines):
+        return full  # they must pay as the stub they stand in for would
+    if named and not whole:
+        return full  # a definition asked for by name is not cut up by markers
     return elided if elided.tokens < full.tokens else full
