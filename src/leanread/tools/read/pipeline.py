@@ -85,7 +85,7 @@ def serve(job: Job, lines: Lines) -> ToolResult:
     knowledge = knowledge_of(ctx, view, text_file)
     # what stubs, diffs and markers may stand for: lines held as text, not the match asked for
     held = knowledge.as_text().without(request.anchor)
-    named = request.symbol is not None  # a definition asked for by name: no markers in it
+    named = request.symbol is not None  # a definition asked for by name: not cut up by markers
     focus = None
     question = request.focus if lines.unpruned_as is None else None
     whole = None
