@@ -1,5 +1,7 @@
-"""How a read compares a window with what the model has (the ledger's ``Knowledge``) and picks
-the cheapest truthful answer: the full window, a stub, a diff, or the window with markers."""
+"""How a read compares a window with what the model has as text (the ledger's ``Knowledge``,
+``as_text``) and picks the cheapest truthful answer: the full window, a stub, a diff, or the
+window with markers. A stub or marker is used only where it pays (``marks.marker_pays``), and a
+window asked for by name (``symbol=``) is never cut up by markers."""
 
 from __future__ import annotations
 
@@ -10,7 +12,8 @@ from ...formats import Format, decorate
 from ...frame import Own
 from ...knowledge import Knowledge, KnownLine, as_known, hunks_known, ranges_of
 from ...ledger import LineRange
-from ...render import Window, render_unchanged, unchanged_marker
+from ...marks import marker_pays
+from ...render import Window, render_unchanged, unchanged_marker, unchanged_note
 from ...textfile import TextFile
 from ...tokens import count_tokens
 from ...workspace import Resolved
@@ -61,7 +64,7 @@ def _elided_of(
     ctx: ToolContext, resolved: Resolved, text_file: TextFile, window: Window, fmt: Format, knowledge: Knowledge
 ) -> Output:
     """The window with each run of lines the model already has replaced by a marker, where the
-    marker is cheaper than the lines."""
+    marker pays (``marker_pays``)."""
     body: list[str] = []
     shown: list[int] = []
     placed: list[int] = []  # lines a marker stands for: the model now has them under these numbers
@@ -71,7 +74,7 @@ def _elided_of(
         decorated = [decorate(n, window.lines[n - window.first], fmt) for n in range(a, b + 1)]
         if known is not None:
             marker = unchanged_marker(a, b, known.then)
-            if count_tokens(marker) < count_tokens("\n".join(decorated)):
+            if marker_pays(marker, decorated):
                 body.append(marker)
                 points_to.extend(knowledge.lines[n].call_id for n in range(a, b + 1))
                 placed.extend(range(a, b + 1))
@@ -89,11 +92,14 @@ def _elided_of(
 def _stub_of(
     ctx: ToolContext, resolved: Resolved, text_file: TextFile, window: Window, knowledge: Knowledge
 ) -> Output | None:
-    """The stub when the model has every line of the window of this very version."""
+    """The stub when the model has every line of the window of this very version and the stub
+    pays (``marker_pays``)."""
     if not knowledge.unchanged or not window.lines or knowledge.missing(window.first, window.last):
         return None
     if window.cut_lines or any(knowledge.lines[n].then != n for n in range(window.first, window.last + 1)):
         return None  # a cut line, or lines the model knows by other numbers: markers say which
+    if not marker_pays(unchanged_note(window), window.lines):
+        return None
     calls = sorted({knowledge.lines[n].call_id for n in range(window.first, window.last + 1)}, key=_call_order)
     text = render_unchanged(resolved.display, window, ctx.limits, final_newline=text_file.final_newline)
     return Output(text, (), calls, "stub")
@@ -166,10 +172,14 @@ def answer_of(
     fmt: Format,
     knowledge: Knowledge,
     fresh: bool,
+    named: bool = False,
 ) -> Output:
-    """The cheapest truthful answer: the full window, a stub, a diff, or the window with markers."""
+    """The cheapest truthful answer: the full window, a stub, a diff, or the window with markers
+    (when ``named``, the window is a definition asked for by name: shown from its first line, or
+    as a stub, a diff or markers only when the model has every line of it). ``knowledge``: what the model has
+    as text (``Knowledge.as_text``)."""
     full = Output(render(ctx, resolved, text_file, window, fmt), window.full_ranges, [], "full")
-    chosen = _cheapest(ctx, resolved, text_file, window, fmt, knowledge, fresh, full)
+    chosen = _cheapest(ctx, resolved, text_file, window, fmt, knowledge, fresh, full, named)
     chosen.full_tokens = full.tokens
     return chosen
 
@@ -183,6 +193,7 @@ def _cheapest(
     knowledge: Knowledge,
     fresh: bool,
     full: Output,
+    named: bool,
 ) -> Output:
     if fresh or fmt != "plain" or knowledge.seen_hash is None or not window.lines:
         return full  # line numbers were asked for: a stub or markers would not give them
@@ -193,4 +204,9 @@ def _cheapest(
     if diff is not None and diff.tokens * 2 < full.tokens:
         return diff
     elided = _elided_of(ctx, resolved, text_file, window, fmt, knowledge)
+    whole = len(elided.renumbered) == len(window.lines)  # markers only: the model has every line
+    if whole and not marker_pays(unchanged_note(window), window.lines):
+        return full  # they must pay as the stub they stand in for would
+    if named and not whole:
+        return full  # a definition asked for by name is not cut up by markers
     return elided if elided.tokens < full.tokens else full

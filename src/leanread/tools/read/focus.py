@@ -11,6 +11,7 @@ from typing import Any
 from ... import pruning
 from ...formats import Format, decorate
 from ...knowledge import Knowledge, ranges_of
+from ...marks import marker_pays
 from ...outline import language_of
 from ...render import Window, select_window, unchanged_marker
 from ...result import ToolResult
@@ -33,6 +34,7 @@ def focus_window(
     knowledge: Knowledge,
     answer: Output,
     fresh: bool = False,
+    named: bool = False,
 ) -> tuple[Output, dict[str, Any], str]:
     """The answer to show for ``question``, the ``focus`` metadata and the text before pruning.
     A stub or a diff is already as short as the truth gets; the full window, or one with markers
@@ -40,7 +42,7 @@ def focus_window(
     shorter."""
     if answer.mode not in ("full", "elided"):
         return answer, {"question": question, "skipped": f"answered as {answer.mode}"}, answer.text
-    focused, focus = pruned_window(ctx, view, text_file, window, fmt, question, asked_limit, knowledge, fresh)
+    focused, focus = pruned_window(ctx, view, text_file, window, fmt, question, asked_limit, knowledge, fresh, named)
     if focused is not None and focused.tokens < answer.tokens:
         unpruned = answer.text if answer.mode == "full" else render(ctx, view, text_file, window, fmt)
         focus.update(tokens_before=count_tokens(unpruned), tokens_after=focused.tokens)
@@ -60,11 +62,13 @@ def pruned_window(
     asked_limit: bool,
     knowledge: Knowledge,
     fresh: bool = False,
+    named: bool = False,
 ) -> tuple[Output | None, dict[str, Any]]:
     """The window pruned to the lines that answer ``question`` (None: shown whole), and the
     ``focus`` metadata: ``kept_lines``/``total_lines`` or why it was ``skipped``/``fail_open``.
-    A run of kept lines the model already has, under the same numbers, is one unchanged marker,
-    unless ``fresh`` asked for the text."""
+    A run of kept lines the model already has as text (``knowledge``), under the same numbers,
+    is one unchanged marker where it pays (``marker_pays``), unless ``fresh`` asked for the text
+    or the window is a definition asked for by name (``named``)."""
     # cut: a long line cut, or the window stopped by the byte cap or the default line limit (a
     # window that ends at the caller's own limit is whole as asked)
     cut = bool(window.cut_lines) or window.stop == "bytes" or (window.stop == "limit" and not asked_limit)
@@ -75,10 +79,12 @@ def pruned_window(
     cut_numbers = {n for n, _ in window.cut_lines}
 
     def held(a: int, b: int) -> str | None:
-        if fresh:
+        if fresh or named:
             return None
         had = all(n not in cut_numbers and getattr(knowledge.lines.get(n), "then", None) == n for n in range(a, b + 1))
-        return unchanged_marker(a, b, a) if had else None
+        marker = unchanged_marker(a, b, a)
+        run = [decorate(n, window.lines[n - window.first], fmt) for n in range(a, b + 1)]
+        return marker if had and marker_pays(marker, run) else None
 
     body, shown_numbers = pruning.focus_body(
         window.lines, window.first, result.kept, lambda n, line: decorate(n, line, fmt), held
@@ -101,6 +107,7 @@ def focus_whole_file(
     knowledge: Knowledge,
     answer_for: Callable[[Window], Output],
     fresh: bool,
+    named: bool = False,
 ) -> tuple[Window, Output, dict[str, Any], str] | None:
     """A whole read with a focus question answered from the whole file: ``(window, answer, focus
     metadata, unpruned text)`` when the pruner took the whole file and what it kept fits the caps
@@ -111,7 +118,7 @@ def focus_whole_file(
     uncapped = replace(ctx.limits, max_bytes=sys.maxsize)
     window = select_window(lines, 1, len(lines), uncapped, fmt)
     answer, focus, unpruned = focus_window(
-        ctx, view, text_file, window, fmt, question, False, knowledge, answer_for(window), fresh
+        ctx, view, text_file, window, fmt, question, False, knowledge, answer_for(window), fresh, named
     )
     if answer.mode == "focus":
         shown = sum(b - a + 1 for a, b in answer.shown)

@@ -7,8 +7,10 @@ window → compare it with what the model has (the ledger) → render the cheape
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 
 from ...documents import registry as document_registry
+from ...knowledge import Knowledge
 from ...render import select_window
 from ...result import ToolResult
 from ...tokens import count_tokens
@@ -60,6 +62,14 @@ def kind_of(ctx: ToolContext, resolved: Resolved) -> str:
     return document_registry.document_kind(resolved.display, head) or "text"
 
 
+def placed_by(knowledge: Knowledge, held: Knowledge, placed: tuple[int, ...]) -> Knowledge:
+    """What the model knows once an answer placed lines ``placed`` (markers, a diff's unchanged
+    lines) from what it ``held`` as text: ``knowledge`` with those lines owned as ``held`` says."""
+    if not placed:
+        return knowledge
+    return replace(knowledge, lines={**knowledge.lines, **{n: held.lines[n] for n in placed if n in held.lines}})
+
+
 def serve(job: Job, lines: Lines) -> ToolResult:
     """A window of ``lines``: the full window, a stub, a diff or the window with markers for
     lines the model has (``answer``), pruned to a focus question (``focus``), recorded in the
@@ -72,7 +82,10 @@ def serve(job: Job, lines: Lines) -> ToolResult:
     limit = request.limit or ctx.limits.max_lines
     first = first_line(request, view.display, len(text_file.lines))
     window = select_window(text_file.lines, first, limit, ctx.limits, fmt)
-    knowledge = knowledge_of(ctx, view, text_file).without(request.anchor)
+    knowledge = knowledge_of(ctx, view, text_file)
+    # what stubs, diffs and markers may stand for: lines held as text, not the match asked for
+    held = knowledge.as_text().without(request.anchor)
+    named = request.symbol is not None  # a definition asked for by name: not cut up by markers
     focus = None
     question = request.focus if lines.unpruned_as is None else None
     whole = None
@@ -83,22 +96,23 @@ def serve(job: Job, lines: Lines) -> ToolResult:
             text_file,
             fmt,
             question,
-            knowledge,
-            lambda w: answer_of(ctx, view, text_file, w, fmt, knowledge, request.fresh),
+            held,
+            lambda w: answer_of(ctx, view, text_file, w, fmt, held, request.fresh, named),
             request.fresh,
+            named,
         )
     if whole is not None:
         window, answer, focus, unpruned = whole
         audit_focus(ctx, "read", view.display, focus, unpruned, answer.text, "kept_lines" in focus)
     else:
-        answer = answer_of(ctx, view, text_file, window, fmt, knowledge, request.fresh)
+        answer = answer_of(ctx, view, text_file, window, fmt, held, request.fresh, named)
     # the plain full window's tokens, when answer_of rendered exactly it (before focus prunes)
     rendered_plain = whole is None and fmt == "plain" and lines.kind == "file" and lines.plain_request is None
     full_tokens = answer.full_tokens if rendered_plain else None
     if question is not None and whole is None:
         asked_limit = request.limit is not None
         answer, focus, unpruned = focus_window(
-            ctx, view, text_file, window, fmt, question, asked_limit, knowledge, answer, request.fresh
+            ctx, view, text_file, window, fmt, question, asked_limit, held, answer, request.fresh, named
         )
         if lines.outline_instead is not None and answer.mode in ("full", "elided"):  # not pruned: its outline
             return lines.outline_instead(focus.get("skipped") or focus.get("fail_open") or "not pruned")
@@ -111,7 +125,7 @@ def serve(job: Job, lines: Lines) -> ToolResult:
         text_file,
         answer.shown,
         kind="read",
-        knowledge=knowledge,
+        knowledge=placed_by(knowledge, held, answer.renumbered),
         renumbered=answer.renumbered,
         instructions=attached,
     )
