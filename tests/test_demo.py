@@ -15,18 +15,22 @@ from pathlib import Path
 from leanread.bench.demo import replay_trace
 from leanread.bench.ops import Replayer
 
+LINE = "value_{} = compute_total(orders, region='north', year={})"
 
-def _lay_out(tmp_path: Path) -> tuple[Path, Path]:
+
+def _lay_out(tmp_path: Path, first_limit: int | None = 30) -> tuple[Path, Path]:
+    """The toy trace; its first read takes lines 1-``first_limit`` (None: the whole file)."""
     source = tmp_path / "cache" / "src" / "toypkg-1.0"
     (source / "toypkg").mkdir(parents=True)
-    (source / "toypkg" / "core.py").write_text("".join(f"value_{i} = {i}\n" for i in range(1, 41)))
+    # lines of 17 tokens: a window of ten is worth its stub, five lines their marker (leanread.marks)
+    (source / "toypkg" / "core.py").write_text("".join(f"{LINE.format(i, 2000 + i)}\n" for i in range(1, 41)))
     ops = [
-        {"op": "read", "path": "toypkg/core.py", "offset": None, "limit": None, "step": 1},
-        {"op": "read", "path": "toypkg/core.py", "offset": 10, "limit": 5, "step": 2},
-        {"op": "edit", "path": "toypkg/core.py", "old": "value_12 = 12\n", "new": "value_12 = 0\n", "step": 3},
-        {"op": "read", "path": "toypkg/core.py", "offset": 10, "limit": 5, "step": 4},
+        {"op": "read", "path": "toypkg/core.py", "offset": None, "limit": first_limit, "step": 1},
+        {"op": "read", "path": "toypkg/core.py", "offset": 10, "limit": 10, "step": 2},
+        {"op": "edit", "path": "toypkg/core.py", "old": "year=2012)\n", "new": "year=1999)\n", "step": 3},
+        {"op": "read", "path": "toypkg/core.py", "offset": 10, "limit": 10, "step": 4},
         {"op": "read", "path": "toypkg/absent.py", "offset": None, "limit": None, "step": 5},
-        {"op": "read", "path": "toypkg/core.py", "tail": 2, "offset": None, "limit": None, "step": 6},
+        {"op": "read", "path": "toypkg/core.py", "tail": 15, "offset": None, "limit": None, "step": 6},
         {"op": "write", "path": "/workspace/outside.py", "content": "x = 1\n", "step": 7},
     ]
     trace = tmp_path / "owner__toypkg-1__agent.jsonl"
@@ -39,14 +43,14 @@ def test_replay_counts_tokens_stubs_and_skips(tmp_path: Path) -> None:
     trace, cache = _lay_out(tmp_path)
     replay = replay_trace(trace, cache)
     assert [(r.step, r.window, r.note) for r in replay.rows] == [
-        (1, "1-end", ""),
-        (2, "10-14", "stub → step 1"),
-        (4, "10-14", "stub → steps 1, 3"),  # the edit of step 3 went through leanread and showed the new line 12
-        (6, "39-end", "markers → step 1"),  # lines 39-40 kept their text through the edit of line 12
+        (1, "1-30", ""),
+        (2, "10-19", "stub → step 1"),
+        (4, "10-19", "stub → steps 1, 3"),  # the edit of step 3 went through leanread and showed the new line 12
+        (6, "26-end", "markers → step 1"),  # lines 26-30 as read at step 1, then 31-40 new
     ]
     assert replay.rows[1].text == (
-        "<path>toypkg/core.py</path>\n<type>file</type>\n<content>\n(Lines 10-14 unchanged since you read them, "
-        "still in your context. Use fresh=true to see them again.)\n\n(Showing lines 10-14 of 40. Use offset=15 to "
+        "<path>toypkg/core.py</path>\n<type>file</type>\n<content>\n(Lines 10-19 unchanged since you read them, "
+        "still in your context. Use fresh=true to see them again.)\n\n(Showing lines 10-19 of 40. Use offset=20 to "
         "continue.)\n</content>"
     )
     assert replay.skipped_reads == ["toypkg/absent.py"]
@@ -55,7 +59,7 @@ def test_replay_counts_tokens_stubs_and_skips(tmp_path: Path) -> None:
     assert replay.rows[1].leanread < replay.rows[1].baseline
     assert replay.leanread_total < replay.baseline_total
     # The source in the cache is untouched: edits went to a scratch copy.
-    assert "value_12 = 12\n" in (cache / "src" / "toypkg-1.0" / "toypkg" / "core.py").read_text()
+    assert "year=2012)\n" in (cache / "src" / "toypkg-1.0" / "toypkg" / "core.py").read_text()
 
 
 def test_demo_command_prints_table_and_ratio(tmp_path: Path) -> None:
@@ -114,12 +118,12 @@ def test_auto_mode_names_its_outlines_and_says_how_to_read_in_full(tmp_path: Pat
 
     from leanread.bench.demo import print_report
 
-    trace, cache = _lay_out(tmp_path)
+    trace, cache = _lay_out(tmp_path, first_limit=None)
     body = "".join(f"    x{n} = a + b * {n}\n" for n in range(12))
     big = "".join(f"def f{i}(a, b):\n{body}    return x0 * {i}\n\n" for i in range(1, 21))
     (cache / "src" / "toypkg-1.0" / "toypkg" / "core.py").write_text(big)
     replay = replay_trace(trace, cache, read_mode="auto")
-    assert [(r.step, r.note) for r in replay.rows][:2] == [(1, "outline"), (2, "")]  # lines 10-14 are new to it
+    assert [(r.step, r.note) for r in replay.rows][:2] == [(1, "outline"), (2, "")]  # lines 10-19 are new to it
     console = Console(width=400, record=True)
     print_report(replay, console)
     out = console.export_text()

@@ -116,13 +116,13 @@ def test_notebook_pages_dedups_and_goes_on(session: Session, root: Path) -> None
         "[cell 1: markdown]\n# Sales\nMonthly totals.\n\n"
         "(Showing lines 1-3 of 27. Use offset=4 to continue.)\n</content>"
     )
-    window = session.read("sales.ipynb", offset=4, limit=8)
-    again = session.read("sales.ipynb", offset=4, limit=8)
+    window = session.read("sales.ipynb", offset=4, limit=17)  # 137 tokens: a stub pays
+    again = session.read("sales.ipynb", offset=4, limit=17)
     assert again.metadata["unchanged_since"] == [window.metadata["call_id"]]
     assert again.text == (
         "<path>sales.ipynb</path>\n<type>notebook</type>\n<content>\n"
-        "(Lines 4-11 unchanged since you read them, still in your context. Use fresh=true to see them again.)\n\n"
-        "(Showing lines 4-11 of 27. Use offset=12 to continue.)\n</content>"
+        "(Lines 4-20 unchanged since you read them, still in your context. Use fresh=true to see them again.)\n\n"
+        "(Showing lines 4-20 of 27. Use offset=21 to continue.)\n</content>"
     )
     follow = session.read(offset=12, limit=2)  # path omitted: goes on with the notebook
     assert follow.text == (

@@ -101,10 +101,10 @@ async def test_two_http_servers_on_one_redis_share_sessions_and_survive_a_kill(
     b = start_http_server(repo, redis_server.url)
     try:
         async with http_client(a.url, session) as on_a:
-            await on_a.call_tool("read", {"path": "app.py", "offset": 3, "limit": 2})
+            await on_a.call_tool("read", {"path": "app.py", "offset": 1, "limit": 8})  # a stub pays for 8
         a.kill()  # kill -9 between a session's calls: the next one lands on B
         async with http_client(b.url, session) as on_b:
-            stub = await on_b.call_tool("read", {"path": "app.py", "offset": 3, "limit": 2})
+            stub = await on_b.call_tool("read", {"path": "app.py", "offset": 1, "limit": 8})
             change = {"path": "app.py", "old_string": "return 3", "new_string": "return 33"}
             edited = await on_b.call_tool("edit", change)
             refused = await on_b.call_tool("edit", {"path": "app.py", "old_string": "return 9\n", "new_string": "x\n"})

@@ -151,7 +151,7 @@ def test_changed_bytes_give_a_diff_against_what_was_shown(session: Session, mod:
     assert result.metadata["mode"] == "diff"
     # the unchanged lines stay known through r1, carried onto the new version
     assert session.read("mod.py", offset=1, limit=10).text == stub("mod.py", 1, 10)
-    assert session.read("mod.py", offset=29, limit=3).text == stub("mod.py", 29, 31)
+    assert session.read("mod.py", offset=26, limit=10).text == stub("mod.py", 26, 35)  # the hunk's lines too
 
 
 def test_same_size_edit_with_same_mtime_still_gives_full_text(session: Session, mod: Path) -> None:
@@ -184,8 +184,8 @@ def test_fresh_gives_full_text_and_becomes_the_source(session: Session, mod: Pat
 
 def test_stub_names_the_harness_call_id(session: Session, mod: Path) -> None:
     session.read("mod.py", call_id="toolu_01ABC")
-    result = session.read("mod.py", offset=3, limit=3, call_id="toolu_02DEF")
-    assert result.text == stub("mod.py", 3, 5)
+    result = session.read("mod.py", offset=3, limit=9, call_id="toolu_02DEF")
+    assert result.text == stub("mod.py", 3, 11)
     assert result.metadata["call_id"] == "toolu_02DEF"
     assert result.metadata["unchanged_since"] == ["toolu_01ABC"]
 
@@ -201,7 +201,7 @@ def test_other_spellings_and_links_of_the_same_file_dedup(session: Session, root
 
 def test_format_change_still_stubs_visible_lines(session: Session, mod: Path) -> None:
     session.read("mod.py", format="tab")
-    assert session.read("mod.py", offset=2, limit=5).text == stub("mod.py", 2, 6)
+    assert session.read("mod.py", offset=2, limit=9).text == stub("mod.py", 2, 10)
 
 
 def test_other_session_has_its_own_ledger(root: Path, mod: Path) -> None:

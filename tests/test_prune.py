@@ -252,8 +252,9 @@ def test_terms_split_identifiers() -> None:
 
 def test_ledger_records_only_the_kept_lines(session: Session, inventory: Path) -> None:
     session.read("inventory.py", focus=QUESTION)
-    kept = session.read("inventory.py", offset=53, limit=10)
-    assert kept.metadata["mode"] == "stub"
+    kept = session.read("inventory.py", offset=50, limit=13)
+    assert kept.metadata["mode"] == "elided"
+    assert kept.text.split("\n")[6] == "… lines 53-62 unchanged since you read them …"
     assert kept.metadata["unchanged_since"] == ["r1"]
     omitted = session.read("inventory.py", offset=6, limit=10)
     assert omitted.metadata["mode"] == "full"
@@ -353,18 +354,19 @@ def test_asking_the_same_question_again_sends_only_markers(session: Session, inv
     assert again.text == (
         "<path>inventory.py</path>\n<type>file</type>\n<content>\n"
         f'[focus: kept 20 of 102 lines for "{QUESTION}"; omitted ranges can be read with offset/limit]\n'
-        "… lines 1-5 unchanged since you read them …\n"
+        '"""Helpers for an inventory service: totals, averages and one header parser."""\n'
+        "\nimport math\n\ndef total_apples(numbers):\n"  # 24 tokens: a marker would not pay
         "… lines 6-52 omitted …\n"
         "… lines 53-62 unchanged since you read them …\n"
         "… lines 63-97 omitted …\n"
-        "\n\n\n\n__all__ = ['parse_header']\n"  # cheaper than a marker
+        "\n\n\n\n__all__ = ['parse_header']\n"
         "\n(End of file - total 102 lines)\n</content>"
     )
     assert again.metadata["focus"]["kept_lines"] == 20
     assert again.metadata["unchanged_since"] == [first.metadata["call_id"]]
     # a different question keeps other lines: those are sent, the ones the model has are markers
-    other = session.read("inventory.py", focus="What does mean_gears return for an empty list?")
-    assert "… lines 1-5 unchanged since you read them …" in other.text
+    other = session.read("inventory.py", focus="How does parse_header split the value of mean_gears?")
+    assert "… lines 53-62 unchanged since you read them …" in other.text
     assert "def mean_gears(numbers):" in other.text
 
 

@@ -34,10 +34,13 @@ def test_bash_prints_what_the_commands_printed(tmp_path: Path) -> None:
 
 
 def test_leanread_cli_is_the_commands_stdout_in_one_session(tmp_path: Path) -> None:
-    (tmp_path / "f.txt").write_text("".join(f"{line} of a file that is long enough to stub\n" for line in LINES))
+    # eight lines of 14 tokens: their stub pays (leanread.marks)
+    (tmp_path / "f.txt").write_text(
+        "".join(f"{line} of a file whose windows are long enough to stub\n" for line in LINES)
+    )
     cli = LeanreadCli(tmp_path)
-    first = cli.read(call(tmp_path, 3, 3, "sed -n '3,5p' f.txt"))
-    again = cli.read(call(tmp_path, 3, 3, "sed -n '3,5p' f.txt"))
-    assert first.endswith("(Showing lines 3-5 of 12. Use offset=6 to continue.)\n</content>\n")
-    assert "(Lines 3-5 unchanged since you read them" in again
+    first = cli.read(call(tmp_path, 3, 8, "sed -n '3,10p' f.txt"))
+    again = cli.read(call(tmp_path, 3, 8, "sed -n '3,10p' f.txt"))
+    assert first.endswith("(Showing lines 3-10 of 12. Use offset=11 to continue.)\n</content>\n")
+    assert "(Lines 3-10 unchanged since you read them" in again
     assert {"bash", "leanread-cli"} <= set(available())

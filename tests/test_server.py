@@ -45,24 +45,24 @@ async def test_lists_read_with_description_and_schema(repo: Path) -> None:
 
 
 async def test_read_window_then_stub_then_fresh(repo: Path) -> None:
-    args = {"path": "src/defs.py", "offset": 3, "limit": 2}
+    args = {"path": "src/defs.py", "offset": 3, "limit": 8}  # 8 lines: a stub pays (issue 26)
     async with Client(build_server([repo])) as client:
         first = await client.call_tool("read", args)
         again = await client.call_tool("read", args)
         fresh = await client.call_tool("read", {**args, "fresh": True})
+    lines = "".join(f"{DEF.format(i)}\n" for i in range(3, 11))
     assert text_of(first) == (
-        f"<path>src/defs.py</path>\n<type>file</type>\n<content>\n{DEF.format(3)}\n{DEF.format(4)}\n\n"
-        "(Showing lines 3-4 of 10. Use offset=5 to continue.)\n</content>"
+        f"<path>src/defs.py</path>\n<type>file</type>\n<content>\n{lines}\n(End of file - total 10 lines)\n</content>"
     )
     assert first.is_error is False
     meta = first.meta["leanread"]
-    assert (meta["offset"], meta["last_line"], meta["total_lines"], meta["next_offset"]) == (3, 4, 10, 5)
+    assert (meta["offset"], meta["last_line"], meta["total_lines"], meta["next_offset"]) == (3, 10, 10, None)
     assert meta["call_id"] == "r1" and meta["tokens"] > 0
     assert text_of(again) == (
         "<path>src/defs.py</path>\n<type>file</type>\n<content>\n"
-        "(Lines 3-4 unchanged since you read them, still in your context. "
+        "(Lines 3-10 unchanged since you read them, still in your context. "
         "Use fresh=true to see them again.)\n\n"
-        "(Showing lines 3-4 of 10. Use offset=5 to continue.)\n</content>"
+        "(End of file - total 10 lines)\n</content>"
     )
     assert again.meta["leanread"]["unchanged_since"] == ["r1"]
     assert text_of(fresh) == text_of(first)
@@ -82,7 +82,7 @@ async def test_errors_are_results_not_tracebacks(repo: Path) -> None:
 
 async def test_handshake_clients_get_separate_ledgers(repo: Path) -> None:
     server = build_server([repo])
-    args = {"path": "src/defs.py", "limit": 2}
+    args = {"path": "src/defs.py", "limit": 8}
     async with Client(server, mode="legacy") as one, Client(server, mode="legacy") as two:
         await one.call_tool("read", args)
         first_for_two = await two.call_tool("read", args)
@@ -98,21 +98,22 @@ async def test_stdio_subprocess_serves_reads(repo: Path) -> None:
     params = StdioServerParameters(command=sys.executable, args=args, env=dict(os.environ))
     async with Client(params) as client:
         tools = [tool.name for tool in (await client.list_tools()).tools]
-        result = await client.call_tool("read", {"path": "src/defs.py", "offset": 9})
+        result = await client.call_tool("read", {"path": "src/defs.py", "offset": 5})
         full = await client.call_tool("read", {"path": "src/defs.py"})
         stub = await client.call_tool("read", {"path": "src/defs.py", "offset": 2, "limit": 8})
         bad = await client.call_tool("read", {"path": "src/defs.py", "offset": "two"})
     assert tools == ["read", "grep", "ls", "edit", "write"]  # context is for harnesses: --expose-context-tool
     assert text_of(result) == (
-        f"<path>src/defs.py</path>\n<type>file</type>\n<content>\n{DEF.format(9)}\n{DEF.format(10)}\n\n"
-        "(End of file - total 10 lines)\n</content>"
+        "<path>src/defs.py</path>\n<type>file</type>\n<content>\n"
+        + "".join(f"{DEF.format(i)}\n" for i in range(5, 11))
+        + "\n(End of file - total 10 lines)\n</content>"
     )
-    lines = "".join(f"{DEF.format(i)}\n" for i in range(1, 9))
+    lines = "".join(f"{DEF.format(i)}\n" for i in range(1, 5))
     assert text_of(full) == (
         f"<path>src/defs.py</path>\n<type>file</type>\n<content>\n{lines}"
-        "… lines 9-10 unchanged since you read them …\n\n(End of file - total 10 lines)\n</content>"
+        "… lines 5-10 unchanged since you read them …\n\n(End of file - total 10 lines)\n</content>"
     )
-    assert full.meta["leanread"]["unchanged_since"] == ["r1"]  # lines 1-8 were not shown yet
+    assert full.meta["leanread"]["unchanged_since"] == ["r1"]  # lines 1-4 were not shown yet
     assert text_of(stub) == (
         "<path>src/defs.py</path>\n<type>file</type>\n<content>\n"
         "(Lines 2-9 unchanged since you read them, still in your context. "

@@ -50,7 +50,7 @@ def test_a_scripted_mini_swe_agent_session_reads_through_leanread(tmp_path: Path
     )
     assert seen[2] == "<returncode>0</returncode>\n<output>\nedited\n</output>"
     assert seen[3] == (
-        "<returncode>0</returncode>\n<output>\n… lines 1-2 unchanged since you read them …\n3\tvalue_3 = 33\n"
+        "<returncode>0</returncode>\n<output>\n1\tvalue_1 = 1\n2\tvalue_2 = 2\n3\tvalue_3 = 33\n"  # 2 short lines
         "… lines 4-20 unchanged since you read them …\n\n"
         "(a.py changed since you read it; the lines marked unchanged are as you saw them.)\n</output>"
     )

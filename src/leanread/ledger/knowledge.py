@@ -8,6 +8,12 @@ that came after any visible record of another version. When the file has changed
 lines it saw are mapped onto the current version through a line diff (``difflib``), so lines
 that did not change stay known under their new numbers.
 
+Grep rows and outline rows (records of kind ``INDEX_KINDS``) are lines the model has seen, so an
+edit may change them, but not lines it has as the file's text: a read never replaces them with
+a marker or a stub (``Knowledge.as_text``). They are shown one by one, out of their context and
+with holes (an outline leaves out bodies and blank lines), so a marker for them would ask the
+model to splice a read's window out of an index.
+
 Knowledge that outlives a change is written back as *carry* records: a record of the new
 version owned by the call that first showed the lines, so forgetting that call forgets them.
 """
@@ -22,6 +28,10 @@ from typing import NamedTuple, cast
 
 from ..code.diffs import DiffLine, Opcode
 from .store import CARRY, LineRange, ViewRecord
+
+#: Record kinds whose lines are index rows (``grep`` matches and context, ``outline`` rows): seen,
+#: but not held as the file's text (``Knowledge.as_text``).
+INDEX_KINDS = frozenset({"grep", "outline"})
 
 
 class KnownLine(NamedTuple):
@@ -54,6 +64,15 @@ class Knowledge:
     seen: dict[int, KnownLine]
     opcodes: list[Opcode] | None = None
     seen_text: Sequence[str] | None = None
+    #: This knowledge without the lines the model has only as index rows (``INDEX_KINDS``);
+    #: None when it has none such.
+    text_only: Knowledge | None = None
+
+    def as_text(self) -> Knowledge:
+        """The lines the model has as the file's text (a read window, an edit, a write): what a
+        read's stub, diff or markers may stand for. Lines it has only as grep or outline rows are
+        left out (still in ``lines``: an edit may change them)."""
+        return self.text_only or self
 
     @property
     def unchanged(self) -> bool:
@@ -69,7 +88,8 @@ class Knowledge:
         matched line of a ``match_id`` read); itself when ``line`` is None or not held."""
         if line is None or line not in self.lines:
             return self
-        return replace(self, lines={n: known for n, known in self.lines.items() if n != line})
+        text_only = self.text_only.without(line) if self.text_only is not None else None
+        return replace(self, lines={n: known for n, known in self.lines.items() if n != line}, text_only=text_only)
 
 
 def ranges_of(numbers: Iterable[int]) -> tuple[LineRange, ...]:
@@ -181,21 +201,47 @@ def know(
     get_version: Callable[[str], str | None],
 ) -> Knowledge:
     """The model's ``Knowledge`` of the version ``current_hash`` whose lines are ``current_lines``
-    (None when the file is too big to hold whole: then a changed file counts as unseen)."""
+    (None when the file is too big to hold whole: then a changed file counts as unseen), with
+    its ``as_text`` part when some of the lines come from index rows."""
     group = _latest_group(records)
     if not group:
         return Knowledge({}, None, None, {})
     seen_hash = group[0].content_hash
-    if seen_hash == current_hash:
-        seen = fold_seen(group, None if current_lines is None else len(current_lines))
+    changed_since = None
+    old_lines: list[str] | None = None
+    if seen_hash != current_hash:
+        changed_since = next((r.call_id for r in group if r.ranges), group[0].call_id)
+        old_text = get_version(seen_hash)
+        old_lines = None if old_text is None else old_text.split("\n")
+    held = current_lines if changed_since is None else old_lines  # the lines of the version seen
+    total = None if held is None else len(held)
+    seen = fold_seen(group, total)
+    whole = _mapped(seen, seen_hash, changed_since, current_lines, old_lines)
+    index_calls = {r.call_id for r in records if r.kind in INDEX_KINDS}
+    if not any(r.call_id in index_calls for r in group):
+        return whole
+    text_seen = fold_seen([r for r in group if r.call_id not in index_calls], total)
+    # a number a newer index row gave to another line is no longer the model's for this one
+    kept = {n: k for n, k in text_seen.items() if (w := seen.get(n)) is not None and w.then == k.then}
+    return replace(whole, text_only=_mapped(kept, seen_hash, changed_since, current_lines, old_lines, whole.opcodes))
+
+
+def _mapped(
+    seen: dict[int, KnownLine],
+    seen_hash: str,
+    changed_since: str | None,
+    current_lines: Sequence[str] | None,
+    old_lines: Sequence[str] | None,
+    opcodes: list[Opcode] | None = None,
+) -> Knowledge:
+    """The ``Knowledge`` of the lines ``seen`` of version ``seen_hash`` (lines ``old_lines``),
+    mapped onto the current version when it changed (``changed_since``); ``opcodes`` between
+    the two when already worked out."""
+    if changed_since is None:
         return Knowledge(dict(seen), seen_hash, None, seen)
-    changed_since = next((r.call_id for r in group if r.ranges), group[0].call_id)
-    old_text = get_version(seen_hash)
-    old_lines = None if old_text is None else old_text.split("\n")
-    seen = fold_seen(group, None if old_lines is None else len(old_lines))
     if old_lines is None or current_lines is None:
         return Knowledge({}, seen_hash, changed_since, seen)
-    opcodes = line_opcodes(old_lines, current_lines)
+    opcodes = opcodes if opcodes is not None else line_opcodes(old_lines, current_lines)
     lines = {new: seen[old] for old, new in map_lines(opcodes).items() if old in seen}
     return Knowledge(lines, seen_hash, changed_since, seen, opcodes, old_lines)
 
@@ -262,7 +308,8 @@ def patch_numbers(knowledge: Knowledge, spans: Sequence[Span]) -> Knowledge:
             continue
         before = [offset for _, end, offset in spans if end <= known.then]
         lines[n] = KnownLine(known.call_id, known.then + (before[-1] if before else 0))
-    return replace(knowledge, lines=lines)
+    text_only = patch_numbers(knowledge.text_only, spans) if knowledge.text_only is not None else None
+    return replace(knowledge, lines=lines, text_only=text_only)
 
 
 def hunk_spans(groups: Sequence[Sequence[DiffLine]], knowledge: Knowledge) -> list[Span]:

@@ -64,7 +64,8 @@ class ViewRecord:
             result (for an edit or write: every line it knows after its own change).
         size: bytes of that version.
         mtime_ns: its modification time in nanoseconds.
-        kind: the tool that showed it: ``read``, ``edit``, ``write``, ``grep``, ``refusal`` (an
+        kind: the tool that showed it: ``read``, ``outline`` (a read's outline rows),
+            ``edit``, ``write``, ``grep``, ``refusal`` (an
             edit refused with the diff of an outside change), ``carry`` (lines this call
             showed, carried onto a newer version; see ``knowledge``), or ``call`` (no file: the
             call's place in the session, see ``CALL``).

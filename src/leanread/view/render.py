@@ -298,17 +298,21 @@ def unchanged_marker(first: int, last: int, then_first: int) -> str:
     return Own(f"… {span} unchanged since you read {them} as {then} …")
 
 
-def render_unchanged(display: str, window: Window, limits: Limits, *, final_newline: bool) -> str:
-    """The stub for a re-read of lines the model still has, unchanged, with the window's usual
-    notices. ``read`` sends it only when it costs fewer tokens than the lines themselves."""
+def unchanged_note(window: Window) -> str:
+    """The note of an unchanged re-read's stub, naming the lines it stands for:
+    ``(Lines 40-80 unchanged since you read them, still in your context. Use fresh=true …)``."""
     if window.first == window.last:
-        note = (
+        return Own(
             f"(Line {window.first} unchanged since you read it, still in your context. Use fresh=true to see it again.)"
         )
-    else:
-        span = f"Lines {window.first}-{window.last}"
-        note = f"({span} unchanged since you read them, still in your context. Use fresh=true to see them again.)"
-    return render_body(display, window, [Own(note)], limits, final_newline=final_newline)
+    span = f"Lines {window.first}-{window.last}"
+    return Own(f"({span} unchanged since you read them, still in your context. Use fresh=true to see them again.)")
+
+
+def render_unchanged(display: str, window: Window, limits: Limits, *, final_newline: bool) -> str:
+    """The stub for a re-read of lines the model still has, unchanged, with the window's usual
+    notices. ``read`` sends it only when it pays (``marks.marker_pays``)."""
+    return render_body(display, window, [unchanged_note(window)], limits, final_newline=final_newline)
 
 
 #: An outline row shows at most this many characters of its line (a minified line is a map of

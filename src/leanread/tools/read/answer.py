@@ -1,5 +1,7 @@
-"""How a read compares a window with what the model has (the ledger's ``Knowledge``) and picks
-the cheapest truthful answer: the full window, a stub, a diff, or the window with markers."""
+"""How a read compares a window with what the model has as text (the ledger's ``Knowledge``,
+``as_text``) and picks the cheapest truthful answer: the full window, a stub, a diff, or the
+window with markers. A stub or marker is used only where it pays (``marks.marker_pays``), and a
+window asked for by name (``symbol=``) is never cut up by markers."""
 
 from __future__ import annotations
 
@@ -12,7 +14,8 @@ from ...tokens import count_tokens
 from ...view.formats import decorate
 from ...view.frame import Own
 from ...view.hunks import format_hunk, moved_clause
-from ...view.render import Window, render_unchanged, unchanged_marker
+from ...view.marks import marker_pays
+from ...view.render import Window, render_unchanged, unchanged_marker, unchanged_note
 from .shared import Page
 
 
@@ -57,7 +60,7 @@ def _known_runs(window: Window, knowledge: Knowledge) -> list[tuple[int, int, Kn
 
 def _elided_of(page: Page) -> Output:
     """The window with each run of lines the model already has replaced by a marker, where the
-    marker is cheaper than the lines."""
+    marker pays (``marker_pays``)."""
     window, knowledge, fmt = page.window, page.knowledge, page.job.fmt
     body: list[str] = []
     shown: list[int] = []
@@ -68,7 +71,7 @@ def _elided_of(page: Page) -> Output:
         decorated = [decorate(n, window.lines[n - window.first], fmt) for n in range(a, b + 1)]
         if known is not None:
             marker = unchanged_marker(a, b, known.then)
-            if count_tokens(marker) < count_tokens("\n".join(decorated)):
+            if marker_pays(marker, decorated):
                 body.append(marker)
                 points_to.extend(knowledge.lines[n].call_id for n in range(a, b + 1))
                 placed.extend(range(a, b + 1))
@@ -84,12 +87,15 @@ def _elided_of(page: Page) -> Output:
 
 
 def _stub_of(page: Page) -> Output | None:
-    """The stub when the model has every line of the window of this very version."""
+    """The stub when the model has every line of the window of this very version and the stub
+    pays (``marker_pays``)."""
     window, knowledge = page.window, page.knowledge
     if not knowledge.unchanged or not window.lines or knowledge.missing(window.first, window.last):
         return None
     if window.cut_lines or any(knowledge.lines[n].then != n for n in range(window.first, window.last + 1)):
         return None  # a cut line, or lines the model knows by other numbers: markers say which
+    if not marker_pays(unchanged_note(window), window.lines):
+        return None
     calls = sorted({knowledge.lines[n].call_id for n in range(window.first, window.last + 1)}, key=_call_order)
     final_newline = page.lines.text_file.final_newline
     text = render_unchanged(page.display, window, page.job.ctx.limits, final_newline=final_newline)
@@ -156,7 +162,8 @@ def _diff_of(page: Page) -> Output | None:
 
 def answer_of(page: Page, fresh: bool) -> Output:
     """The cheapest truthful answer: the full window, a stub, a diff, or the window with markers
-    (``fresh``: the full window)."""
+    (``fresh``: the full window). A definition asked for by name (``Page.named``) is shown from its
+    first line, or as a stub, a diff or markers only when the model has every line of it."""
     full = Output(page.render(), page.window.full_ranges, [], "full")
     chosen = _cheapest(page, fresh, full)
     chosen.full_tokens = full.tokens
@@ -173,4 +180,10 @@ def _cheapest(page: Page, fresh: bool, full: Output) -> Output:
     if diff is not None and diff.tokens * 2 < full.tokens:
         return diff
     elided = _elided_of(page)
+    window = page.window
+    whole = len(elided.renumbered) == len(window.lines)  # markers only: the model has every line
+    if whole and not marker_pays(unchanged_note(window), window.lines):
+        return full  # they must pay as the stub they stand in for would
+    if page.named and not whole:
+        return full  # a definition asked for by name is not cut up by markers
     return elided if elided.tokens < full.tokens else full

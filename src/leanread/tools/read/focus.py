@@ -13,6 +13,7 @@ from ...ledger.knowledge import ranges_of
 from ...result import ToolResult
 from ...tokens import count_tokens
 from ...view.formats import decorate
+from ...view.marks import marker_pays
 from ...view.render import select_window, unchanged_marker
 from ..common import ToolContext, audit_focus
 from .answer import Output, answer_of
@@ -45,8 +46,9 @@ def pruned_window(
 ) -> tuple[Output | None, dict[str, Any]]:
     """The window pruned to the lines that answer ``question`` (None: shown whole), and the
     ``focus`` metadata: ``kept_lines``/``total_lines`` or why it was ``skipped``/``fail_open``.
-    A run of kept lines the model already has, under the same numbers, is one unchanged marker,
-    unless ``fresh`` asked for the text."""
+    A run of kept lines the model already has as text (``page.knowledge``), under the same numbers,
+    is one unchanged marker where it pays (``marker_pays``), unless ``fresh`` asked for the text
+    or the window is a definition asked for by name (``page.named``)."""
     window, knowledge, pruner = page.window, page.knowledge, page.job.ctx.pruner
     # cut: a long line cut, or the window stopped by the byte cap or the default line limit (a
     # window that ends at the caller's own limit is whole as asked)
@@ -57,13 +59,16 @@ def pruned_window(
         return None, info
     cut_numbers = {n for n, _ in window.cut_lines}
 
+    fmt = page.job.fmt
+
     def held(a: int, b: int) -> str | None:
-        if fresh:
+        if fresh or page.named:
             return None
         had = all(n not in cut_numbers and getattr(knowledge.lines.get(n), "then", None) == n for n in range(a, b + 1))
-        return unchanged_marker(a, b, a) if had else None
+        marker = unchanged_marker(a, b, a)
+        run = [decorate(n, window.lines[n - window.first], fmt) for n in range(a, b + 1)]
+        return marker if had and marker_pays(marker, run) else None
 
-    fmt = page.job.fmt
     body, shown_numbers = pruning.focus_body(
         window.lines, window.first, result.kept, lambda n, line: decorate(n, line, fmt), held
     )

@@ -105,7 +105,8 @@ def read_outline(opened: Opened, mapped: Map, start: int) -> ToolResult:
         text = render_outline_unchanged(resolved.display)
     record_view(ctx, call_id, outline_view, as_lines, () if earlier else ((1, 1),), kind="read", knowledge=seen)
     shown = () if earlier else ranges_of(whole)
-    record_view(ctx, call_id, resolved, text_file, shown, kind="read", knowledge=knowledge, instructions=attached)
+    # outline rows: seen (an edit may change them), not held as text (``knowledge.INDEX_KINDS``)
+    record_view(ctx, call_id, resolved, text_file, shown, kind="outline", knowledge=knowledge, instructions=attached)
     tokens = count_tokens(text)
     metadata: dict[str, Any] = {
         "call_id": call_id,

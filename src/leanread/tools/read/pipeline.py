@@ -7,10 +7,12 @@ window → compare it with what the model has (the ledger) → render the cheape
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 from ...documents import registry as document_registry
 from ...files.workspace import Resolved, read_regular_file
+from ...ledger.knowledge import Knowledge
 from ...result import ToolResult
 from ...tokens import count_tokens
 from ...view.render import select_window
@@ -72,12 +74,14 @@ def serve(job: Job, lines: Lines) -> ToolResult:
     ctx, request, text_file = job.ctx, lines.request, lines.text_file
     first = first_line(request, lines.view.display, len(text_file.lines))
     window = select_window(text_file.lines, first, request.limit or ctx.limits.max_lines, ctx.limits, job.fmt)
-    page = Page(job, lines, window, knowledge_of(ctx, lines.view, text_file).without(request.anchor))
+    knowledge = knowledge_of(ctx, lines.view, text_file)
+    # what stubs, diffs and markers may stand for: lines held as text, not the match asked for
+    page = Page(job, lines, window, knowledge.as_text().without(request.anchor))
     answered = _answer(page)
     if isinstance(answered, ToolResult):
         return answered
     page, answer, focus, full_tokens = answered
-    _record(page, answer)
+    _record(page, answer, placed_by(knowledge, page.knowledge, answer.renumbered))
     result = with_instructions(_result(page, answer, focus, full_tokens), lines.instructions)
     return result if lines.unpruned_as is None else unfocused(ctx, result, job.request.focus, lines.unpruned_as)
 
@@ -108,8 +112,17 @@ def _answer(page: Page) -> tuple[Page, Output, dict[str, Any] | None, int | None
     return page, answer, focus, full_tokens
 
 
-def _record(page: Page, answer: Output) -> None:
-    """What the answer showed, in the ledger under the read's call id."""
+def placed_by(knowledge: Knowledge, held: Knowledge, placed: tuple[int, ...]) -> Knowledge:
+    """What the model knows once an answer placed lines ``placed`` (markers, a diff's unchanged
+    lines) from what it ``held`` as text: ``knowledge`` with those lines owned as ``held`` says."""
+    if not placed:
+        return knowledge
+    return replace(knowledge, lines={**knowledge.lines, **{n: held.lines[n] for n in placed if n in held.lines}})
+
+
+def _record(page: Page, answer: Output, knowledge: Knowledge) -> None:
+    """What the answer showed, in the ledger under the read's call id (``knowledge``: what the
+    model knew of the file, with the lines the answer placed)."""
     lines = page.lines
     attached = tuple(i.real for i in lines.instructions)
     record_view(
@@ -119,7 +132,7 @@ def _record(page: Page, answer: Output) -> None:
         lines.text_file,
         answer.shown,
         kind="read",
-        knowledge=page.knowledge,
+        knowledge=knowledge,
         renumbered=answer.renumbered,
         instructions=attached,
     )

@@ -134,7 +134,8 @@ def facts_of(text_file: TextFile) -> str | None:
 @dataclass(frozen=True)
 class Page:
     """One window of a read being served: the read (``job``), the lines it serves (``lines``),
-    the window taken of them, and what the model knows of the file (``knowledge``). Every step
+    the window taken of them, and what the model holds of the file as text (``knowledge``,
+    ``Knowledge.as_text``: what a stub, a diff or a marker may stand for). Every step
     of ``pipeline.serve`` (``answer``, ``focus``) takes it whole."""
 
     job: Job
@@ -146,6 +147,11 @@ class Page:
     def display(self) -> str:
         """The path as the model knows it."""
         return self.lines.view.display
+
+    @property
+    def named(self) -> bool:
+        """The window is a definition asked for by name (``symbol=``): never cut up by markers."""
+        return self.lines.request.symbol is not None
 
     def render(self, fmt: Format | None = None) -> str:
         """The window in its envelope, each line decorated as ``fmt`` (default: the read's)."""
