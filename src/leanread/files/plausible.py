@@ -134,14 +134,20 @@ def _word_bits(word: str) -> float:
 
 def _lone_letter_bits(letter: str, words: list[str]) -> float:
     """``_ISLAND`` for a one-letter word that is no word: of a script that only one-letter words
-    use on a line of longer ``words`` (``5 қ – or 10 қ`` for ``5 € – or 10 €``), or an accented
+    use on a line of longer ``words`` of one script each (``5 қ – or 10 қ`` for ``5 € – or 10 €``;
+    ``ч the perт`` for ``÷ the però``), or an accented
     Latin letter no language of ``_ALPHABETS`` uses as a word (``the ľ`` for ``the ¾``)."""
     script = script_of(letter)
     if script is None:
         return 0.0
     if script == "LATIN":
         return 0.0 if letter.lower() in _ONE_LETTER_WORDS else _ISLAND
-    longer = {script_of(char) for word in words if len(word) > 1 for char in word} - {None}
+    # A word of mixed scripts (``perт``) is itself a sign of a wrong reading, so it vouches for neither.
+    longer: set[str | None] = set()
+    for word in words:
+        scripts = {script_of(char) for char in word} - {None}
+        if len(word) > 1 and not _mixed(scripts):
+            longer |= scripts
     return _ISLAND if longer and script not in longer else 0.0
 
 
