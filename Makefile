@@ -31,8 +31,8 @@ lint: $(STAMP)
 	@$(BIN)/lint-imports --no-cache
 
 test: lint
-	@echo "==> pytest (a few minutes)"
-	@$(BIN)/pytest -q
+	@echo "==> pytest (a few minutes, one worker per core)"
+	@$(BIN)/pytest -q -n auto
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
