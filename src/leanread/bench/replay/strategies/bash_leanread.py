@@ -47,6 +47,9 @@ class BashLeanread(LeanreadOutline):
     applies_changes = False
     needs_note = BASH_READS
     read_mode: ClassVar[str] = "auto"
+    # How long a passed-through command may run, each way, for the check that ``leanread sh``
+    # prints what ``bash -c`` does (seconds).
+    check_seconds: ClassVar[float] = 60.0
 
     def __init__(self, root: Path) -> None:
         super().__init__(root)
@@ -133,8 +136,16 @@ class BashLeanread(LeanreadOutline):
         self.notes[f"shell: passed: {why.why}"] += 1
         cwd = cwd or str(self.root)
         if command:
-            direct = subprocess.run(["bash", "-c", command], cwd=cwd, capture_output=True, timeout=60, check=False)
-            through = run_command(self.session, command, cwd=cwd, timeout=60)
+            try:
+                direct = subprocess.run(
+                    ["bash", "-c", command], cwd=cwd, capture_output=True, timeout=self.check_seconds, check=False
+                )
+                through = run_command(self.session, command, cwd=cwd, timeout=self.check_seconds)
+            except subprocess.TimeoutExpired:
+                # A slow command on a loaded machine (``find -exec grep`` over django): its charge is
+                # the trace's own output either way, so only the check is left out, and counted.
+                self.notes[f"shell: passed, not checked: ran over {self.check_seconds:g} s here"] += 1
+                return text
             if (direct.stdout, direct.returncode) != (through.stdout, through.status):
                 self.notes["shell: passed output differs"] += 1
                 self.divergences.append(f"{command!r}: passed through, its output differs from bash -c")
