@@ -19,6 +19,7 @@ per command, ``shell: passed: WHY`` per reason, ``shell: passed output differs``
 
 from __future__ import annotations
 
+import itertools
 import os
 import re
 import subprocess
@@ -182,11 +183,19 @@ def _placed(cmd: str, root: Path, paths: list[str]) -> tuple[str, str, Recognise
     return command, cwd, found
 
 
+def _trailer(rows: list[str]) -> bool:
+    """Whether the rows after the last blank one are what leanread adds after a window: notices
+    in parentheses, then instructions in their ``<system-reminder>`` block."""
+    notes = list(itertools.takewhile(lambda row: row.startswith("("), rows))
+    rest = rows[len(notes) :]
+    return not rest or (rest[0] == "<system-reminder>" and rest[-1] == "</system-reminder>")
+
+
 def _envelope(meta: dict[str, Any], rows: list[str]) -> str:
     """The printed rows as a read result's text for ``reconstruct``: the notices after the last
     blank row are left out (a closing notice stands for them)."""
     blanks = [k for k, row in enumerate(rows) if row == ""]
-    if blanks and blanks[-1] < len(rows) - 1 and all(r.startswith("(") for r in rows[blanks[-1] + 1 :]):
+    if blanks and blanks[-1] < len(rows) - 1 and _trailer(rows[blanks[-1] + 1 :]):
         rows = rows[: blanks[-1]]
     kind = "diff" if meta.get("mode") == "diff" else "file"
     body = "\n".join([*rows, "", "(End of file)"])
