@@ -416,4 +416,3 @@ class Session:
             result = ToolResult(text=str(exc), is_error=True)
         self._record_call(name, given, result, "", started, (time.perf_counter() - clock) * 1000)
         return result
-

@@ -161,9 +161,7 @@ _LIST_KEYS = ("deny", "allow", "extra_deny", "instruction_files")
 #: Every key ``load_settings`` accepts, in the order error messages list them.
 _FOCUS_KEYS = ("focus_backend", "focus_url", "focus_model", "focus_api_key_env", "focus_timeout")
 _BOOL_KEYS = ("root_instructions", "allow_write_protected")
-SETTING_KEYS: tuple[str, ...] = (
-    *_INT_KEYS, "read_mode", "dedup", *_LIST_KEYS, *_BOOL_KEYS, *_FOCUS_KEYS, "transcript"
-)
+SETTING_KEYS: tuple[str, ...] = (*_INT_KEYS, "read_mode", "dedup", *_LIST_KEYS, *_BOOL_KEYS, *_FOCUS_KEYS, "transcript")
 
 
 def _read_toml(path: Path) -> dict[str, Any]:

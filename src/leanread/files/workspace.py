@@ -18,43 +18,14 @@ import os
 import stat
 import sys
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 
 from ..config.settings import Policy
 from ..errors import Denied, FileMissing, NotAFile, OutsideWorkspace, PathError
 from .names import show_path
-from .safeopen import read_regular, refuse_long_path
+from .safeopen import Resolved, read_regular_file, refuse_long_path
 
-
-@dataclass(frozen=True)
-class Resolved:
-    """A path that passed the workspace checks.
-
-    Attributes:
-        real: absolute realpath on disk.
-        display: what the model is shown: relative to the first root (POSIX separators), or the
-            absolute path when the file lies in another root.
-        size: bytes, from ``stat``.
-        mtime_ns: modification time in nanoseconds, from ``stat``.
-        is_dir: True for a directory, False for a regular file.
-        ino: inode number, from the same ``stat`` (0 when unknown): a file replaced by another
-            of the same size and mtime (``rsync -a``, ``cp -p``, ``tar x``) has a new one.
-        ctime_ns: inode change time in nanoseconds, from the same ``stat`` (0 when unknown):
-            unlike the mtime, no user can set it, so an in-place rewrite that restores the
-            mtime still changes it.
-        dev: device number, from the same ``stat`` (0 when unknown): with ``ino``, the file
-            ``read_regular_file`` must find when it opens the path.
-    """
-
-    real: str
-    display: str
-    size: int
-    mtime_ns: int
-    is_dir: bool
-    ino: int = 0
-    ctime_ns: int = 0
-    dev: int = 0
+__all__ = ["MAX_SUGGESTIONS", "Resolved", "Workspace", "given_roots", "read_regular_file"]
 
 
 _SPECIAL_KINDS = (
@@ -135,6 +106,33 @@ class Workspace:
             if real == root or real.startswith(root.rstrip(os.sep) + os.sep):
                 return root
         return None
+
+    def files_up(self, real: str, names: Sequence[str], *, skip: frozenset[str], with_root: bool) -> list[str]:
+        """Realpaths of the regular files named ``names`` in each folder from ``real``'s own up to
+        its root (the root's own only ``with_root``), outermost first, each once: only those inside
+        the workspace, not denied, and not in or below a folder named in ``skip``, by where they
+        sit and by where they link to. ``[]`` when ``real`` lies outside every root."""
+        root = self.root_of(real)
+        if root is None:
+            return []
+        per_folder: list[list[str]] = []  # nearest folder first
+        folder = os.path.dirname(real)
+        while True:
+            at_root = folder == root
+            if (with_root or not at_root) and not _below_any(root, os.path.join(folder, "x"), skip):
+                here = [os.path.realpath(os.path.join(folder, name)) for name in names]
+                per_folder.append([found for found in here if self._showable_file(found, skip)])
+            if at_root or len(folder) <= len(root):
+                break
+            folder = os.path.dirname(folder)
+        return list(dict.fromkeys(found for files in reversed(per_folder) for found in files))
+
+    def _showable_file(self, real: str, skip: frozenset[str]) -> bool:
+        """A regular file inside the workspace, not denied, not in or below a ``skip`` folder."""
+        root = self.root_of(real)
+        return (
+            os.path.isfile(real) and root is not None and not self.is_denied(real) and not _below_any(root, real, skip)
+        )
 
     def display(self, real: str) -> str:
         """The model-facing form of a realpath inside the workspace (see ``Resolved.display``),
@@ -432,6 +430,12 @@ class Workspace:
         )
 
 
+def _below_any(root: str, real: str, folders: frozenset[str]) -> bool:
+    """Whether ``real`` (a realpath below ``root``) lies in or below a folder named in ``folders``."""
+    parts = os.path.relpath(real, root).split(os.sep)[:-1]
+    return any(part in folders for part in parts)
+
+
 def _split(path: str) -> list[str]:
     """The parts of ``path`` between separators, empty and dot parts kept (``a/./b/`` gives
     ``a``, ``.``, ``b``, ``""``; a leading ``/`` gives a first ``""``)."""
@@ -471,21 +475,3 @@ def _close_names(wanted: str, names: Sequence[str], cutoff: float = 0.6) -> list
         ):
             scored.append((score, name))
     return [name for _, name in sorted(scored, reverse=True)]
-
-
-def read_regular_file(resolved: Resolved, limit: int | None = None) -> bytes:
-    """The bytes of a regular file resolved by ``Workspace.resolve``: all of them, or the first
-    ``limit``.
-
-    The file is opened without following any link and non-blocking, and must be the inode that
-    was checked (``safeopen.open_regular``): a folder on its path swapped for a link, or the file
-    swapped for a FIFO or another file after the check, is refused, never followed or waited on.
-
-    Raises:
-        NotAFile: the path is a directory or no longer a regular file.
-        FileMissing: the file vanished after the check.
-        PathError: it was replaced after the check, or cannot be opened (permissions).
-    """
-    if resolved.is_dir:
-        raise NotAFile(f"{resolved.display} is a directory; read a file inside it.")
-    return read_regular(resolved.real, resolved.display, expect=(resolved.dev, resolved.ino), limit=limit)

@@ -580,5 +580,3 @@ def _from_head(number: int, data: bytes) -> CallRecord:
         full_tokens=None if full_tokens is None else int(full_tokens),
         started=float(started), duration_ms=float(duration_ms), number=number,
     )  # fmt: skip
-
-

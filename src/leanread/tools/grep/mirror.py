@@ -197,5 +197,3 @@ TREES = _Private("leanread-trees-")
 def private(path: str) -> bool:
     """Whether ``path`` is one of leanread's decoded copies or trees of links."""
     return MIRROR.holds(path) or TREES.holds(path)
-
-
