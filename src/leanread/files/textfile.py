@@ -10,7 +10,9 @@ from dataclasses import dataclass
 from typing import overload
 
 from ..config.settings import Limits
-from .lineindex import LineIndex, LineIndexCache, StaleIndex
+from .fileversion import StaleIndex
+from .indexcache import LineIndexCache
+from .lineindex import LineIndex
 from .safeopen import Resolved, read_regular_file
 from .sniff import (
     ESCAPED,
