@@ -68,10 +68,3 @@ def open_indexed(source: Source, name: str | None = None) -> Iterator[tuple[int,
     finally:
         if owned:
             os.close(fd)
-
-
-def pread(fd: int, length: int, offset: int, name: str) -> bytes:
-    try:
-        return os.pread(fd, length, offset)
-    except OSError as exc:
-        raise PathError(f"Cannot read {name}: {exc.strerror}.") from None

@@ -31,8 +31,8 @@ from array import array
 from collections import deque
 from concurrent.futures import Future, ThreadPoolExecutor
 
-from ..errors import InvalidArgument
-from .fileversion import Source, StaleIndex, open_indexed, pread, source_name, stale_message, version_of
+from ..errors import InvalidArgument, PathError
+from .fileversion import Source, StaleIndex, open_indexed, source_name, stale_message, version_of
 
 #: Bytes read per ``pread`` while building the index.
 CHUNK_BYTES = 1 << 20
@@ -65,6 +65,13 @@ class _BackgroundHash:
 
     def __exit__(self, *exc: object) -> None:
         self._pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _pread(fd: int, length: int, offset: int, name: str) -> bytes:
+    try:
+        return os.pread(fd, length, offset)
+    except OSError as exc:
+        raise PathError(f"Cannot read {name}: {exc.strerror}.") from None
 
 
 class LineIndex:
@@ -196,7 +203,7 @@ class LineIndex:
             next_mark = stride  # the next checkpoint is the first line start >= next_mark
             pos = 0
             while pos < size:
-                chunk = pread(fd, min(CHUNK_BYTES, size - pos), pos, shown)
+                chunk = _pread(fd, min(CHUNK_BYTES, size - pos), pos, shown)
                 if not chunk:
                     raise StaleIndex(f"{shown} shrank while it was being indexed; read it again.")
                 n = len(chunk)
@@ -324,7 +331,7 @@ class LineIndex:
             parts: list[bytes] = []
             seen = 0
             while seen < count and pos < self.size:
-                part = pread(fd, min(_WINDOW_READ, self.size - pos), pos, shown)
+                part = _pread(fd, min(_WINDOW_READ, self.size - pos), pos, shown)
                 if not part:
                     raise StaleIndex(f"{shown} shrank while it was being read; read it again.")
                 parts.append(part)
@@ -344,7 +351,7 @@ class LineIndex:
         skip = line - self._lines[i]
         pos = self._offsets[i]
         while skip:
-            part = pread(fd, min(_WINDOW_READ, self.size - pos), pos, name)
+            part = _pread(fd, min(_WINDOW_READ, self.size - pos), pos, name)
             if not part:
                 raise StaleIndex(f"{name} shrank while it was being read; read it again.")
             found = part.count(b"\n")
