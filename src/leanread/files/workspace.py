@@ -187,27 +187,24 @@ class Workspace:
 
     def _refuse_given_name(self, path: str, joined: str) -> None:
         """Refuse a denied name on the path as the caller wrote it, before the filesystem is touched."""
-        normal = os.path.normpath(joined)
-        if normal in self.roots:
-            return
-        hit = self._first_denied(normal)
-        if hit is None:
-            return
-        where, pattern = hit
-        if where == normal:
-            raise Denied(self._deny_message(f"{show_path(path)} is", pattern))
-        raise Denied(self._deny_message(f"{show_path(path)} is inside {self.display(where)}, which is", pattern))
+        self._refuse_denied(path, os.path.normpath(joined), through_links=False)
 
     def _refuse_real_name(self, path: str, real: str) -> None:
         """Refuse a path whose realpath (through links) ends in, or lies inside, a denied name."""
-        if real in self.roots:
-            return
-        hit = self._first_denied(real)
+        self._refuse_denied(path, real, through_links=True)
+
+    def _refuse_denied(self, path: str, checked: str, *, through_links: bool) -> None:
+        """Refuse the absolute ``checked`` (``path`` as written, or ``through_links`` its realpath)
+        when its own name, or a folder it lies in below its root, is denied."""
+        hit = None if checked in self.roots else self._first_denied(checked)
         if hit is None:
             return
         where, pattern = hit
-        if where == real:
-            raise Denied(self._deny_message(f"{show_path(path)} resolves to {self.display(real)}, which is", pattern))
+        if where == checked:
+            shown = (
+                f"{show_path(path)} resolves to {self.display(checked)}, which" if through_links else show_path(path)
+            )
+            raise Denied(self._deny_message(f"{shown} is", pattern))
         raise Denied(self._deny_message(f"{show_path(path)} is inside {self.display(where)}, which is", pattern))
 
     def locate(self, path: str) -> str | None:
