@@ -56,9 +56,11 @@ from .store import (
     MatchLocation,
     NextWindow,
     ViewRecord,
+    compacted,
     inside,
     match_id,
     match_number,
+    rewound,
     unknown_call,
 )
 from .viewcache import ViewCache
@@ -302,13 +304,7 @@ class RedisLedger(RedisTranscript):
         Raises:
             InvalidArgument: the session has no result with that call id.
         """
-
-        def pick(records: list[ViewRecord], limit: int) -> list[ViewRecord]:
-            gone = {r.call_id for r in records if r.kind != CARRY and r.seq <= limit}
-            gone -= {r.call_id for r in records if r.kind != CARRY and r.seq > limit}
-            return [r for r in records if r.seq <= limit or r.call_id in gone]
-
-        return self._hide_around(session_id, up_to_call_id, pick)
+        return self._hide_around(session_id, up_to_call_id, compacted)
 
     def rewind(self, session_id: str, to_call_id: str) -> int:
         """Mark every result after ``to_call_id`` as gone; returns how many visible records were
@@ -317,7 +313,7 @@ class RedisLedger(RedisTranscript):
         Raises:
             InvalidArgument: the session has no result with that call id.
         """
-        return self._hide_around(session_id, to_call_id, lambda records, limit: [r for r in records if r.seq > limit])
+        return self._hide_around(session_id, to_call_id, rewound)
 
     def set_last_path(self, session_id: str, path: str, next_window: NextWindow | None = None) -> None:
         """Remember the file the session read last (as the model knows it) and where its next
