@@ -210,12 +210,6 @@ def _not_text(display: str, kind: str, size: int) -> NotText:
     return NotText(f"{display} is {kind} ({size} bytes), not text; read shows text files only.")
 
 
-def _undetected(display: str, size: int) -> NotText:
-    return NotText(
-        f"{display} is neither UTF-8 nor a text encoding leanread can detect ({size} bytes); leanread cannot show it."
-    )
-
-
 def _too_big(display: str, codec: str, size: int) -> NotText:
     return NotText(
         f"{display} is a {codec} file of {size} bytes, too big to serve by line; convert it to UTF-8 to read it."
@@ -277,7 +271,10 @@ def _legacy(data: bytes, display: str, *, size: int, part: bool) -> Encoding:
     # whole lines only: a multi-byte character cut at the end would rule its codec out
     legacy = choose(data[: data.rfind(b"\n") + 1] or data if part else data)
     if legacy is None:
-        raise _undetected(display, size)
+        raise NotText(
+            f"{display} is neither UTF-8 nor a text encoding leanread can detect ({size} bytes); "
+            "leanread cannot show it."
+        )
     # edits splice lines where the codec does not round-trip
     text = "" if part else data.decode(legacy.encoding)
     return Encoding(legacy.encoding, 0, text, alternatives=legacy.alternatives)
