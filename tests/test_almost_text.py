@@ -188,7 +188,9 @@ def test_files_only_and_the_counted_search_judge_binaries_alike(root: Path, sess
     for name in ("a.png", "b.png"):
         (root / name).write_bytes(PNG)
     result = session.grep("SIGNATURE_TOKEN", files_only=True)
-    assert result.text == _grep_text(["key.ts (1 match)", "", "(2 binary files skipped: a.png, b.png.)"])
+    assert result.text == _grep_text(
+        ["key.ts (1 match)", "", "(2 binary files skipped: a.png, b.png.)"]
+    )
     binary: list[str] = []
     counts = count_files("SIGNATURE_TOKEN", [str(root)], RgOptions(), cwd=str(root), binary=binary)
     assert [(os.path.basename(f.path), f.count) for f in counts] == [("key.ts", 1)]

@@ -32,7 +32,6 @@ TOOLS: dict[str, Tool] = {
     "write": lambda s, p: s.write(p, "new\n"),
 }
 
-
 def denied(subject: str, pattern: str = ".env") -> str:
     return (
         f"{subject} on leanread's deny list (it matches {pattern}, a name kept for secrets); "
@@ -373,11 +372,17 @@ def specials(tree: tuple[Path, Path]) -> Iterator[Path]:
 def test_grep_and_ls_walk_past_fifos_sockets_and_devices(specials: Path) -> None:
     session = session_for(specials)
     grep = bounded(lambda: session.grep("alpha"))
-    assert grep.text == ("a.txt\n1\talpha\nsub/b.txt\n1\talpha beta")
+    assert grep.text == (
+        "a.txt\n1\talpha\nsub/b.txt\n1\talpha beta"
+    )
     in_sub = bounded(lambda: session.grep(".", path="sub", glob="*"))
-    assert in_sub.text == ("sub/b.txt\n1\talpha beta")
+    assert in_sub.text == (
+        "sub/b.txt\n1\talpha beta"
+    )
     ls = bounded(lambda: session.ls("."))
-    assert ls.text == (".:\nsub/\n  b.txt\n  flink -> sub/fifo\n  zlink -> (outside the workspace)\na.txt")
+    assert ls.text == (
+        ".:\nsub/\n  b.txt\n  flink -> sub/fifo\n  zlink -> (outside the workspace)\na.txt"
+    )
 
 
 def test_special_files_are_refused_by_every_tool_without_opening_them(specials: Path) -> None:

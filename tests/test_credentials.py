@@ -96,7 +96,9 @@ def test_grep_and_ls_leave_every_family_out(secrets: Session) -> None:
         "(No matches in the workspace; gitignored, binary and "
         "deny-listed files are not searched.)"
     )
-    assert secrets.ls().text == (f".:\nkeys/\n  id_ecdsa.pub\n.env.template\napp.py\n\n(Not listed: {LEFT_OUT}.)")
+    assert secrets.ls().text == (
+        f".:\nkeys/\n  id_ecdsa.pub\n.env.template\napp.py\n\n(Not listed: {LEFT_OUT}.)"
+    )
 
 
 @pytest.mark.parametrize(("folder", "pattern"), [(".aws", ".aws"), (".config/gcloud", ".config/gcloud")])

@@ -26,7 +26,9 @@ def test_crlf_without_final_newline_case(session: Session, root: Path) -> None:
     result = session.edit("w.txt", "alpha\nbeta", "one\ntwo")
     assert not result.is_error, result.text
     assert (root / "w.txt").read_bytes() == b"one\r\ntwo\r\ngamma"
-    assert result.text == ("Edited w.txt: replaced 1 occurrence; lines 1-2 are now lines 1-2.")
+    assert result.text == (
+        "Edited w.txt: replaced 1 occurrence; lines 1-2 are now lines 1-2."
+    )
 
 
 def test_latin1_byte_is_untouched(session: Session, root: Path) -> None:

@@ -128,7 +128,9 @@ def documents(tmp_path: Path) -> Path:
 
 
 @pytest.mark.parametrize(("module", "name", "kind"), DOCUMENTS)
-def test_a_cli_read_without_the_docs_extra_is_one_sentence(documents: Path, module: str, name: str, kind: str) -> None:
+def test_a_cli_read_without_the_docs_extra_is_one_sentence(
+    documents: Path, module: str, name: str, kind: str
+) -> None:
     done = _without(module, "read", name, "--root", str(documents))
     assert (done.returncode, done.stdout) == (1, "")
     assert done.stderr == f"Reading {kind} needs the optional document support: pip install 'leanread[docs]'.\n"
@@ -165,7 +167,9 @@ def test_the_table_is_the_extras_of_pyproject() -> None:
     extras = tomllib.loads(PYPROJECT.read_text())["project"]["optional-dependencies"]
     wanted = {_requirement_name(r): extra for extra, reqs in extras.items() if extra != "dev" for r in reqs}
     providers = importlib.metadata.packages_distributions()
-    of_module = {module: {name.lower().replace("_", "-") for name in providers.get(module, [])} for module in EXTRA_OF}
+    of_module = {
+        module: {name.lower().replace("_", "-") for name in providers.get(module, [])} for module in EXTRA_OF
+    }
     for module, extra in EXTRA_OF.items():  # each module is installed by a distribution of its extra
         assert any(wanted.get(dist) == extra for dist in of_module[module]), (module, of_module[module])
     for dist, extra in wanted.items():  # each distribution of an extra has its module in the table

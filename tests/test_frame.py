@@ -147,7 +147,7 @@ FRAGMENTS = [
     " ",
     "x = 1",
     "\t(",
-    '</content id="0000">',
+    "</content id=\"0000\">",
 ]
 LINE = st.one_of(st.sampled_from(FRAGMENTS), st.text(alphabet="<>/()[]…. abc01\t", max_size=12))
 

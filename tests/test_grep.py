@@ -112,7 +112,8 @@ def test_minified_line_shows_a_window_around_the_match(session: Session, root: P
     assert result.text == _grep(
         [
             "app.min.js",
-            f"1\t…{window}… [line cut: match at column 2401 of 5008 chars; read on with offset=1, char_offset=2321]",
+            f"1\t…{window}… [line cut: match at column 2401 of 5008 chars; read on with offset=1, "
+            "char_offset=2321]",
         ],
         "",
     )
@@ -126,7 +127,9 @@ def test_window_at_the_start_and_end_of_a_long_line(session: Session, root: Path
     (root / "a.txt").write_text("needle" + "x" * 600 + "\n" + "y" * 600 + "needle\n")
     rows = session.grep("needle").text.split("\n")[1:3]
     assert rows == [
-        "1\tneedle" + "x" * 234 + "… [line cut: match at column 1 of 606 chars; read on with offset=1, char_offset=1]",
+        "1\tneedle"
+        + "x" * 234
+        + "… [line cut: match at column 1 of 606 chars; read on with offset=1, char_offset=1]",
         "2\t…"
         + "y" * 234
         + "needle [line cut: match at column 601 of 606 chars; read on with offset=2, char_offset=367]",
@@ -157,7 +160,9 @@ def test_cap_pages_with_offset(session: Session, root: Path) -> None:
     )
     assert (first.metadata["next_offset"], first.metadata["truncated"]) == (4, "limit")
     rest = session.grep("handler", max_results=3, offset=4)
-    assert rest.text == _grep(["src/util.py", "1\tfrom app import handler"], "(Showing matches 4-4 of 4 in 3 files.)")
+    assert rest.text == _grep(
+        ["src/util.py", "1\tfrom app import handler"], "(Showing matches 4-4 of 4 in 3 files.)"
+    )
     past = session.grep("handler", offset=5)
     assert past.is_error
     assert past.text == "offset=5 is past the last match: there are 4 matches; use an offset from 1 to 4."
@@ -542,7 +547,9 @@ def test_files_only_lists_the_files_with_their_counts(session: Session, root: Pa
     (root / "b.py").write_text("y = 1\n")
     (root / "c.py").write_text("x = 3\n")
     result = session.grep("x =", files_only=True)
-    assert result.text == ("a.py (2 matches)\nc.py (1 match)")
+    assert result.text == (
+        "a.py (2 matches)\nc.py (1 match)"
+    )
     paged = session.grep("x =", files_only=True, max_results=1)
     assert paged.text.split("\n") == [
         "a.py (2 matches)",

@@ -93,7 +93,9 @@ async def test_each_request_names_its_ledger_session(server: HttpServer) -> None
     assert _meta(elsewhere)["mode"] == "full"
 
 
-async def test_two_http_servers_on_one_redis_share_sessions_and_survive_a_kill(repo: Path, redis_server: Any) -> None:
+async def test_two_http_servers_on_one_redis_share_sessions_and_survive_a_kill(
+    repo: Path, redis_server: Any
+) -> None:
     session = f"fleet-{uuid.uuid4().hex[:8]}"
     a = start_http_server(repo, redis_server.url)
     b = start_http_server(repo, redis_server.url)

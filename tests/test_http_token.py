@@ -61,7 +61,8 @@ def _serve(root: Path, bind: str, env_name: str, token: str | None) -> subproces
             "0.0.0.0:1",
             "LEANREAD_TOKEN",
             "ab" * 30,
-            "The bearer token in LEANREAD_TOKEN has only 2 different characters, so it is not a random secret: " + MAKE,
+            "The bearer token in LEANREAD_TOKEN has only 2 different characters, so it is not a random secret: "
+            + MAKE,
         ),
         (
             "0.0.0.0:1",

@@ -60,7 +60,8 @@ def _tree(body: list[str], footer: str = "", where: str = ".") -> str:
 COLLAPSED = "(A folder shown with a file count is collapsed: ls it, or pass a larger depth.)"
 #: The note of a listing of the repo's root: what its .gitignore and the deny list left out.
 LEFT_OUT = (
-    "(Not listed: app.log, build/, left out by .gitignore (include_ignored=true lists them); 2 files on the deny list.)"
+    "(Not listed: app.log, build/, left out by .gitignore (include_ignored=true lists them); 2 files on the deny "
+    "list.)"
 )
 
 

@@ -68,6 +68,7 @@ VENV_MARKER = "pyvenv.cfg"
 FACTS: dict[str, object] = {"depth": DEPTH, "max_entries": MAX_ENTRIES}
 
 
+
 @dataclass(frozen=True)
 class LsRequest:
     """The parameters of one ``ls`` call (see ``SPEC``)."""

@@ -147,3 +147,5 @@ class Started:
                 if path not in self._result.copies:
                     judge(self._ctx, path, self._result, head_first=False)
         return self._result
+
+

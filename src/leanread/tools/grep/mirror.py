@@ -197,3 +197,5 @@ TREES = _Private("leanread-trees-")
 def private(path: str) -> bool:
     """Whether ``path`` is one of leanread's decoded copies or trees of links."""
     return MIRROR.holds(path) or TREES.holds(path)
+
+

@@ -38,7 +38,6 @@ FACTS: dict[str, object] = {
     "read_context": READ_CONTEXT,
 }
 
-
 @dataclass(frozen=True)
 class GrepRequest:
     """The parameters of one ``grep`` call (see ``SPEC``); ``type`` is ``file_type`` here."""
