@@ -15,7 +15,9 @@ from hypothesis import strategies as st
 from leanread import Limits, MemoryLedger, Session
 from leanread.errors import InvalidArgument, NotAFile, PathError
 from leanread.files import lineindex
-from leanread.files.lineindex import LineIndex, LineIndexCache, StaleIndex, _nth_newline
+from leanread.files.fileversion import StaleIndex
+from leanread.files.indexcache import LineIndexCache
+from leanread.files.lineindex import LineIndex, _nth_newline
 
 
 def expected_lines(data: bytes) -> list[bytes]:

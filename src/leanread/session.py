@@ -7,25 +7,22 @@ shells (``mcp``, ``adapters``, ``cli``) import it. Each tool method runs the too
 
 from __future__ import annotations
 
-import contextlib
 import logging
 import os
-import time
 import uuid
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from .config.settings import Limits, Policy, load_settings
-from .errors import LeanreadError
 from .files.workspace import Workspace
 from .ledger.open import open_ledger
-from .ledger.store import CALL, LedgerStore, ViewRecord
-from .ledger.transcript import call_record
+from .ledger.store import LedgerStore
 from .pruning import AuditHook, Pruner, make_pruner
 from .result import ToolResult
 from .tools.calls import checked_call
 from .tools.common import ToolContext
 from .tools.registry import HARNESS_TOOLS, spec_of
+from .tools.running import run_numbered, run_unnumbered
 
 _log = logging.getLogger(__name__)
 
@@ -302,10 +299,15 @@ class Session:
         spec = spec_of(name)
         args = spec.arguments(arguments)
         given = spec.given(args)
+        ctx = self._context()
         if not spec.numbered:  # context: its call_id argument names another call; it has none itself
-            return self._unnumbered(name, given, lambda: spec.run(self._context(), args, ""))
+            return run_unnumbered(ctx, name, given, lambda: spec.run(ctx, args, ""), transcript=self.transcript)
         changes = not spec.effects.read_only
-        return self._run(name, given, lambda ctx, cid: spec.run(ctx, args, cid), call_id, changes)
+
+        def tool(ctx: ToolContext, numbered: str) -> ToolResult:
+            return spec.run(ctx, args, numbered)
+
+        return run_numbered(ctx, name, given, tool, call_id, changes=changes, transcript=self.transcript)
 
     def _tool(self, name: str, local: dict[str, Any]) -> ToolResult:
         """Run the tool ``name`` with the arguments of the method that called (its ``locals()``):
@@ -314,63 +316,6 @@ class Session:
         names = {p.name for p in spec.params}
         call_id = None if "call_id" in names else local.get("call_id")
         return self.run_tool(name, {k: v for k, v in local.items() if k in names}, call_id=call_id)
-
-    def _run(
-        self,
-        name: str,
-        arguments: dict[str, object],
-        tool: Callable[[ToolContext, str], ToolResult],
-        call_id: str | None,
-        changes: bool = False,
-    ) -> ToolResult:
-        """Run one tool with a call id; refusals and file-system failures become error results.
-        The call's place in the session is recorded whatever it showed, so a compact or a rewind
-        may name it, and so is the call itself in the transcript (unless it is off); when the
-        store fails to note its place, a tool that ``changes`` nothing answers with the store's
-        error instead (its answer would be one the ledger does not know)."""
-        try:
-            call_id = call_id or self.ledger.new_call_id(self.id)
-        except LeanreadError as exc:  # the store is away (Redis stopped): say so, record nothing
-            return ToolResult(text=str(exc), is_error=True, metadata={})
-        started = time.time()
-        clock = time.perf_counter()
-        try:
-            result = tool(self._context(), call_id)
-        except LeanreadError as exc:
-            result = ToolResult(text=str(exc), is_error=True, metadata={"call_id": call_id})
-        except OSError as exc:  # the file system failed mid-call (/proc, FUSE, a vanished mount)
-            reason = exc.strerror or str(exc)
-            result = ToolResult(
-                text=f"The file system refused the call ({reason}); nothing was changed, so try again or another file.",
-                is_error=True,
-                metadata={"call_id": call_id},
-            )
-        except Exception as exc:  # a bug of leanread's: the caller still gets one sentence, never a traceback
-            _log.exception("leanread: %s call %s failed", name, call_id)
-            result = ToolResult(
-                text=f"leanread failed on this {name} call ({type(exc).__name__}); try it again, or narrow it.",
-                is_error=True,
-                metadata={"call_id": call_id, "internal_error": f"{type(exc).__name__}: {exc}"},
-            )
-        try:
-            self.ledger.record(self.id, ViewRecord(call_id, "", "", (), 0, 0, kind=CALL, visible=False))
-        except LeanreadError as exc:
-            if not changes:  # a read's answer the store could not note would be lost to compact/rewind
-                return ToolResult(text=str(exc), is_error=True, metadata={"call_id": call_id})
-        except Exception:  # a failing store must not turn a done edit or write into an error
-            pass
-        self._record_call(name, arguments, result, call_id, started, (time.perf_counter() - clock) * 1000)
-        return result
-
-    def _record_call(
-        self, name: str, arguments: dict[str, object], result: ToolResult, call_id: str, started: float, ms: float
-    ) -> None:
-        """Keep the call in the ledger's transcript, unless the transcript is off; a failing store
-        leaves the result as it is."""
-        if not self.transcript:
-            return
-        with contextlib.suppress(Exception):
-            self.ledger.record_call(self.id, call_record(name, arguments, result, call_id, started, ms))
 
     @property
     def last_path(self) -> str | None:
@@ -405,15 +350,3 @@ class Session:
         """The ``context`` tool (see ``tools/context.txt``): ``forget``, ``compact`` or ``rewind``
         as a tool result, refusals with ``is_error=True``."""
         return self._tool("context", {"action": action, "call_ids": list(call_ids) or None, "call_id": call_id})
-
-    def _unnumbered(self, name: str, given: dict[str, object], tool: Callable[[], ToolResult]) -> ToolResult:
-        """Run a tool that takes no call id of the session (``context``); its call is kept in the
-        transcript without one."""
-        started, clock = time.time(), time.perf_counter()
-        try:
-            result = tool()
-        except LeanreadError as exc:
-            result = ToolResult(text=str(exc), is_error=True)
-        self._record_call(name, given, result, "", started, (time.perf_counter() - clock) * 1000)
-        return result
-

@@ -26,7 +26,8 @@ from pathlib import Path
 from typing import Any
 
 from ..config.settings import Limits
-from ..files.lineindex import LineIndex, LineIndexCache
+from ..files.indexcache import LineIndexCache
+from ..files.lineindex import LineIndex
 from ..result import ToolResult
 from ..session import Session
 

@@ -27,16 +27,12 @@ from __future__ import annotations
 import bisect
 import hashlib
 import os
-import stat
-import threading
 from array import array
-from collections import OrderedDict, deque
-from collections.abc import Callable, Iterator
+from collections import deque
 from concurrent.futures import Future, ThreadPoolExecutor
-from contextlib import contextmanager
 
-from ..errors import FileMissing, InvalidArgument, NotAFile, PathError
-from .safeopen import open_regular
+from ..errors import InvalidArgument, PathError
+from .fileversion import Source, StaleIndex, open_indexed, source_name, stale_message, version_of
 
 #: Bytes read per ``pread`` while building the index.
 CHUNK_BYTES = 1 << 20
@@ -44,42 +40,6 @@ CHUNK_BYTES = 1 << 20
 DEFAULT_STRIDE = 64 * 1024
 #: Bytes read per ``pread`` while serving a window.
 _WINDOW_READ = 64 * 1024
-
-Source = str | os.PathLike[str] | int
-
-
-class StaleIndex(PathError):
-    """The file changed (size, mtime, inode or ctime) since its index was built, or while it was
-    being read.
-
-    The caller gets a fresh ``stat`` and a fresh index (``LineIndexCache.get`` rebuilds on any new
-    value of the four) and reads again.
-    """
-
-
-def _version(st: os.stat_result) -> tuple[int, int, int, int]:
-    """What tells two versions of a file apart: ``(size, mtime_ns, ino, ctime_ns)``.
-
-    Size and mtime alone miss a file replaced by one of the same size and mtime (``rsync -a``,
-    ``cp -p``, ``tar x``: a new inode) or rewritten in place with its mtime restored through
-    ``os.utime`` (a new ctime, which no user can set).
-    """
-    return st.st_size, st.st_mtime_ns, st.st_ino, st.st_ctime_ns
-
-
-def _stale_message(name: str, what: str, old: tuple[int, int, int, int], new: tuple[int, int, int, int]) -> str:
-    """``{name} changed since {what} (...); read it again.``, saying what differs."""
-    if old[0] != new[0]:
-        detail = f"{old[0]} bytes, now {new[0]}"
-    elif old[1] != new[1]:
-        detail = "same size, new modification time"
-    else:
-        detail = "same size and modification time, but replaced or rewritten"
-    return f"{name} changed since {what} ({detail}); read it again."
-
-
-def _name(source: Source) -> str:
-    return f"file descriptor {source}" if isinstance(source, int) else os.fspath(source)
 
 
 class _BackgroundHash:
@@ -105,28 +65,6 @@ class _BackgroundHash:
 
     def __exit__(self, *exc: object) -> None:
         self._pool.shutdown(wait=True, cancel_futures=True)
-
-
-@contextmanager
-def _open(source: Source, name: str | None = None) -> Iterator[tuple[int, os.stat_result]]:
-    """Yield ``(fd, fstat)`` of a regular file; a path is opened non-blocking and closed after.
-
-    Raises:
-        NotAFile: not a regular file (directory, FIFO, device, socket).
-        PathError: the path cannot be opened.
-    """
-    if isinstance(source, int):
-        fd, owned = source, False
-    else:
-        fd, owned = open_regular(os.path.abspath(os.fspath(source)), name or _name(source)), True
-    try:
-        st = os.fstat(fd)
-        if not stat.S_ISREG(st.st_mode):
-            raise NotAFile(f"{name or _name(source)} is not a regular file; leanread does not index it.")
-        yield fd, st
-    finally:
-        if owned:
-            os.close(fd)
 
 
 def _pread(fd: int, length: int, offset: int, name: str) -> bytes:
@@ -251,8 +189,8 @@ class LineIndex:
         """
         if stride < 1:
             raise InvalidArgument(f"stride must be 1 byte or more (got {stride}).")
-        shown = name or _name(source)
-        with _open(source, shown) as (fd, st), _BackgroundHash() as hasher:
+        shown = name or source_name(source)
+        with open_indexed(source, shown) as (fd, st), _BackgroundHash() as hasher:
             size = st.st_size
             lines = array("q", [1])
             offsets = array("q", [0])
@@ -305,7 +243,7 @@ class LineIndex:
                     tail.append(chunk[cut:])
                     tail_bytes += n - cut
             now = os.fstat(fd)
-            growing = _version(now) != _version(st)
+            growing = version_of(now) != version_of(st)
             if growing and (now.st_ino != st.st_ino or now.st_size <= size):
                 raise StaleIndex(f"{shown} changed while it was being indexed; read it again.")
             if growing and tail and lf and not mid_line:  # serve complete lines only: the writer may be mid-line
@@ -349,8 +287,8 @@ class LineIndex:
             raise InvalidArgument(f"line must be in 1..{self.total_lines + 1} (got {line}).")
         if line == self.total_lines + 1:
             return self.size
-        shown = name or _name(source)
-        with _open(source, shown) as (fd, st):
+        shown = name or source_name(source)
+        with open_indexed(source, shown) as (fd, st):
             self._check_fresh(shown, st, grown_ok=self.growing)
             return self._seek_line(fd, line, shown)
 
@@ -386,8 +324,8 @@ class LineIndex:
         count = min(count, self.total_lines - first + 1)
         if count <= 0:
             return []
-        shown = name or _name(source)
-        with _open(source, shown) as (fd, st):
+        shown = name or source_name(source)
+        with open_indexed(source, shown) as (fd, st):
             self._check_fresh(shown, st, grown_ok=grown_ok or self.growing)
             pos = self._seek_line(fd, first, shown)
             parts: list[bytes] = []
@@ -402,10 +340,10 @@ class LineIndex:
         return b"".join(parts).split(b"\n", count)[:count]
 
     def _check_fresh(self, name: str, st: os.stat_result, *, grown_ok: bool) -> None:
-        now = _version(st)
+        now = version_of(st)
         if now == self.version or (grown_ok and st.st_ino == self.ino and st.st_size >= self.size):
             return
-        raise StaleIndex(_stale_message(name, "it was indexed", self.version, now))
+        raise StaleIndex(stale_message(name, "it was indexed", self.version, now))
 
     def _seek_line(self, fd: int, line: int, name: str) -> int:
         """Byte offset of 1-based ``line`` (``1 <= line <= total_lines``)."""
@@ -444,159 +382,3 @@ def _nth_newline(buf: bytes, k: int) -> int:
     for _ in range(k - before):
         j = buf.find(b"\n", j + 1)
     return j
-
-
-class LineIndexCache:
-    """Indexes of recently read files, one per path, reused while the file is the same version:
-    same size, mtime, inode and ctime (see ``_version``).
-
-    Thread-safe: a lock guards the table, and each path is built by one thread at a time
-    (others asking for the same version wait for it instead of building it twice). Building
-    runs outside the table lock, so a big file does not hold up reads of other files.
-
-    Args:
-        max_entries: paths kept (least recently used dropped first), 1 or more.
-        stride: checkpoint distance in bytes passed to ``LineIndex.build``.
-    """
-
-    def __init__(self, max_entries: int = 64, stride: int = DEFAULT_STRIDE) -> None:
-        if max_entries < 1:
-            raise ValueError("LineIndexCache.max_entries must be at least 1.")
-        self.max_entries = max_entries
-        self.stride = stride
-        self._lock = threading.Lock()
-        self._entries: OrderedDict[str, LineIndex] = OrderedDict()
-        self._building: dict[str, threading.Lock] = {}
-
-    def __len__(self) -> int:
-        with self._lock:
-            return len(self._entries)
-
-    def _lookup(self, real_path: str, version: tuple[int, int, int, int]) -> LineIndex | None:
-        """The cached index of that version, or None (caller holds ``_lock``)."""
-        index = self._entries.get(real_path)
-        if index is not None and index.version == version:
-            self._entries.move_to_end(real_path)
-            return index
-        return None
-
-    @staticmethod
-    def _stat(real_path: str, name: str) -> tuple[int, int, int, int]:
-        try:
-            return _version(os.stat(real_path))
-        except FileNotFoundError:
-            raise FileMissing(f"{name} no longer exists; check the path and read it again.") from None
-        except OSError as exc:
-            raise PathError(f"Cannot stat {name}: {exc.strerror}.") from None
-
-    def _require_version(self, real_path: str, version: tuple[int, int, int, int], name: str) -> None:
-        now = self._stat(real_path, name)
-        if now != version:
-            raise StaleIndex(_stale_message(name, "it was stat-ed", version, now))
-
-    def get(
-        self,
-        real_path: str,
-        size: int,
-        mtime_ns: int,
-        *,
-        ino: int | None = None,
-        ctime_ns: int | None = None,
-        name: str | None = None,
-    ) -> LineIndex:
-        """The index of ``real_path`` as of the caller's ``stat``.
-
-        A hit returns the very same object; any other size, mtime, inode or ctime rebuilds it
-        and replaces the older version of that path.
-
-        Args:
-            real_path: absolute realpath (the cache key; no resolution is done here).
-            size: bytes, from ``stat``.
-            mtime_ns: modification time in nanoseconds, from ``stat``.
-            ino: inode number from the same ``stat``. None: taken from a ``stat`` made now, after
-                checking that it still shows ``size`` and ``mtime_ns`` (one more system call).
-            ctime_ns: inode change time in nanoseconds from the same ``stat``; None as for ``ino``.
-            name: the file's name in messages (default ``real_path``).
-
-        Raises:
-            FileMissing: the file is gone.
-            NotAFile, PathError: as for ``LineIndex.build``.
-            StaleIndex: the file on disk is no longer that version (``stat`` again); checked
-                before the pass, so a stale ``stat`` costs no rebuild.
-        """
-        shown = name or real_path
-        if ino is None or ctime_ns is None:
-            now = self._stat(real_path, shown)
-            if now[:2] != (size, mtime_ns):
-                raise StaleIndex(_stale_message(shown, "it was stat-ed", (size, mtime_ns, now[2], now[3]), now))
-            ino = now[2] if ino is None else ino
-            ctime_ns = now[3] if ctime_ns is None else ctime_ns
-        version = (size, mtime_ns, ino, ctime_ns)
-
-        def build() -> LineIndex:
-            self._require_version(real_path, version, shown)  # no full pass for a stale stat
-            index = LineIndex.build(real_path, stride=self.stride, name=shown)
-            self._store(real_path, index)  # kept even when newer than asked: the next stat hits it
-            if index.version != version:
-                raise StaleIndex(_stale_message(shown, "it was stat-ed", version, index.version))
-            return index
-
-        return self._once(real_path, version, build)
-
-    def _once(self, real_path: str, version: tuple[int, int, int, int], build: Callable[[], LineIndex]) -> LineIndex:
-        """The cached index of ``real_path`` at ``version``, else ``build()``'s, with one build
-        of a file at a time: a caller that waited for another's build takes its index."""
-        with self._lock:
-            hit = self._lookup(real_path, version)
-            if hit is not None:
-                return hit
-            building = self._building.setdefault(real_path, threading.Lock())
-        try:
-            with building:
-                with self._lock:
-                    hit = self._lookup(real_path, version)
-                return hit if hit is not None else build()
-        finally:
-            with self._lock:
-                if self._building.get(real_path) is building and not building.locked():
-                    del self._building[real_path]
-
-    def current(self, real_path: str, *, name: str | None = None) -> LineIndex:
-        """The index of the file at ``real_path`` as it is now: the cached one while the file is
-        that version, else one built now from the same open file (of the bytes it has when the
-        pass starts; ``growing`` when it grows meanwhile, as a log does).
-
-        Args:
-            real_path: absolute realpath (the cache key).
-            name: the file's name in messages (default ``real_path``).
-
-        Raises:
-            FileMissing: the file is gone.
-            NotAFile, PathError: as for ``LineIndex.build``.
-            StaleIndex: the file shrank, was replaced or rewritten during the pass.
-        """
-        shown = name or real_path
-        fd = open_regular(real_path, shown)  # never through a link, never blocking on a FIFO
-        try:
-            version = _version(os.fstat(fd))
-
-            def build() -> LineIndex:
-                index = LineIndex.build(fd, stride=self.stride, name=shown)
-                self._store(real_path, index)
-                return index
-
-            return self._once(real_path, version, build)
-        finally:
-            os.close(fd)
-
-    def _store(self, real_path: str, index: LineIndex) -> None:
-        with self._lock:
-            self._entries[real_path] = index
-            self._entries.move_to_end(real_path)
-            while len(self._entries) > self.max_entries:
-                self._entries.popitem(last=False)
-
-    def clear(self) -> None:
-        """Forget every index."""
-        with self._lock:
-            self._entries.clear()

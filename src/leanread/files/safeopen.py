@@ -23,6 +23,7 @@ import contextlib
 import errno
 import os
 import stat
+from dataclasses import dataclass
 
 from ..errors import FileMissing, NotAFile, PathChanged, PathError
 
@@ -168,6 +169,54 @@ def read_regular(real: str, display: str, *, expect: tuple[int, int] | None = No
             return handle.read() if limit is None else handle.read(limit)
     except OSError as exc:
         raise PathError(f"Cannot read {display}: {exc.strerror}.") from None
+
+
+@dataclass(frozen=True)
+class Resolved:
+    """A path that passed the workspace checks.
+
+    Attributes:
+        real: absolute realpath on disk.
+        display: what the model is shown: relative to the first root (POSIX separators), or the
+            absolute path when the file lies in another root.
+        size: bytes, from ``stat``.
+        mtime_ns: modification time in nanoseconds, from ``stat``.
+        is_dir: True for a directory, False for a regular file.
+        ino: inode number, from the same ``stat`` (0 when unknown): a file replaced by another
+            of the same size and mtime (``rsync -a``, ``cp -p``, ``tar x``) has a new one.
+        ctime_ns: inode change time in nanoseconds, from the same ``stat`` (0 when unknown):
+            unlike the mtime, no user can set it, so an in-place rewrite that restores the
+            mtime still changes it.
+        dev: device number, from the same ``stat`` (0 when unknown): with ``ino``, the file
+            ``read_regular_file`` must find when it opens the path.
+    """
+
+    real: str
+    display: str
+    size: int
+    mtime_ns: int
+    is_dir: bool
+    ino: int = 0
+    ctime_ns: int = 0
+    dev: int = 0
+
+
+def read_regular_file(resolved: Resolved, limit: int | None = None) -> bytes:
+    """The bytes of a regular file resolved by ``Workspace.resolve``: all of them, or the first
+    ``limit``.
+
+    The file is opened without following any link and non-blocking, and must be the inode that
+    was checked (``safeopen.open_regular``): a folder on its path swapped for a link, or the file
+    swapped for a FIFO or another file after the check, is refused, never followed or waited on.
+
+    Raises:
+        NotAFile: the path is a directory or no longer a regular file.
+        FileMissing: the file vanished after the check.
+        PathError: it was replaced after the check, or cannot be opened (permissions).
+    """
+    if resolved.is_dir:
+        raise NotAFile(f"{resolved.display} is a directory; read a file inside it.")
+    return read_regular(resolved.real, resolved.display, expect=(resolved.dev, resolved.ino), limit=limit)
 
 
 def make_folders(real_dir: str, display: str) -> None:

@@ -1,20 +1,33 @@
-"""Tell text from binary and turn a file's bytes into lines, remembering how to write them back."""
+"""A file's text: its bytes read (``load_text``: whole, or a window of a big one through the
+line index) and turned into lines, remembering how to write them back."""
 
 from __future__ import annotations
 
-import codecs
 import hashlib
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import overload
 
-from ..errors import NotText
-from .legacy import choose
+from ..config.settings import Limits
+from .fileversion import StaleIndex
+from .indexcache import LineIndexCache
 from .lineindex import LineIndex
-from .sniff import ESCAPED, NUL_SHOWN, almost_text, binary_kind, shown, unshow_nul, utf16_without_bom
+from .safeopen import Resolved, read_regular_file
+from .sniff import (
+    ESCAPED,
+    NUL_SHOWN,
+    Encoding,
+    almost_text,
+    binary_kind,
+    shown,
+    text_encoding,
+    unshow_nul,
+    utf16_without_bom,
+)
 
 __all__ = [
+    "LINE_INDEXES",
     "NUL_SHOWN",
     "IndexedLines",
     "TextFile",
@@ -22,11 +35,14 @@ __all__ = [
     "binary_kind",
     "content_hash",
     "decode",
-    "decode_indexed",
+    "load_text",
     "shown",
     "unshow_nul",
     "utf16_without_bom",
 ]
+
+#: Line indexes of big files, shared by every session of the process.
+LINE_INDEXES = LineIndexCache()
 
 
 @dataclass(frozen=True)
@@ -71,17 +87,6 @@ class TextFile:
     other_encodings: tuple[str, ...] = ()
 
 
-def _mostly_utf8(data: bytes) -> tuple[str, int] | None:
-    """The text with its invalid bytes kept as ``surrogateescape`` code points, and their count,
-    when the file is UTF-8 with a few bad bytes: at least three valid multi-byte characters and
-    three times as many as bad bytes (legacy multi-byte text such as GBK forms valid UTF-8
-    sequences only by chance, well below that); else None."""
-    text = data.decode("utf-8", "surrogateescape")
-    invalid = len(ESCAPED.findall(text))
-    multibyte = sum(1 for char in text if ord(char) > 0x7F) - invalid
-    return (text, invalid) if multibyte >= max(3, 3 * invalid) else None
-
-
 def content_hash(data: bytes) -> str:
     """SHA-256 hex digest of ``data``: the identity of a file version in the ledger."""
     return hashlib.sha256(data).hexdigest()
@@ -115,63 +120,33 @@ def mixed_newlines(text: str) -> bool:
     return 0 < crlf < text.count("\n")
 
 
-_BOMS: tuple[tuple[bytes, str], ...] = (
-    # UTF-32 first: its little-endian BOM begins with UTF-16's.
-    (codecs.BOM_UTF32_LE, "utf-32-le"),
-    (codecs.BOM_UTF32_BE, "utf-32-be"),
-    (codecs.BOM_UTF8, "utf-8"),
-    (codecs.BOM_UTF16_LE, "utf-16-le"),
-    (codecs.BOM_UTF16_BE, "utf-16-be"),
-)
-
-
-def _sniff_bom(data: bytes) -> tuple[str, int] | None:
-    for bom, codec in _BOMS:
-        if data.startswith(bom):
-            return codec, len(bom)
-    return None
-
-
-def _text_file(
-    data: bytes, text: str, codec: str, *, bom: bool, invalid: int = 0, others: tuple[str, ...] = ()
-) -> TextFile:
-    """The ``TextFile`` of ``data`` decoded to ``text`` (invalid bytes kept as ``surrogateescape``
-    code points, ``invalid`` of them): characters shown otherwise (invalid bytes, NUL) are kept
-    in ``raw_lines``."""
+def _text_file(data: bytes, found: Encoding) -> TextFile:
+    """The ``TextFile`` of the whole file ``data`` read in ``found``'s encoding: characters shown
+    otherwise (invalid bytes, NUL) are kept in ``raw_lines``."""
+    text = found.text
     raw, newline, final_newline = split_lines(text)
     nuls = text.count("\x00")
-    lines = tuple(shown(line) for line in raw) if invalid or nuls else tuple(raw)
+    kept = found.invalid or nuls
     return TextFile(
-        lines=lines,
-        encoding=codec,
-        bom=bom,
+        lines=tuple(shown(line) for line in raw) if kept else tuple(raw),
+        encoding=found.codec,
+        bom=found.bom > 0,
         newline=newline,
         final_newline=final_newline,
         content_hash=content_hash(data),
         size=len(data),
-        invalid_bytes=invalid,
-        raw_lines=tuple(raw) if invalid or nuls else None,
+        invalid_bytes=found.invalid,
+        raw_lines=tuple(raw) if kept else None,
         mixed_newlines=mixed_newlines(text),
         nul_bytes=nuls,
-        other_encodings=others,
+        other_encodings=found.alternatives,
     )
 
 
-def _not_text(display: str, kind: str, size: int) -> NotText:
-    return NotText(f"{display} is {kind} ({size} bytes), not text; read shows text files only.")
-
-
 def decode(data: bytes, display: str, sniff_bytes: int = 8192) -> TextFile:
-    """Decode a file's bytes into a ``TextFile``.
-
-    Order: a UTF-32/UTF-8/UTF-16 byte-order mark decides; else leading bytes that look binary
-    (a known signature, NUL bytes unless almost text, see ``binary_kind``) refuse; else UTF-16
-    without a byte-order mark (``utf16_without_bom``); else strict UTF-8; else UTF-8 with a few
-    invalid bytes (shown as U+FFFD, kept for write-back) when valid multi-byte characters
-    outnumber them; else the legacy encoding whose text reads most plausibly among the candidates
-    of charset-normalizer and the usual code pages (``legacy.choose``: windows-1252, GBK,
-    Shift-JIS, …; close runners-up are kept as ``other_encodings``). NUL characters are
-    shown as ``NUL_SHOWN`` and kept for write-back.
+    """Decode a file's bytes into a ``TextFile``, in the encoding ``sniff.text_encoding`` names
+    (invalid UTF-8 bytes shown as U+FFFD and NUL characters as ``NUL_SHOWN``, both kept for
+    write-back).
 
     Args:
         data: the whole file.
@@ -181,47 +156,7 @@ def decode(data: bytes, display: str, sniff_bytes: int = 8192) -> TextFile:
     Raises:
         NotText: binary, or no encoding decodes the bytes; the message gives size and kind.
     """
-    bom = _sniff_bom(data)
-    if bom is not None:
-        codec, skip = bom
-        try:
-            text = data[skip:].decode(codec)
-        except UnicodeDecodeError as exc:
-            mostly = _mostly_utf8(data[skip:]) if codec == "utf-8" else None
-            if mostly is not None:
-                return _text_file(data, mostly[0], "utf-8", bom=True, invalid=mostly[1])
-            raise NotText(
-                f"{display} starts with a {codec} byte-order mark but is not valid {codec} "
-                f"(bad byte at offset {exc.start + skip} of {len(data)}); leanread cannot show it."
-            ) from None
-        return _text_file(data, text, codec, bom=True)
-    head = data[:sniff_bytes]
-    kind = binary_kind(head)
-    if kind is not None:
-        raise _not_text(display, kind, len(data))
-    wide = utf16_without_bom(head) if b"\x00" in head else None
-    if wide is not None:
-        try:
-            return _text_file(data, data.decode(wide), wide, bom=False)
-        except UnicodeDecodeError:
-            if not almost_text(head):
-                raise _not_text(display, "binary data", len(data)) from None
-    try:
-        return _text_file(data, data.decode("utf-8"), "utf-8", bom=False)
-    except UnicodeDecodeError:
-        pass
-    mostly = _mostly_utf8(data)
-    if mostly is not None:
-        return _text_file(data, mostly[0], "utf-8", bom=False, invalid=mostly[1])
-    legacy = choose(data)
-    if legacy is None:
-        raise NotText(
-            f"{display} is neither UTF-8 nor a text encoding leanread can detect "
-            f"({len(data)} bytes); leanread cannot show it."
-        ) from None
-    # edits splice lines where the codec does not round-trip
-    text = data.decode(legacy.encoding)
-    return _text_file(data, text, legacy.encoding, bom=False, others=legacy.alternatives)
+    return _text_file(data, text_encoding(data, display, sniff_bytes))
 
 
 class IndexedLines(Sequence[str]):
@@ -249,63 +184,46 @@ class IndexedLines(Sequence[str]):
         return self._held[held]
 
 
-def _head_encoding(head: bytes, display: str, size: int) -> tuple[str, int, tuple[str, ...]]:
-    """Codec, BOM length and close alternative codecs (``legacy.choose``) for a big file, judged
-    from its first bytes (a legacy encoding from its complete lines among them, as ``decode``
-    would judge a file of those lines)."""
-    bom = _sniff_bom(head)
-    if bom is not None:
-        codec, skip = bom
-        if codec != "utf-8":
-            raise NotText(
-                f"{display} is a {codec} file of {size} bytes, too big to serve by line; "
-                "convert it to UTF-8 to read it."
-            )
-        return codec, skip, ()
-    kind = binary_kind(head)
-    if kind is not None:
-        raise _not_text(display, kind, size)
-    wide = utf16_without_bom(head) if b"\x00" in head else None
-    if wide is not None and not almost_text(head):
-        raise NotText(
-            f"{display} is a {wide} file of {size} bytes, too big to serve by line; convert it to UTF-8 to read it."
-        )
-    try:
-        codecs.getincrementaldecoder("utf-8")().decode(head, final=False)
-        return "utf-8", 0, ()
-    except UnicodeDecodeError:
-        if _mostly_utf8(head) is not None:
-            return "utf-8", 0, ()
-        # whole lines only: a multi-byte character cut at the end would rule its codec out
-        legacy = choose(head[: head.rfind(b"\n") + 1] or head)
-        if legacy is None:
-            raise NotText(
-                f"{display} is neither UTF-8 nor a text encoding leanread can detect "
-                f"({size} bytes); leanread cannot show it."
-            ) from None
-        return legacy.encoding, 0, legacy.alternatives
+def load_text(resolved: Resolved, limits: Limits, first: int = 1, limit: int | None = None) -> TextFile:
+    """The file decoded whole, or for a file over ``limits.index_bytes`` the window of ``limit``
+    lines from ``first`` read through the shared line index (``limit=None``: decode whole); the
+    encoding of a big file is judged from its first ``limits.sniff_bytes``.
 
-
-def decode_indexed(
-    index: LineIndex, real: str, display: str, head: bytes, first: int, count: int, byte_budget: int
-) -> TextFile:
-    """A ``TextFile`` of a big file whose ``lines`` hold lines ``first .. first + count - 1``
-    (fewer once their raw bytes pass ``byte_budget``), read through ``index``; ``head`` is the
-    file's first bytes, which decide binary and encoding.
+    The index is of the file as it is when it is opened (not as of ``resolved``'s ``stat``); a
+    file that grows meanwhile, as a log does, is served as of the bytes indexed
+    (``TextFile.growing``). A file replaced or rewritten during the pass is indexed once more.
 
     Raises:
-        NotText: binary, or UTF-16/32 (which the index cannot split). Bytes of a line that do
-            not decode are shown as U+FFFD and counted in ``invalid_bytes``.
-        StaleIndex, PathError: as for ``LineIndex.read_lines``.
+        NotText: binary, undecodable, or a big UTF-16/32 file (which the index cannot split).
+        PathError: as ``read_regular_file`` and ``LineIndex.read_lines``.
     """
-    codec, bom, others = _head_encoding(head, display, index.size)
+    count = limit if limit is not None and resolved.size > limits.index_bytes else None
+    data = read_regular_file(resolved, None if count is None else limits.sniff_bytes)
+    found = text_encoding(data, resolved.display, limits.sniff_bytes, None if count is None else resolved.size)
+    if count is None:
+        return _text_file(data, found)
+    try:
+        index = LINE_INDEXES.current(resolved.real, name=resolved.display)
+    except StaleIndex:  # replaced or rewritten during the pass: index what is there now
+        index = LINE_INDEXES.current(resolved.real, name=resolved.display)
+    budget = limits.max_bytes + 4 * limits.max_line_chars
+    return _window(index, resolved, found, range(max(first, 1), max(first, 1) + count), budget)
+
+
+def _window(index: LineIndex, resolved: Resolved, found: Encoding, wanted: range, byte_budget: int) -> TextFile:
+    """A ``TextFile`` of a big file whose ``lines`` hold the ``wanted`` lines (fewer once their
+    raw bytes pass ``byte_budget``), read through ``index`` in ``found``'s encoding. Bytes of a
+    line that do not decode are shown as U+FFFD and counted in ``invalid_bytes``."""
+    codec, bom = found.codec, found.bom
     crlf = index.lf_count > 0 and index.crlf_count == index.lf_count
     total = 0 if index.size == bom else index.total_lines  # a lone BOM is an empty file
     held: list[str] = []
     used = invalid = nuls = 0
-    number = max(first, 1)
-    while len(held) < count and number <= total and used <= byte_budget:
-        batch = index.read_lines(real, number, min(256, count - len(held)), name=display, grown_ok=True)
+    number = wanted.start
+    while len(held) < len(wanted) and number <= total and used <= byte_budget:
+        batch = index.read_lines(
+            resolved.real, number, min(256, len(wanted) - len(held)), name=resolved.display, grown_ok=True
+        )
         for raw in batch:
             if number == 1:
                 raw = raw[bom:]
@@ -320,12 +238,8 @@ def decode_indexed(
             held.append(shown(line))
             used += len(raw) + 1
             number += 1
-    try:  # served as of the bytes indexed when the file has grown since
-        growing = index.growing or os.stat(real).st_size > index.size
-    except OSError:
-        growing = index.growing
     return TextFile(
-        lines=IndexedLines(total, max(first, 1), held),
+        lines=IndexedLines(total, wanted.start, held),
         encoding=codec,
         bom=bom > 0,
         newline="\r\n" if crlf else "\n",
@@ -334,6 +248,14 @@ def decode_indexed(
         size=index.size,
         invalid_bytes=invalid,
         nul_bytes=nuls,
-        growing=growing,
-        other_encodings=others,
+        growing=_growing(index, resolved.real),
+        other_encodings=found.alternatives,
     )
+
+
+def _growing(index: LineIndex, real: str) -> bool:
+    """Whether the file has grown past the bytes ``index`` holds (it is served as of them)."""
+    try:
+        return index.growing or os.stat(real).st_size > index.size
+    except OSError:
+        return index.growing

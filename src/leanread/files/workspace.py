@@ -12,49 +12,20 @@ names the dangling symbolic link on the way, or suggests similar existing names.
 
 from __future__ import annotations
 
-import difflib
 import errno
 import os
 import stat
 import sys
-from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from collections.abc import Sequence
 from pathlib import Path
 
 from ..config.settings import Policy
 from ..errors import Denied, FileMissing, NotAFile, OutsideWorkspace, PathError
+from .missing import missing_message, root_gone, split_parts, through_file
 from .names import show_path
-from .safeopen import read_regular, refuse_long_path
+from .safeopen import Resolved, read_regular_file, refuse_long_path
 
-
-@dataclass(frozen=True)
-class Resolved:
-    """A path that passed the workspace checks.
-
-    Attributes:
-        real: absolute realpath on disk.
-        display: what the model is shown: relative to the first root (POSIX separators), or the
-            absolute path when the file lies in another root.
-        size: bytes, from ``stat``.
-        mtime_ns: modification time in nanoseconds, from ``stat``.
-        is_dir: True for a directory, False for a regular file.
-        ino: inode number, from the same ``stat`` (0 when unknown): a file replaced by another
-            of the same size and mtime (``rsync -a``, ``cp -p``, ``tar x``) has a new one.
-        ctime_ns: inode change time in nanoseconds, from the same ``stat`` (0 when unknown):
-            unlike the mtime, no user can set it, so an in-place rewrite that restores the
-            mtime still changes it.
-        dev: device number, from the same ``stat`` (0 when unknown): with ``ino``, the file
-            ``read_regular_file`` must find when it opens the path.
-    """
-
-    real: str
-    display: str
-    size: int
-    mtime_ns: int
-    is_dir: bool
-    ino: int = 0
-    ctime_ns: int = 0
-    dev: int = 0
+__all__ = ["Resolved", "Workspace", "given_roots", "read_regular_file"]
 
 
 _SPECIAL_KINDS = (
@@ -63,11 +34,6 @@ _SPECIAL_KINDS = (
     (stat.S_ISBLK, "a block device"),
     (stat.S_ISSOCK, "a socket"),
 )
-
-#: At most this many suggestions follow "File not found".
-MAX_SUGGESTIONS = 3
-#: Names of one folder compared for suggestions; a bigger folder is sampled in listing order.
-_MAX_SCANNED_NAMES = 10_000
 
 
 def given_roots(roots: Sequence[str | os.PathLike[str]] | None) -> list[str | os.PathLike[str]]:
@@ -136,6 +102,33 @@ class Workspace:
                 return root
         return None
 
+    def files_up(self, real: str, names: Sequence[str], *, skip: frozenset[str], with_root: bool) -> list[str]:
+        """Realpaths of the regular files named ``names`` in each folder from ``real``'s own up to
+        its root (the root's own only ``with_root``), outermost first, each once: only those inside
+        the workspace, not denied, and not in or below a folder named in ``skip``, by where they
+        sit and by where they link to. ``[]`` when ``real`` lies outside every root."""
+        root = self.root_of(real)
+        if root is None:
+            return []
+        per_folder: list[list[str]] = []  # nearest folder first
+        folder = os.path.dirname(real)
+        while True:
+            at_root = folder == root
+            if (with_root or not at_root) and not _below_any(root, os.path.join(folder, "x"), skip):
+                here = [os.path.realpath(os.path.join(folder, name)) for name in names]
+                per_folder.append([found for found in here if self._showable_file(found, skip)])
+            if at_root or len(folder) <= len(root):
+                break
+            folder = os.path.dirname(folder)
+        return list(dict.fromkeys(found for files in reversed(per_folder) for found in files))
+
+    def _showable_file(self, real: str, skip: frozenset[str]) -> bool:
+        """A regular file inside the workspace, not denied, not in or below a ``skip`` folder."""
+        root = self.root_of(real)
+        return (
+            os.path.isfile(real) and root is not None and not self.is_denied(real) and not _below_any(root, real, skip)
+        )
+
     def display(self, real: str) -> str:
         """The model-facing form of a realpath inside the workspace (see ``Resolved.display``),
         escaped by ``names.show_path`` (``caf\\xe9.txt``): one line of valid UTF-8 that
@@ -194,27 +187,24 @@ class Workspace:
 
     def _refuse_given_name(self, path: str, joined: str) -> None:
         """Refuse a denied name on the path as the caller wrote it, before the filesystem is touched."""
-        normal = os.path.normpath(joined)
-        if normal in self.roots:
-            return
-        hit = self._first_denied(normal)
-        if hit is None:
-            return
-        where, pattern = hit
-        if where == normal:
-            raise Denied(self._deny_message(f"{show_path(path)} is", pattern))
-        raise Denied(self._deny_message(f"{show_path(path)} is inside {self.display(where)}, which is", pattern))
+        self._refuse_denied(path, os.path.normpath(joined), through_links=False)
 
     def _refuse_real_name(self, path: str, real: str) -> None:
         """Refuse a path whose realpath (through links) ends in, or lies inside, a denied name."""
-        if real in self.roots:
-            return
-        hit = self._first_denied(real)
+        self._refuse_denied(path, real, through_links=True)
+
+    def _refuse_denied(self, path: str, checked: str, *, through_links: bool) -> None:
+        """Refuse the absolute ``checked`` (``path`` as written, or ``through_links`` its realpath)
+        when its own name, or a folder it lies in below its root, is denied."""
+        hit = None if checked in self.roots else self._first_denied(checked)
         if hit is None:
             return
         where, pattern = hit
-        if where == real:
-            raise Denied(self._deny_message(f"{show_path(path)} resolves to {self.display(real)}, which is", pattern))
+        if where == checked:
+            shown = (
+                f"{show_path(path)} resolves to {self.display(checked)}, which" if through_links else show_path(path)
+            )
+            raise Denied(self._deny_message(f"{shown} is", pattern))
         raise Denied(self._deny_message(f"{show_path(path)} is inside {self.display(where)}, which is", pattern))
 
     def locate(self, path: str) -> str | None:
@@ -279,7 +269,7 @@ class Workspace:
             real = os.path.realpath(joined)
             self._require_inside(path, real)
             self._refuse_real_name(path, real)
-            raise self._root_gone(path, joined) or FileMissing(lambda: self._missing_message(path, joined)) from None
+            raise root_gone(self, path, joined) or FileMissing(lambda: missing_message(self, path, joined)) from None
         except OSError as exc:
             if exc.errno == errno.ELOOP:
                 loop = f"{show_path(path)} is a symbolic-link loop; read the file it was meant to point to."
@@ -288,7 +278,7 @@ class Workspace:
                 real = os.path.realpath(joined)
                 self._require_inside(path, real)
                 self._refuse_real_name(path, real)
-                raise self._through_file(path) from None
+                raise through_file(self, path) from None
             raise PathError(f"Cannot resolve {show_path(path)}: {exc.strerror}.") from None
         self._require_inside(path, real)
         self._refuse_real_name(path, real)
@@ -304,7 +294,7 @@ class Workspace:
             try:
                 os.stat(joined)
             except NotADirectoryError:
-                raise self._through_file(path) from None
+                raise through_file(self, path) from None
             except OSError:
                 pass
         return Resolved(
@@ -323,169 +313,14 @@ class Workspace:
             roots = show_path(", ".join(self.roots))
             raise OutsideWorkspace(f"{show_path(path)} resolves outside the workspace ({roots}); use a path inside it.")
 
-    def _prefixes(self, path: str) -> Iterator[tuple[str, str, bool]]:
-        """``(as written, joined to the first root, is the last name)`` for each leading part of
-        ``path`` that ends in a name (``a``, ``a/b``, ... of ``a/b/``)."""
-        parts = _split(os.path.expanduser(path))
-        last = max((i for i, part in enumerate(parts) if part), default=-1)
-        for i, part in enumerate(parts):
-            if part:
-                written = "/".join(parts[: i + 1])
-                yield written, os.path.join(self.primary, written), i == last
 
-    def _through_file(self, path: str) -> PathError:
-        """The error for a path that goes on past a regular file as if it were a folder."""
-        for written, joined, _ in self._prefixes(path):
-            if os.path.isfile(joined) and self.root_of(os.path.realpath(joined)) is not None:
-                rest = _split(os.path.expanduser(path))[len(_split(written)) :]
-                if all(part in ("", ".") for part in rest):
-                    return PathError(f"{show_path(path)} is a file, not a folder; drop the trailing slash.")
-                past = f"{show_path(path)} goes on past {show_path(written)}"
-                return PathError(f"{past}, which is a file, not a folder; fix the path.")
-        return PathError(f"Cannot resolve {show_path(path)}: a part of it is a file, not a folder; fix the path.")
-
-    def _root_gone(self, path: str, joined: str) -> PathError | None:
-        """The error for a path under a root deleted or moved while the server ran: a
-        ``PathError``, not ``FileMissing``, so that ``write`` does not make the root again."""
-        for root in self.roots:
-            if (joined + "/").startswith(root.rstrip("/") + "/") and not os.path.isdir(root):
-                return PathError(
-                    f"The workspace root {show_path(root)} no longer exists (deleted or moved), so {show_path(path)} "
-                    "cannot be served; ask the user to restore it or restart leanread with a root that exists."
-                )
-        return None
-
-    def _missing_message(self, path: str, joined: str) -> str:
-        dangling = self._dangling_message(path)
-        if dangling is not None:
-            return dangling
-        suggestions = self._suggest(joined)
-        if suggestions:
-            return f"File not found: {show_path(path)}. Did you mean {', '.join(suggestions)}?"
-        return f"File not found: {show_path(path)}. Check the spelling, or list its folder to see what exists."
-
-    def _dangling_message(self, path: str) -> str | None:
-        """The error for a missing path that is, or goes through, a symbolic link to nothing.
-
-        Only a link inside the workspace whose target would be inside it too is named, so the
-        message reveals nothing about folders outside.
-        """
-        for written, joined, is_last in self._prefixes(path):
-            if not os.path.lexists(joined):
-                return None
-            if not os.path.islink(joined) or os.path.exists(joined):
-                continue
-            target = os.path.realpath(joined)
-            if self.root_of(os.path.realpath(os.path.dirname(joined))) is None or self.root_of(target) is None:
-                return None
-            link = (
-                f"a symbolic link to {self.display(target)}, which does not exist; "
-                "fix the link or read its target's real path."
-            )
-            if is_last:
-                return f"{show_path(path)} is {link}"
-            return f"{show_path(path)} is inside {show_path(written)}, {link}"
-        return None
-
-    def _suggest(self, joined: str) -> list[str]:
-        """Up to ``MAX_SUGGESTIONS`` existing paths close to the missing ``joined``, in display form.
-
-        The names of the missing file's folder are compared with its name; when that folder is
-        missing too, the closest existing ancestor's names are compared with the first missing
-        component, and a match is completed with the rest of the path when that exists. Only
-        names inside the workspace that exist and are not denied are suggested.
-        """
-        folder = os.path.realpath(os.path.dirname(joined.rstrip(os.sep)) or os.sep)
-        wanted = os.path.basename(joined.rstrip(os.sep))
-        rest: list[str] = []
-        while not os.path.isdir(folder):
-            parent = os.path.dirname(folder)
-            if parent == folder:
-                return []
-            rest.insert(0, wanted)
-            folder, wanted = parent, os.path.basename(folder)
-        if {wanted, *rest} & {"", ".", ".."} or self.root_of(folder) is None:
-            return []
-        try:
-            with os.scandir(folder) as entries:
-                names = [entry.name for _, entry in zip(range(_MAX_SCANNED_NAMES), entries, strict=False)]
-        except OSError:
-            return []
-        ranked = _close_names(wanted, names)
-        found: list[str] = []
-        for name in ranked:
-            candidate = os.path.join(folder, name)
-            if rest and self._servable(full := os.path.join(candidate, *rest)):
-                found.append(self.display(full))
-            elif self._servable(candidate):
-                found.append(self.display(candidate))
-            if len(found) == MAX_SUGGESTIONS:
-                break
-        return found
-
-    def _servable(self, candidate: str) -> bool:
-        """True when ``candidate`` exists, resolves inside the workspace and is not denied."""
-        return (
-            os.path.exists(candidate)
-            and self.root_of(os.path.realpath(candidate)) is not None
-            and not self.is_denied(candidate)
-        )
-
-
-def _split(path: str) -> list[str]:
-    """The parts of ``path`` between separators, empty and dot parts kept (``a/./b/`` gives
-    ``a``, ``.``, ``b``, ``""``; a leading ``/`` gives a first ``""``)."""
-    if os.altsep:
-        path = path.replace(os.altsep, os.sep)
-    return path.split(os.sep)
+def _below_any(root: str, real: str, folders: frozenset[str]) -> bool:
+    """Whether ``real`` (a realpath below ``root``) lies in or below a folder named in ``folders``."""
+    parts = os.path.relpath(real, root).split(os.sep)[:-1]
+    return any(part in folders for part in parts)
 
 
 def _has_dot_parts(path: str) -> bool:
     """True when a part after the first of ``path`` is empty, ``.`` or ``..`` (``a.txt/``,
     ``a.txt/.``, ``a.txt/..``): the parts ``realpath`` takes lexically, even after a file."""
-    return any(part in ("", ".", "..") for part in _split(path)[1:])
-
-
-def _similarity_key(name: str, other_ext: str) -> str:
-    stem, ext = os.path.splitext(name.lower())
-    return stem if ext and ext == other_ext else name.lower()
-
-
-def _close_names(wanted: str, names: Sequence[str], cutoff: float = 0.6) -> list[str]:
-    """``names`` close to ``wanted``, best first, as ``difflib.get_close_matches`` ranks them.
-
-    Unlike a plain ``get_close_matches``, case is ignored and a shared extension is left out of
-    the comparison, so ``nope.py`` is not "close" to ``app.py`` just because both end in ``.py``
-    while ``ap.py`` still finds ``app.py`` and ``README.MD`` finds ``README.md``.
-    """
-    wanted_ext = os.path.splitext(wanted.lower())[1]
-    matcher = difflib.SequenceMatcher()
-    scored: list[tuple[float, str]] = []
-    for name in names:
-        ext = os.path.splitext(name.lower())[1]
-        matcher.set_seqs(_similarity_key(name, wanted_ext), _similarity_key(wanted, ext))
-        if (
-            matcher.real_quick_ratio() >= cutoff
-            and matcher.quick_ratio() >= cutoff
-            and (score := matcher.ratio()) >= cutoff
-        ):
-            scored.append((score, name))
-    return [name for _, name in sorted(scored, reverse=True)]
-
-
-def read_regular_file(resolved: Resolved, limit: int | None = None) -> bytes:
-    """The bytes of a regular file resolved by ``Workspace.resolve``: all of them, or the first
-    ``limit``.
-
-    The file is opened without following any link and non-blocking, and must be the inode that
-    was checked (``safeopen.open_regular``): a folder on its path swapped for a link, or the file
-    swapped for a FIFO or another file after the check, is refused, never followed or waited on.
-
-    Raises:
-        NotAFile: the path is a directory or no longer a regular file.
-        FileMissing: the file vanished after the check.
-        PathError: it was replaced after the check, or cannot be opened (permissions).
-    """
-    if resolved.is_dir:
-        raise NotAFile(f"{resolved.display} is a directory; read a file inside it.")
-    return read_regular(resolved.real, resolved.display, expect=(resolved.dev, resolved.ino), limit=limit)
+    return any(part in ("", ".", "..") for part in split_parts(path)[1:])

@@ -42,13 +42,13 @@ from __future__ import annotations
 
 import json
 import os
-import zlib
 from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import replace
-from typing import Any, TypeVar, cast
+from typing import Any, cast
 
 from ..errors import LeanreadError
-from ..memo import Puts
+from .redis_base import IDLE_SECONDS, WatchError, as_bytes, as_text
+from .redis_transcript import RedisTranscript
 from .store import (
     CALL,
     CARRY,
@@ -56,24 +56,15 @@ from .store import (
     MatchLocation,
     NextWindow,
     ViewRecord,
+    compacted,
     inside,
     match_id,
     match_number,
+    rewound,
     unknown_call,
 )
-from .transcript import CallRecord, SessionSummary, decode_body, encode_body, normalized
 from .viewcache import ViewCache
 
-try:
-    import redis
-    from redis.exceptions import RedisError, WatchError
-except ImportError:  # pragma: no cover - redis is a dependency; this names the fix if it is missing
-    redis = None  # type: ignore[assignment]
-
-#: Seconds a session's keys live after its last write, unless the URL or caller says otherwise.
-IDLE_SECONDS = 7 * 24 * 3600
-#: Seconds a Redis command may take before the call fails with a clear error.
-SOCKET_TIMEOUT = 5.0
 #: Times compact/rewind retry when another server appended to the session meanwhile.
 RETRIES = 50
 
@@ -91,36 +82,6 @@ for i = 1, 10 do if i ~= 7 then redis.call('EXPIRE', KEYS[i], ARGV[2]) end end
 redis.call('SADD', KEYS[7], ARGV[6])
 return seq
 """
-
-_RECORD_CALL = """
-local number = redis.call('RPUSH', KEYS[1], ARGV[1])
-redis.call('HSET', KEYS[2], number, ARGV[2])
-redis.call('HSET', KEYS[3], ARGV[3], number)
-redis.call('HINCRBY', KEYS[4], 'calls', 1)
-redis.call('HINCRBY', KEYS[4], 'tokens', ARGV[4])
-if ARGV[5] == '' then
-  redis.call('HINCRBY', KEYS[4], 'unknown', 1)
-  redis.call('HINCRBY', KEYS[4], 'unknown_tokens', ARGV[4])
-else
-  redis.call('HINCRBY', KEYS[4], 'full_tokens', ARGV[5])
-end
-redis.call('HSETNX', KEYS[4], 'first', ARGV[6])
-redis.call('HSET', KEYS[4], 'last', ARGV[6])
-for i = 1, 4 do redis.call('EXPIRE', KEYS[i], ARGV[7]) end
-redis.call('ZADD', KEYS[5], ARGV[6], ARGV[8])
-return number
-"""
-
-T = TypeVar("T")
-
-
-def _b(text: str) -> bytes:
-    """A string as a Redis key part or value: UTF-8 with lone surrogates kept."""
-    return text.encode("utf-8", "surrogatepass")
-
-
-def _s(data: bytes) -> str:
-    return data.decode("utf-8", "surrogatepass")
 
 
 def _encode(record: ViewRecord) -> bytes:
@@ -150,7 +111,7 @@ def _decode(seq: int, data: bytes, visible: bool) -> ViewRecord:
     )
 
 
-class RedisLedger:
+class RedisLedger(RedisTranscript):
     """A ``LedgerStore`` in Redis, shared by every server process pointed at it.
 
     Args:
@@ -164,54 +125,9 @@ class RedisLedger:
     """
 
     def __init__(self, url: str, *, prefix: str = "leanread", idle_seconds: int = IDLE_SECONDS) -> None:
-        if redis is None:  # pragma: no cover
-            raise LeanreadError("The Redis ledger needs the redis package: pip install redis.")
-        if idle_seconds < 1:
-            raise LeanreadError(f"The Redis ledger's idle expiry must be 1 second or more (got {idle_seconds}).")
-        self.url = url
-        self.prefix = prefix
-        self.idle_seconds = idle_seconds
-        self._puts = Puts()
+        super().__init__(url, prefix=prefix, idle_seconds=idle_seconds)
         self._views = ViewCache()
-        try:
-            self._redis = redis.Redis.from_url(
-                url, socket_timeout=SOCKET_TIMEOUT, socket_connect_timeout=SOCKET_TIMEOUT, health_check_interval=30
-            )
-        except ValueError as exc:
-            raise LeanreadError(f"{url!r} is not a Redis URL ({exc}); pass redis://host:port/db.") from None
-        self._all_sessions = _b(f"{prefix}:all-sessions")
         self._append = self._redis.register_script(_APPEND)
-        self._record_call = self._redis.register_script(_RECORD_CALL)
-        self._call(self._redis.ping)
-
-    def __repr__(self) -> str:
-        return f"RedisLedger({self.url!r})"
-
-    def close(self) -> None:
-        """Close the connection pool (idempotent)."""
-        self._redis.close()
-
-    # --- keys and errors -------------------------------------------------------------------
-
-    def _key(self, session_id: str, *parts: str) -> bytes:
-        # the hash tag {…} keeps a session in one cluster slot; braces inside the id would end it early
-        tag = _b(session_id).replace(b"{", b"%7B").replace(b"}", b"%7D")
-        return b":".join([_b(self.prefix), b"{" + tag + b"}", *(_b(p) for p in parts)])
-
-    def _version_key(self, content_hash: str) -> bytes:
-        return _b(f"{self.prefix}:v:{content_hash}")
-
-    def _call(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
-        """Run one client call; a Redis failure becomes one clear sentence."""
-        try:
-            return fn(*args, **kwargs)
-        except WatchError:
-            raise
-        except RedisError as exc:
-            raise LeanreadError(
-                f"The Redis ledger at {self.url} did not answer ({type(exc).__name__}: {exc}); "
-                "check that the server is running, then retry the call."
-            ) from None
 
     # --- LedgerStore -----------------------------------------------------------------------
 
@@ -240,7 +156,7 @@ class RedisLedger:
         ]
         args = [
             _encode(record), self.idle_seconds, "1" if record.instructions else "0", "1" if record.visible else "0",
-            _b(record.path), _b(session_id), os.urandom(8).hex(), _b(record.call_id),
+            as_bytes(record.path), as_bytes(session_id), os.urandom(8).hex(), as_bytes(record.call_id),
         ]  # fmt: skip
         seq = self._call(self._append, keys=keys, args=args)
         return replace(record, seq=int(seq))
@@ -306,15 +222,17 @@ class RedisLedger:
     def sessions_under(self, root: str) -> list[str]:
         """Ids of the sessions with a record of ``root`` or of a file inside it, sorted; sessions
         that expired are dropped from the index."""
-        names = sorted(_s(name) for name in cast("set[bytes]", self._call(self._redis.smembers, self._all_sessions)))
+        names = sorted(
+            as_text(name) for name in cast("set[bytes]", self._call(self._redis.smembers, self._all_sessions))
+        )
         pipe = self._redis.pipeline(transaction=False)
         for name in names:
             pipe.smembers(self._key(name, "paths"))
         found: list[str] = []
         for name, paths in zip(names, self._call(pipe.execute), strict=True):
             if not paths:
-                self._call(self._redis.srem, self._all_sessions, _b(name))
-            elif any(inside(_s(path), root) for path in paths):
+                self._call(self._redis.srem, self._all_sessions, as_bytes(name))
+            elif any(inside(as_text(path), root) for path in paths):
                 found.append(name)
         return found
 
@@ -346,7 +264,8 @@ class RedisLedger:
         # one index of every call, renewed with each record: a key per call would expire on its
         # own while the session goes on, and a forgotten result would then still get stubs
         found = cast(
-            "list[bytes | None]", self._call(self._redis.hmget, self._key(session_id, "bycall"), [_b(c) for c in ids])
+            "list[bytes | None]",
+            self._call(self._redis.hmget, self._key(session_id, "bycall"), [as_bytes(c) for c in ids]),
         )
         return self._hide(session_id, (int(seq) for held in found if held for seq in held.split(b",")))
 
@@ -385,13 +304,7 @@ class RedisLedger:
         Raises:
             InvalidArgument: the session has no result with that call id.
         """
-
-        def pick(records: list[ViewRecord], limit: int) -> list[ViewRecord]:
-            gone = {r.call_id for r in records if r.kind != CARRY and r.seq <= limit}
-            gone -= {r.call_id for r in records if r.kind != CARRY and r.seq > limit}
-            return [r for r in records if r.seq <= limit or r.call_id in gone]
-
-        return self._hide_around(session_id, up_to_call_id, pick)
+        return self._hide_around(session_id, up_to_call_id, compacted)
 
     def rewind(self, session_id: str, to_call_id: str) -> int:
         """Mark every result after ``to_call_id`` as gone; returns how many visible records were
@@ -400,39 +313,13 @@ class RedisLedger:
         Raises:
             InvalidArgument: the session has no result with that call id.
         """
-        return self._hide_around(session_id, to_call_id, lambda records, limit: [r for r in records if r.seq > limit])
-
-    def put_version(self, content_hash: str, text: str) -> None:
-        """Keep the logical text of a shown file version (shared by every session of the file); a
-        text this process stored already only has its expiry renewed."""
-        key = self._version_key(content_hash)
-        if self._puts.seen(content_hash, text) and self._call(self._redis.expire, key, self.idle_seconds):
-            return
-        self._call(self._redis.set, self._version_key(content_hash), zlib.compress(_b(text)), ex=self.idle_seconds)
-
-    def get_version(self, content_hash: str) -> str | None:
-        """The text kept by ``put_version`` (its expiry renewed), or None.
-
-        Raises:
-            LeanreadError: the stored text is damaged.
-        """
-        key = self._version_key(content_hash)
-        blob = cast("bytes | None", self._call(self._redis.getex, key, ex=self.idle_seconds))
-        if blob is None:
-            return None
-        try:
-            return _s(zlib.decompress(blob))
-        except (zlib.error, UnicodeDecodeError) as exc:
-            raise LeanreadError(
-                f"The Redis ledger holds a damaged text for version {content_hash}; delete the key "
-                f"{self._version_key(content_hash)!r} and read the file again."
-            ) from exc
+        return self._hide_around(session_id, to_call_id, rewound)
 
     def set_last_path(self, session_id: str, path: str, next_window: NextWindow | None = None) -> None:
         """Remember the file the session read last (as the model knows it) and where its next
         window starts; both keys in one ``MULTI``, so they always name the same read."""
         pipe = self._redis.pipeline()
-        pipe.set(self._key(session_id, "last"), _b(path), ex=self.idle_seconds)
+        pipe.set(self._key(session_id, "last"), as_bytes(path), ex=self.idle_seconds)
         if next_window is None:
             pipe.delete(self._key(session_id, "next"))
         else:
@@ -442,7 +329,7 @@ class RedisLedger:
     def last_path(self, session_id: str) -> str | None:
         """The path given to ``set_last_path`` last, or None."""
         value = cast("bytes | None", self._call(self._redis.get, self._key(session_id, "last")))
-        return None if value is None else _s(value)
+        return None if value is None else as_text(value)
 
     def next_window(self, session_id: str) -> NextWindow | None:
         """The ``next_window`` given to ``set_last_path`` last, or None."""
@@ -477,82 +364,6 @@ class RedisLedger:
         path, line = json.loads(row)
         return str(path), int(line)
 
-    # --- TranscriptStore -------------------------------------------------------------------
-
-    def record_call(self, session_id: str, call: CallRecord) -> CallRecord:
-        """Append ``call`` to the session's transcript in one atomic step; returns it numbered."""
-        stored = normalized(call)
-        keys = [
-            self._key(session_id, "tx"),
-            self._key(session_id, "txb"),
-            self._key(session_id, "txid"),
-            self._key(session_id, "txsum"),
-            _b(f"{self.prefix}:sessions"),
-        ]
-        args = [
-            _head(stored), encode_body(stored), _b(stored.call_id), stored.tokens,
-            "" if stored.full_tokens is None else stored.full_tokens,
-            repr(stored.started), self.idle_seconds, _b(session_id),
-        ]  # fmt: skip
-        number = self._call(self._record_call, keys=keys, args=args)
-        return replace(stored, number=int(number))
-
-    def calls(
-        self, session_id: str, first: int = 1, limit: int | None = None, *, bodies: bool = True
-    ) -> list[CallRecord]:
-        """The session's calls numbered ``first`` on, at most ``limit`` of them, in order."""
-        start = max(first, 1) - 1
-        if limit is not None and limit <= 0:
-            return []
-        stop = -1 if limit is None else start + limit - 1
-        heads = cast("list[bytes]", self._call(self._redis.lrange, self._key(session_id, "tx"), start, stop))
-        found = [_from_head(start + i + 1, head) for i, head in enumerate(heads)]
-        if not bodies or not found:
-            return found
-        numbers = [c.number for c in found]
-        blobs = cast("list[bytes | None]", self._call(self._redis.hmget, self._key(session_id, "txb"), numbers))
-        return [self._with_body(c, blob) for c, blob in zip(found, blobs, strict=True)]
-
-    def _with_body(self, call: CallRecord, blob: bytes | None) -> CallRecord:
-        if blob is None:
-            return call
-        try:
-            return decode_body(call, blob)
-        except ValueError as exc:
-            raise LeanreadError(
-                f"The Redis ledger holds a tool call's text damaged ({exc}); delete the session's keys and go on."
-            ) from None
-
-    def find_call(self, session_id: str, call_id: str) -> CallRecord | None:
-        """The last call of the session with ``call_id``, or None."""
-        number = self._call(self._redis.hget, self._key(session_id, "txid"), _b(call_id))
-        if number is None:
-            return None
-        found = self.calls(session_id, int(number), 1)
-        return found[0] if found else None
-
-    def sessions(self) -> list[SessionSummary]:
-        """Every session with a transcript, the most recently active first; expired ones are
-        dropped from the index."""
-        index = _b(f"{self.prefix}:sessions")
-        names = [_s(name) for name in cast("list[bytes]", self._call(self._redis.zrevrange, index, 0, -1))]
-        pipe = self._redis.pipeline(transaction=False)
-        for name in names:
-            pipe.hgetall(self._key(name, "txsum"))
-        totals = self._call(pipe.execute)
-        out: list[SessionSummary] = []
-        for name, total in zip(names, totals, strict=True):
-            if not total:
-                self._call(self._redis.zrem, index, _b(name))
-                continue
-            t = {k.decode(): v.decode() for k, v in total.items()}
-            calls, tokens, full, unknown, unknown_tokens = (
-                int(t.get(key, 0)) for key in ("calls", "tokens", "full_tokens", "unknown", "unknown_tokens")
-            )
-            first, last = float(t["first"]), float(t["last"])
-            out.append(SessionSummary(name, calls, tokens, full, first, last, unknown, unknown_tokens))
-        return sorted(out, key=lambda summary: (-summary.last, summary.session))
-
     def session_paths(self, session_id: str) -> list[str]:
         """The files the session showed lines of, in the order first shown."""
         return list(dict.fromkeys(r.path for r in self._all(session_id) if r.kind != CALL))
@@ -565,20 +376,3 @@ class RedisLedger:
 
 def _seq(record: ViewRecord) -> int:
     return record.seq
-
-
-def _head(call: CallRecord) -> bytes:
-    """A call without its body, as the transcript list keeps it."""
-    fields = [call.call_id, call.tool, call.is_error, call.tokens, call.full_tokens, call.started, call.duration_ms]
-    return json.dumps(fields, separators=(",", ":")).encode()
-
-
-def _from_head(number: int, data: bytes) -> CallRecord:
-    call_id, tool, is_error, tokens, full_tokens, started, duration_ms = json.loads(data)
-    return CallRecord(
-        call_id, tool, {}, "", bool(is_error), tokens=int(tokens),
-        full_tokens=None if full_tokens is None else int(full_tokens),
-        started=float(started), duration_ms=float(duration_ms), number=number,
-    )  # fmt: skip
-
-

@@ -213,6 +213,19 @@ def last_seq_of(records: Iterable[ViewRecord], call_id: str) -> int | None:
     return max(seqs) if seqs else None
 
 
+def compacted(records: Sequence[ViewRecord], limit: int) -> list[ViewRecord]:
+    """The records a compaction up to the call at ``limit`` (its ``last_seq_of``) hides: those up
+    to it, and the lines carried later on behalf of a call that has no record after it."""
+    gone = {r.call_id for r in records if r.kind != CARRY and r.seq <= limit}
+    gone -= {r.call_id for r in records if r.kind != CARRY and r.seq > limit}
+    return [r for r in records if r.seq <= limit or r.call_id in gone]
+
+
+def rewound(records: Sequence[ViewRecord], limit: int) -> list[ViewRecord]:
+    """The records a rewind to the call at ``limit`` hides: every later one."""
+    return [r for r in records if r.seq > limit]
+
+
 class MemoryLedger:
     """A ``LedgerStore`` in process memory; lost when the process ends."""
 
@@ -283,9 +296,7 @@ class MemoryLedger:
             limit = last_seq_of(records, up_to_call_id)
             if limit is None:
                 raise unknown_call(up_to_call_id)
-            gone = {r.call_id for r in records if r.kind != CARRY and r.seq <= limit}
-            gone -= {r.call_id for r in records if r.kind != CARRY and r.seq > limit}
-            return self._hide(session_id, [r.seq for r in records if r.seq <= limit or r.call_id in gone])
+            return self._hide(session_id, [r.seq for r in compacted(records, limit)])
 
     def rewind(self, session_id: str, to_call_id: str) -> int:
         with self._lock:
@@ -293,7 +304,7 @@ class MemoryLedger:
             limit = last_seq_of(records, to_call_id)
             if limit is None:
                 raise unknown_call(to_call_id)
-            return self._hide(session_id, [r.seq for r in records if r.seq > limit])
+            return self._hide(session_id, [r.seq for r in rewound(records, limit)])
 
     def put_version(self, content_hash: str, text: str) -> None:
         with self._lock:

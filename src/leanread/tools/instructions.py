@@ -3,7 +3,6 @@ to the workspace root, attached to a result once per session in a ``<system-remi
 
 from __future__ import annotations
 
-import os
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -48,40 +47,14 @@ DEPENDENCY_FOLDERS = frozenset(
 )
 
 
-def in_dependency(root: str, real: str) -> bool:
-    """Whether ``real`` (a realpath below ``root``) lies in or below a ``DEPENDENCY_FOLDERS`` folder."""
-    parts = os.path.relpath(real, root).split(os.sep)[:-1]
-    return any(part in DEPENDENCY_FOLDERS for part in parts)
-
-
-def _attachable(workspace: Workspace, real: str) -> bool:
-    """A regular file inside the workspace, not denied, not in a dependency folder (by where it
-    sits and by where it links to)."""
-    root = workspace.root_of(real)
-    return os.path.isfile(real) and root is not None and not workspace.is_denied(real) and not in_dependency(root, real)
-
-
 def governing(workspace: Workspace, real_path: str, policy: Policy) -> list[str]:
     """Realpaths of the instruction files that govern ``real_path``, outermost first: those named
     in ``policy.instruction_files`` in each folder from the file's own up to its workspace root
     (the root's own only with ``policy.root_instructions``). Files outside the workspace, on the
     deny list, or in or below a dependency folder (``DEPENDENCY_FOLDERS``), by where they sit or
-    where they link to, are skipped."""
-    root = workspace.root_of(real_path)
-    if root is None:
-        return []
-    per_folder: list[list[str]] = []  # nearest folder first
-    folder = os.path.dirname(real_path)
-    while True:
-        at_root = folder == root
-        wanted = not at_root or policy.root_instructions
-        if wanted and not in_dependency(root, os.path.join(folder, "x")):
-            here = [os.path.realpath(os.path.join(folder, name)) for name in policy.instruction_files]
-            per_folder.append([real for real in here if _attachable(workspace, real)])
-        if at_root or len(folder) <= len(root):
-            break
-        folder = os.path.dirname(folder)
-    return list(dict.fromkeys(real for found in reversed(per_folder) for real in found))
+    where they link to, are skipped (``Workspace.files_up``)."""
+    names = policy.instruction_files
+    return workspace.files_up(real_path, names, skip=DEPENDENCY_FOLDERS, with_root=policy.root_instructions)
 
 
 def load(workspace: Workspace, reals: Sequence[str], max_bytes: int) -> list[Instruction]:

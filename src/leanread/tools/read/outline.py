@@ -18,12 +18,12 @@ from ...code.outline import (
     shown_lines,
 )
 from ...errors import InvalidArgument
-from ...files.textfile import IndexedLines, content_hash
+from ...files.textfile import IndexedLines, content_hash, load_text
 from ...ledger.knowledge import Knowledge, ranges_of
 from ...result import ToolResult
 from ...tokens import count_tokens
 from ...view.render import render_outline, render_outline_unchanged
-from ..common import knowledge_of, load_text, record_view
+from ..common import knowledge_of, record_view
 from .shared import Opened, facts_of, sight
 
 
@@ -55,7 +55,7 @@ def map_of(opened: Opened, start: int) -> Map:
     total = len(text_file.lines)
     if isinstance(text_file.lines, IndexedLines):  # too big to parse: head and tail through the index
         made = head_and_tail(total)
-        held = {n: load_text(ctx, resolved, n, 1).lines[n - 1] for n in shown_lines(made)}
+        held = {n: load_text(resolved, ctx.limits, n, 1).lines[n - 1] for n in shown_lines(made)}
         line_of: Callable[[int], str] = held.__getitem__
     else:
         made = outline(resolved.display, text_file.lines)

@@ -9,10 +9,11 @@ from typing import Any
 
 from ... import pruning
 from ...errors import InvalidArgument
+from ...files.textfile import load_text
 from ...result import ToolResult
 from ...tokens import count_tokens
 from ...view.render import render_slice, select_slice
-from ..common import load_text, new_instructions, record_view
+from ..common import new_instructions, record_view
 from . import outline
 from .focus import unfocused
 from .request import Job, first_line
@@ -64,7 +65,7 @@ def read(job: Job) -> ToolResult | Lines:
     """
     wanted = _wanted(job)
     first = max(job.request.offset or 1, 1)
-    text_file = load_text(job.ctx, job.resolved, first, None if wanted.whole else wanted.limit)
+    text_file = load_text(job.resolved, job.ctx.limits, first, None if wanted.whole else wanted.limit)
     opened = Opened(job, text_file, new_instructions(job.ctx, job.resolved))
     return _line_slice(opened) if wanted.slice else _answer(opened, wanted)
 
