@@ -117,7 +117,6 @@ HEADS = {
         "19\tline 19 of a long module docstring that explains the heap invariant.",
         "20\tline 20 of a long module docstring that explains the heap invariant.",
         "… lines 21-30: the rest of the docstring, left out; read them with offset=21, limit=10 …",
-        '32\t__about__ = """Heap queues"""',
         "34\t__all__ = ['heappush', 'heappop']",
         "36-37\tdef heappush(heap, item):",
         "39-40\tdef heappop(heap):",

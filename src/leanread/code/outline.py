@@ -127,8 +127,9 @@ def shown_lines(made: Outline) -> Iterator[int]:
     (decorators, attributes) above it, the imports among them, its tail."""
     yield from head_lines(made.head)
     for s in made.symbols:
-        yield from s.marks
-        yield s.line
+        if s.listed:
+            yield from s.marks
+            yield s.line
     yield from head_lines(made.later)
     if made.tail:
         yield from range(made.tail, made.total + 1)

@@ -24,6 +24,8 @@ class Symbol:
         depth: nesting depth (0 at the top).
         marks: first lines of its decorators, attributes, annotations or ``template`` header,
             between ``first`` and ``line`` (shown above its row).
+        listed: whether the outline shows its row; False for a trivial one-line assignment
+            (``DEBUG = False``), which ``symbol=`` still finds.
     """
 
     name: str
@@ -33,6 +35,7 @@ class Symbol:
     line: int
     depth: int
     marks: tuple[int, ...] = ()
+    listed: bool = True
 
 
 @dataclass(frozen=True)

@@ -46,7 +46,28 @@ def python_outline(lines: Sequence[str]) -> Outline | None:
                 names = [t.id for t in targets if isinstance(t, ast.Name)]
                 if names:
                     end = node.end_lineno or node.lineno
-                    symbols.append(Symbol(names[0], "variable", node.lineno, end, node.lineno, 0))
+                    listed = end > node.lineno or node.value is None or not trivial_value(node.value)
+                    symbols.append(Symbol(names[0], "variable", node.lineno, end, node.lineno, 0, listed=listed))
 
     visit(tree.body, "", 0, False)
+    if 2 * sum(not s.listed for s in symbols) > len(symbols):  # a module of constants: they are its map
+        symbols = [replace(s, listed=True) for s in symbols]
     return code_outline("python", lines, parse_tree("python", lines), symbols)
+
+
+def trivial_value(value: ast.expr) -> bool:
+    """Whether an assigned value tells a reader nothing to pick a definition by: a constant
+    (``None``, ``50``, ``"utf-8"``, ``-1``), a name or attribute (``os.sep``), or a call of one
+    whose arguments are such values (``logging.getLogger(__name__)``, ``TypeVar("T")``)."""
+    if isinstance(value, ast.Constant | ast.Name):
+        return True
+    if isinstance(value, ast.Attribute):
+        return trivial_value(value.value)
+    if isinstance(value, ast.UnaryOp):
+        return isinstance(value.operand, ast.Constant)
+    if isinstance(value, ast.Call):
+        arguments = [*value.args, *(k.value for k in value.keywords)]
+        return isinstance(value.func, ast.Name | ast.Attribute) and all(
+            isinstance(a, ast.Constant | ast.Name | ast.Attribute) for a in arguments
+        )
+    return False
