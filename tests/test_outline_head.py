@@ -184,7 +184,6 @@ HEADS = {
         "5\tpackage bytes",
         "6\t",
         '7\timport "errors"',
-        '9\tvar errNegative = errors.New("negative")',
         "11-13\tfunc (r *Reader) Len() int {",
     ],
     "main.rs": [
@@ -194,7 +193,6 @@ HEADS = {
         "13\t#![feature(rustc_private)]",
         "14\t",
         "15\textern crate rustc_driver;",
-        "17\tconst LIMIT: usize = 10;",
         "19\tuse std::env;",
         "20\t#[cfg(unix)]",
         "21\tuse std::os::unix::fs::PermissionsExt;",
@@ -236,7 +234,6 @@ HEADS = {
         "15\t#else",
         "16\t#include <unistd.h>",
         "17\t#endif",
-        "19\t#define MAX 10",
         "21\tint util_init(void);",
         "23-26\tstatic int util_max(int a, int b)",
     ],

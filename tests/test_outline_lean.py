@@ -164,3 +164,98 @@ def test_a_window_after_a_logs_outline_marks_its_head_and_tail(tmp_path: Path) -
         [*lines[274:280], "… lines 281-300 unchanged since you read them …"],
         "(End of file - total 300 lines)",
     )
+
+
+GO = """package main
+
+import "fmt"
+
+const maxRetries = 3
+var ErrClosed = errors.New("closed")
+var table = map[string]int{"a": 1}
+
+func main() {
+\tfmt.Println(1)
+}
+
+func other() {
+}
+
+func third() {
+}
+"""
+RUST = """use std::io;
+
+const MAX: usize = 10;
+static NAME: &str = "x";
+const TABLE: [u8; 2] = [1, 2];
+
+fn main() {
+    println!("x");
+}
+
+fn other() {
+}
+"""
+C = """#include <stdio.h>
+
+#define SIZE 512
+#define NAME "x"
+#define MAX(a, b) ((a) > (b) ? (a) : (b))
+static int count = 0;
+int add(int a, int b);
+
+int add(int a, int b) {
+    return a + b;
+}
+
+int main(void) {
+    return 0;
+}
+"""
+
+
+@pytest.mark.parametrize(
+    ("path", "source", "rows", "unlisted"),
+    [
+        (
+            "main.go",
+            GO,
+            [
+                "1\tpackage main",
+                "2\t",
+                '3\timport "fmt"',
+                '7\tvar table = map[string]int{"a": 1}',
+                "9-11\tfunc main() {",
+                "13-14\tfunc other() {",
+                "16-17\tfunc third() {",
+            ],
+            ["maxRetries", "ErrClosed"],
+        ),
+        (
+            "lib.rs",
+            RUST,
+            ["1\tuse std::io;", "5\tconst TABLE: [u8; 2] = [1, 2];", "7-9\tfn main() {", "11-12\tfn other() {"],
+            ["MAX", "NAME"],
+        ),
+        (
+            "add.c",
+            C,
+            [
+                "1\t#include <stdio.h>",
+                "5\t#define MAX(a, b) ((a) > (b) ? (a) : (b))",
+                "7\tint add(int a, int b);",
+                "9-11\tint add(int a, int b) {",
+                "13-15\tint main(void) {",
+            ],
+            ["SIZE", "NAME", "count"],
+        ),
+    ],
+)
+def test_trivial_one_line_constants_get_no_row_in_any_language(
+    path: str, source: str, rows: list[str], unlisted: list[str]
+) -> None:
+    assert _rows(path, source) == rows
+    made = outline(path, source.split("\n")[:-1])
+    assert [s.name for s in made.symbols if not s.listed] == unlisted
+    assert [find_symbol(made, name, path).name for name in unlisted] == unlisted

@@ -3,7 +3,8 @@ head, its definitions, a log's tail). Line numbers are 1-based and inclusive."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
 
 from .outlinehead import LeftOut
 
@@ -71,3 +72,11 @@ def head_and_tail(total: int) -> Outline:
     head = min(HEAD_TAIL_LINES, total)
     tail = max(total - HEAD_TAIL_LINES + 1, head + 1)
     return Outline("log", total, ((1, head),) if head else (), (), tail if tail <= total else 0)
+
+
+def relisted_when_mostly_trivial(symbols: Sequence[Symbol]) -> list[Symbol]:
+    """``symbols``, every one listed when most are not (a module of constants, a header of
+    ``#define``s: those are its map)."""
+    if 2 * sum(not s.listed for s in symbols) > len(symbols):
+        return [replace(s, listed=True) for s in symbols]
+    return list(symbols)

@@ -7,7 +7,7 @@ import ast
 from collections.abc import Sequence
 from dataclasses import replace
 
-from .outlinemodel import Outline, Symbol
+from .outlinemodel import Outline, Symbol, relisted_when_mostly_trivial
 from .outlinetree import code_outline, parse_tree, tree_sitter_outline
 from .pyparse import parse_python
 
@@ -50,8 +50,7 @@ def python_outline(lines: Sequence[str]) -> Outline | None:
                     symbols.append(Symbol(names[0], "variable", node.lineno, end, node.lineno, 0, listed=listed))
 
     visit(tree.body, "", 0, False)
-    if 2 * sum(not s.listed for s in symbols) > len(symbols):  # a module of constants: they are its map
-        symbols = [replace(s, listed=True) for s in symbols]
+    symbols = relisted_when_mostly_trivial(symbols)
     return code_outline("python", lines, parse_tree("python", lines), symbols)
 
 

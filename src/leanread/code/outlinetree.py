@@ -13,7 +13,7 @@ from typing import Any
 
 from .outlinegrammars import DEFAULT_EXPORTS, GRAMMARS, JS_FUNCTIONS, Grammar
 from .outlinehead import VALUE_KINDS, Head, code_head
-from .outlinemodel import Outline, Symbol
+from .outlinemodel import Outline, Symbol, relisted_when_mostly_trivial
 
 
 def code_outline(language: str, lines: Sequence[str], tree: Any, symbols: Sequence[Symbol]) -> Outline:
@@ -242,6 +242,36 @@ def _is_guard(node: Any) -> bool:
     )
 
 
+#: Kinds of definition whose row is left out when the value is trivial (``const MAX = 10``).
+_VALUES = frozenset({"constant", "variable", "static", "macro", "declaration"})
+#: A value that says nothing to pick a definition by: a number, a string, a (qualified) name, or
+#: a call of a name with such arguments (``errors.New("closed")``), as ``outlinepython`` judges.
+_ATOM = r"""-?(?:\d[\w.]*|"[^"\n]*"|'[^'\n]*'|`[^`\n]*`|[A-Za-z_][\w.:]*)"""
+_TRIVIAL = re.compile(rf"{_ATOM}|[A-Za-z_][\w.:]*\((?:\s*{_ATOM}(?:\s*,\s*{_ATOM})*\s*)?\)")
+
+
+def _trivial(node: Any, kind: str) -> bool:
+    """Whether ``node`` is a one-line value definition whose value is trivial: Go ``const X = 1``
+    (or a spec with no value, ``B`` after ``A = iota``), Rust ``const MAX: usize = 10;``, C
+    ``#define SIZE 512`` or ``static int count = 0;``. A prototype or a function-like macro is not."""
+    if kind not in _VALUES or node.start_point[0] != _end_row(node):
+        return False
+    if node.type in _GO_DECLARATIONS:
+        specs = _go_specs(node)
+        node = specs[0] if len(specs) == 1 else node
+    if node.type == "declaration":
+        declarator = node.child_by_field_name("declarator")
+        if declarator is None or declarator.type not in ("init_declarator", "identifier"):
+            return False  # a prototype, an array or a pointer
+        node = declarator
+    if node.type in ("preproc_function_def", "type_declaration", "type_spec", "type_alias"):
+        return False
+    value = node.child_by_field_name("value")
+    if value is None:
+        return node.type in ("const_spec", "var_spec", "preproc_def", "identifier")
+    return _TRIVIAL.fullmatch(value.text.decode("utf-8", "replace").strip()) is not None
+
+
 @dataclass
 class _Walk:
     """One pass over a tree-sitter tree that collects its definitions in file order."""
@@ -252,7 +282,7 @@ class _Walk:
 
     def add(self, name: str, kind: str, node: Any, depth: int) -> None:
         first, line, last, marks = _spans(node)
-        self.symbols.append(Symbol(name, kind, first, last, line, depth, marks))
+        self.symbols.append(Symbol(name, kind, first, last, line, depth, marks, listed=not _trivial(node, kind)))
 
     def visit(self, node: Any, prefix: str, depth: int, in_type: bool = False) -> None:
         """List the definitions among ``node``'s children; look into containers. Declarations
@@ -323,4 +353,4 @@ def tree_sitter_outline(language: str, lines: Sequence[str]) -> Outline | None:
         return None
     walk = _Walk(language, GRAMMARS[language], [])
     walk.visit(tree.root_node, "", 0)
-    return code_outline(language, lines, tree, walk.symbols)
+    return code_outline(language, lines, tree, relisted_when_mostly_trivial(walk.symbols))
