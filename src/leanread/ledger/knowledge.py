@@ -12,7 +12,9 @@ Grep rows and outline rows (records of kind ``INDEX_KINDS``) are lines the model
 edit may change them, but not lines it has as the file's text: a read never replaces them with
 a marker or a stub (``Knowledge.as_text``). They are shown one by one, out of their context and
 with holes (an outline leaves out bodies and blank lines), so a marker for them would ask the
-model to splice a read's window out of an index.
+model to splice a read's window out of an index. An outline's head is the file's text, every
+line in order: the same call records it as a ``read`` too, and it counts as text until the file
+changes (what is carried from the call stays index rows).
 
 Knowledge that outlives a change is written back as *carry* records: a record of the new
 version owned by the call that first showed the lines, so forgetting that call forgets them.
@@ -32,6 +34,8 @@ from .store import CARRY, LineRange, ViewRecord
 #: Record kinds whose lines are index rows (``grep`` matches and context, ``outline`` rows): seen,
 #: but not held as the file's text (``Knowledge.as_text``).
 INDEX_KINDS = frozenset({"grep", "outline"})
+#: Records of a call that showed index rows that are not its own text records.
+_NOT_TEXT = INDEX_KINDS | {CARRY}
 
 
 class KnownLine(NamedTuple):
@@ -220,7 +224,8 @@ def know(
     index_calls = {r.call_id for r in records if r.kind in INDEX_KINDS}
     if not any(r.call_id in index_calls for r in group):
         return whole
-    text_seen = fold_seen([r for r in group if r.call_id not in index_calls], total)
+    # a call's own text records count (an outline's head); what is carried from it stays index rows
+    text_seen = fold_seen([r for r in group if r.call_id not in index_calls or r.kind not in _NOT_TEXT], total)
     # a number a newer index row gave to another line is no longer the model's for this one
     kept = {n: k for n, k in text_seen.items() if (w := seen.get(n)) is not None and w.then == k.then}
     return replace(whole, text_only=_mapped(kept, seen_hash, changed_since, current_lines, old_lines, whole.opcodes))

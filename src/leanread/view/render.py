@@ -399,7 +399,8 @@ def render_outline(
     Returns:
         The text, and the line numbers it shows whole (for the ledger).
     """
-    example = next((s.name for s in made.symbols if s.depth > 0), made.symbols[0].name if made.symbols else None)
+    listed = [s for s in made.symbols if s.listed]
+    example = next((s.name for s in listed if s.depth > 0), listed[0].name if listed else None)
     cap = outline_line_chars(limits)
     in_head = set(head_lines(made.head))
     head = [(n, f"{n}\t{cut_line(line_of(n), cap)}") for n in sorted(in_head)]
@@ -408,6 +409,7 @@ def render_outline(
     rows = {  # one row a line: a one-line type's members (``interface I { void f(); }``) share its row
         n: (n, f"{label}\t{cut_line(line_of(n), cap)}", s.depth)
         for s in reversed(made.symbols)
+        if s.listed
         for n, label in [(s.line, _lines_label(s.line, s.last)), *((m, str(m)) for m in s.marks)]
     }
     imports = {n: (n, f"{n}\t{cut_line(line_of(n), cap)}", 0) for n in head_lines(made.later)}

@@ -17,6 +17,7 @@ from ...code.outline import (
     outline,
     shown_lines,
 )
+from ...code.outlinehead import head_lines
 from ...errors import InvalidArgument
 from ...files.textfile import IndexedLines, content_hash, load_text
 from ...ledger.knowledge import Knowledge, ranges_of
@@ -107,6 +108,9 @@ def read_outline(opened: Opened, mapped: Map, start: int) -> ToolResult:
     shown = () if earlier else ranges_of(whole)
     # outline rows: seen (an edit may change them), not held as text (``knowledge.INDEX_KINDS``)
     record_view(ctx, call_id, resolved, text_file, shown, kind="outline", knowledge=knowledge, instructions=attached)
+    runs = () if earlier else text_runs(made, whole)
+    if runs:  # the head (imports, a log's head and tail) is the file's text: a later read may mark it
+        record_view(ctx, call_id, resolved, text_file, runs, kind="read")
     tokens = count_tokens(text)
     metadata: dict[str, Any] = {
         "call_id": call_id,
@@ -125,6 +129,15 @@ def read_outline(opened: Opened, mapped: Map, start: int) -> ToolResult:
         "tokens": tokens,
     }
     return ToolResult(text, metadata=metadata)
+
+
+def text_runs(made: Outline, whole: tuple[int, ...]) -> tuple[tuple[int, int], ...]:
+    """The runs of lines an outline shows as the file's text, every line of the run in order
+    under its number: its head, the imports among its rows, a log's tail (of the lines in
+    ``whole``, those shown uncut); line ranges, 1-based and inclusive."""
+    text = {*head_lines(made.head), *head_lines(made.later)}
+    text |= set(range(made.tail, made.total + 1)) if made.tail else set()
+    return ranges_of(tuple(n for n in whole if n in text))
 
 
 def _earlier_outline(seen: Knowledge, knowledge: Knowledge, whole: tuple[int, ...]) -> str | None:
