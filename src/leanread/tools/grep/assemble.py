@@ -11,6 +11,7 @@ from typing import Any
 from ...files.ripgrep import FileHits, Hit, RgOptions, search_json
 from ...files.textfile import TextFile, shown
 from ...files.workspace import Resolved
+from ...view.frame import Own
 from ...view.marks import marker_pays
 from ...view.render import CUT_MARKER, byte_size
 from ..common import ToolContext, knowledge_of
@@ -156,7 +157,7 @@ def _marked(
             run = rows[i:j]
             marker = _held_marker(run[0][0], run[-1][0], match)
             if marker_pays(marker, [row.replace(ID_SLOT, "") for _, row in run]):
-                out.append((ID_SLOT if any(n == match for n, _ in run) else "") + marker)
+                out.append(Own((ID_SLOT if any(n == match for n, _ in run) else "") + marker))
             else:
                 out.extend(row for _, row in run)
                 kept.extend(n for n, _ in run)
@@ -283,9 +284,15 @@ def assemble(shown_files: Sequence[Shown], ids: Sequence[str]) -> tuple[list[str
                 match_id = next(it)
                 line, column = next(pending)
                 matches.append({"id": match_id, "path": s.resolved.display, "line": line, "column": column})
-                row = row.replace(ID_SLOT, "", 1)
+                row = without_slot(row)
             body.append(row)
     return body, matches
+
+
+def without_slot(row: str) -> str:
+    """``row`` with its match's ``ID_SLOT`` taken out, still ``Own`` when it was (a marker)."""
+    plain = row.replace(ID_SLOT, "", 1)
+    return Own(plain) if isinstance(row, Own) else plain
 
 
 class Pager:
