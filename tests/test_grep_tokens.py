@@ -1,6 +1,7 @@
-"""`grep` over lines the model holds as read: a run of them is one marker row where that pays
-(read's wording and rule, `view.marks.marker_pays`), never for lines seen only as grep rows or
-under other numbers; the real ripgrep over real files."""
+"""What `grep` does not send twice: a run of lines the model holds as read is one marker row where
+that pays (read's wording and rule, `view.marks.marker_pays`), never for lines seen only as grep
+rows or under other numbers; a files-only page writes a folder once for its files. The real
+ripgrep over real files."""
 
 from __future__ import annotations
 
@@ -67,3 +68,37 @@ def test_a_forgotten_read_is_not_marked(session: Session, calc: Path) -> None:
     assert session.grep("total_20 ", context=4).text == f"calc.py\n{MARKER_20}"
     session.forget(read.metadata["call_id"])
     assert session.grep("total_20 ", context=4).text == "\n".join(["calc.py", *_rows(16, 24, 20)])
+
+
+def test_files_only_writes_a_folder_once_for_its_files(session: Session, root: Path) -> None:
+    pkg = root / "src" / "main" / "java" / "com" / "example"
+    for name, hits in (("A.java", 2), ("B.java", 1), ("util/C.java", 3), ("util/D.java", 1), ("x/E.java", 1)):
+        (pkg / name).parent.mkdir(parents=True, exist_ok=True)
+        (pkg / name).write_text("token\n" * hits)
+    (root / "README.md").write_text("token\n")
+    (root / "setup.cfg").write_text("token\n")
+    (pkg / "  odd.java").write_text("token\n")
+    result = session.grep("token", files_only=True)
+    assert result.text == "\n".join(
+        [
+            "README.md (1 match)",
+            "setup.cfg (1 match)",
+            "src/main/java/com/example/",
+            "  \\x20\\x20odd.java (1 match)",
+            "  A.java (2 matches)",
+            "  B.java (1 match)",
+            "src/main/java/com/example/util/",
+            "  C.java (3 matches)",
+            "  D.java (1 match)",
+            "src/main/java/com/example/x/E.java (1 match)",
+        ]
+    )
+    page = session.grep("token", files_only=True, max_results=2, offset=5)
+    assert page.text == "\n".join(
+        [
+            "src/main/java/com/example/B.java (1 match)",
+            "src/main/java/com/example/util/C.java (3 matches)",
+            "",
+            "(Showing files 5-6 of 8, 11 matches in all. Use offset=7 to continue.)",
+        ]
+    )
