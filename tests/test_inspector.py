@@ -83,7 +83,7 @@ def test_integer_boolean_and_enum_arguments(inspector: Path, repo: Path) -> None
     )
     assert _text(listed) == (
         False,
-        ".:\nsrc/ (1 file)\nsetup.py",
+        ".:\nsrc/\nsetup.py",
     )
     assert _text(found) == (
         False,

@@ -85,7 +85,7 @@ def test_default_tree_leaves_out_the_noise(session: Session, repo: Path) -> None
 
 def test_depth_one_and_a_deep_subfolder(session: Session, repo: Path) -> None:
     assert session.ls(depth=1).text == _tree(
-        [".github/workflows/ (1 file)", "docs/ (1 file)", "src/ (4 files)", ".gitignore", "README.md"], LEFT_OUT
+        [".github/workflows/", "docs/", "src/", ".gitignore", "README.md"], LEFT_OUT
     )
     assert session.ls("src", depth=5).text == _tree(
         ["pkg/", "  deep/", "    c.py", "  a.py", "  b.py", "main.py"], "", where="src"
@@ -126,7 +126,7 @@ def test_entry_cap_collapses_folders_level_by_level(session: Session, repo: Path
 def test_an_explicit_virtualenv_or_ignored_folder_is_listed(session: Session, repo: Path) -> None:
     assert session.ls(".venv").text == _tree(["lib/", "  site.py", "pyvenv.cfg"], "", ".venv")
     listed = session.ls("node_modules", depth=1).text
-    assert listed == _tree(["x/ (1 file)"], "", "node_modules")
+    assert listed == _tree(["x/"], "", "node_modules")
 
 
 def test_refusals_and_empty_folders(session: Session, repo: Path) -> None:
@@ -155,7 +155,7 @@ async def test_ls_over_mcp(repo: Path) -> None:
     assert list(ls.input_schema["properties"]) == ["path", "depth", "max_entries", "include_ignored"]
     assert "required" not in ls.input_schema
     assert ls.annotations is not None and ls.annotations.read_only_hint is True
-    assert text_of(listed) == _tree(["pkg/ (3 files)", "main.py"], "", "src")
+    assert text_of(listed) == _tree(["pkg/", "main.py"], "", "src")
     assert listed.meta["leanread"]["files"] == 4
     assert (
         text_of(bad) == "Invalid arguments for ls: depth must be a whole number (got 1.5); see the tool's input schema."
@@ -171,7 +171,7 @@ def test_ls_cli(repo: Path) -> None:
         cwd="/",
     )
     assert done.returncode == 0, done.stderr
-    assert done.stdout == _tree(["pkg/ (3 files)", "main.py"], "", "src") + "\n"
+    assert done.stdout == _tree(["pkg/", "main.py"], "", "src") + "\n"
 
 
 @pytest.fixture
@@ -325,11 +325,9 @@ def test_a_chain_of_lone_folders_is_one_row_and_one_level(session: Session, root
     assert session.ls("src/main", depth=2).text == _tree(
         ["java/com/example/app/", "  util/ (1 file)", "  App.java"], where="src/main"
     )
-    assert session.ls("src/test/java/com/example", depth=1).text == _tree(
-        ["app/ (1 file)"], where="src/test/java/com/example"
-    )
+    assert session.ls("src/test/java/com/example", depth=1).text == _tree(["app/"], where="src/test/java/com/example")
     listing = session.ls(depth=1)
-    assert listing.text == _tree(["src/ (3 files)", "pom.xml"])
+    assert listing.text == _tree(["src/", "pom.xml"])
     assert (listing.metadata["folders"], listing.metadata["files"]) == (12, 4)
 
 
@@ -359,4 +357,16 @@ def test_a_link_or_a_file_beside_a_folder_ends_its_chain(session: Session, root:
             ".gitignore",
         ],
         "(Not listed: g/skipped.log, left out by .gitignore (include_ignored=true lists it).)",
+    )
+
+
+def test_a_flat_listing_shows_folders_as_ls_does(session: Session, repo: Path) -> None:
+    assert session.ls("src", depth=1).text == _tree(["pkg/", "main.py"], where="src")
+    assert session.ls(depth=1, max_entries=2).text == _tree(
+        [".github/workflows/", "docs/"],
+        "(Showing 2 of 5 entries of .; 6 folders, 8 files below it. Read . for a paged listing of every entry, "
+        f"or ls a subfolder.)\n{LEFT_OUT}",
+    )
+    assert session.ls("src", depth=2).text == _tree(
+        ["pkg/", "  deep/ (1 file)", "  a.py", "  b.py", "main.py"], where="src"
     )

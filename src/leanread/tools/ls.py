@@ -24,7 +24,7 @@ files are ``rg --files`` below the folder: ``.gitignore`` rules, ``.git``, ``nod
 here. So a folder with no file left is not shown. A chain of folders that each hold only the next
 is one row and one level (``main/java/com/example/``). Up to ``depth`` levels are shown; deeper
 folders, and folders whose entries do not fit in the entry cap, are shown collapsed with their file
-count.
+count, except in a flat listing (``depth=1``), whose folders are all closed as ``ls`` shows them.
 
 ripgrep does not report symbolic links, so each folder shown is scanned for them: a link is listed
 as ``name -> target`` (the target as the tools take it, ``/`` after a folder), ``-> … (missing)``
@@ -208,8 +208,10 @@ def _files(count: int) -> str:
     return f"{count} file" + ("" if count == 1 else "s")
 
 
-def _rows(folder: _Folder, indent: str, rows: list[str], cap: int | None = None) -> int:
-    """Append the rows of an expanded folder; returns how many folders were shown collapsed."""
+def _rows(folder: _Folder, indent: str, rows: list[str], cap: int | None = None, counts: bool = True) -> int:
+    """Append the rows of an expanded folder; returns how many folders were shown collapsed.
+    ``counts``: a collapsed folder shows its file count (False for a flat listing, ``depth=1``,
+    where no folder is open, so none needs telling apart from an open one)."""
     collapsed = 0
     leaves = sorted([(name, show_path(name)) for name in folder.files] + list(folder.links.items()))
     names = [(name, True) for name in sorted(folder.folders)] + [(row, False) for _, row in leaves]
@@ -222,7 +224,7 @@ def _rows(folder: _Folder, indent: str, rows: list[str], cap: int | None = None)
             rows.append(f"{indent}{show_path(name)}/")
             collapsed += _rows(child, indent + "  ", rows)
         else:
-            rows.append(f"{indent}{show_path(name)}/ ({_files(child.count)})")
+            rows.append(f"{indent}{show_path(name)}/" + (f" ({_files(child.count)})" if counts else ""))
             collapsed += 1
     return collapsed
 
@@ -324,7 +326,7 @@ def run(ctx: ToolContext, request: LsRequest, call_id: str) -> ToolResult:
     folders = _folders(root)  # before chains of folders are merged into one row each
     used, cut = _expand(root, target.real, depth, cap, ctx)
     rows: list[str] = []
-    collapsed = _rows(root, "", rows, cap if cut else None)
+    collapsed = _rows(root, "", rows, cap if cut else None, counts=depth > 1)
     where = target.display
     links = _links(root)
     notes = _notes(where, root, cap if cut else None, collapsed, folders, links, cap)
