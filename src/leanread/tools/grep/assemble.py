@@ -11,6 +11,7 @@ from typing import Any
 from ...files.ripgrep import FileHits, Hit, RgOptions, search_json
 from ...files.textfile import TextFile, shown
 from ...files.workspace import Resolved
+from ...ledger.knowledge import Knowledge
 from ...view.frame import Own
 from ...view.marks import marker_pays
 from ...view.render import CUT_MARKER, byte_size
@@ -30,6 +31,7 @@ class Shown:
     matches: list[tuple[int, int]] = field(default_factory=list)  # (line, column) of each match shown
     groups: list[tuple[int, list[int]]] = field(default_factory=list)  # per match: (rows, lines shown whole)
     cut: bool = False  # a line of the file was shown cut
+    knowledge: Knowledge | None = None  # what the model knew of the file before this call
 
 
 @dataclass
@@ -223,10 +225,11 @@ def render_page(
             continue
         resolved, text_file, line_of = ready.resolved, ready.text_file, ready.line_of
         hits = ready.hits[skip : skip + take]
-        entry = Shown(resolved, text_file)
+        knowledge = knowledge_of(ctx, resolved, text_file, keep_version=False)
+        entry = Shown(resolved, text_file, knowledge=knowledge)
         header_bytes = len(shown(resolved.display).encode("utf-8")) + 1
         groups = _groups([h.line for h in hits], before, after, len(text_file.lines))
-        held = held_as_read(ctx, resolved, text_file)
+        held = held_as_read(knowledge)
         for group, hit in zip(groups, hits, strict=True):
             made = _rows(group, line_of, hit, text_file, held)
             size = sum(len(r.encode("utf-8")) + 1 for r in made.rows) + ID_BYTES + (0 if entry.rows else header_bytes)
@@ -257,11 +260,10 @@ def render_page(
     return shown_files, _with_not_text(notes, not_text), consumed, capped_context
 
 
-def held_as_read(ctx: ToolContext, resolved: Resolved, text_file: TextFile) -> frozenset[int]:
-    """Line numbers of this version the model has as text under the same numbers (a read, an edit
-    or a write still visible; not grep or outline rows): the lines a marker may stand for."""
-    known = knowledge_of(ctx, resolved, text_file, keep_version=False).as_text()
-    return frozenset(n for n, line in known.lines.items() if line.then == n)
+def held_as_read(knowledge: Knowledge) -> frozenset[int]:
+    """Line numbers of the current version the model has as text under the same numbers (a read,
+    an edit or a write still visible; not grep or outline rows): the lines a marker may stand for."""
+    return frozenset(n for n, line in knowledge.as_text().lines.items() if line.then == n)
 
 
 def _with_not_text(notes: list[str], count: int) -> list[str]:

@@ -159,7 +159,7 @@ def _focused_rows(shown_files: Sequence[Shown], kept: set[int], first: int) -> F
             if index in kept:
                 flush()
                 if entry is None:
-                    entry = Shown(s.resolved, s.text_file)
+                    entry = Shown(s.resolved, s.text_file, knowledge=s.knowledge)
                     files.append(entry)
                     rows.append(shown(s.resolved.display))
                 rows.extend(group_rows)
