@@ -69,7 +69,7 @@ def run(ctx: ToolContext, request: GrepRequest, call_id: str) -> ToolResult:
     ids = ctx.ledger.put_matches(ctx.session_id, shown_matches)
     body, matches = assemble(page.files, ids) if page.focused is None else fill(page.focused, ids)
     for s in page.files:
-        knowledge = knowledge_of(ctx, s.resolved, s.text_file, keep_version=False)
+        knowledge = s.knowledge or knowledge_of(ctx, s.resolved, s.text_file, keep_version=False)
         record_view(ctx, call_id, s.resolved, s.text_file, ranges_of(s.whole), kind="grep", knowledge=knowledge)
     text = grep_text(target.display, body, [*literal, *page.notes, *skipped_note, page.summary])
     if page.focus is not None:
