@@ -18,8 +18,9 @@ from typing import Any
 from .config.settings import Limits, Policy, load_settings
 from .errors import LeanreadError
 from .files.workspace import Workspace
+from .ledger.callwrites import CallWrites
 from .ledger.open import open_ledger
-from .ledger.store import CALL, LedgerStore, ViewRecord
+from .ledger.store import LedgerStore
 from .ledger.transcript import call_record
 from .pruning import AuditHook, Pruner, make_pruner
 from .result import ToolResult
@@ -110,10 +111,11 @@ class Session:
         """
         self.workspace = Workspace(roots, policy=self.workspace.policy)
 
-    def _context(self) -> ToolContext:
+    def _context(self, ledger: LedgerStore | None = None) -> ToolContext:
         return ToolContext(
-            self.workspace, self.ledger, self.id, self.limits, self.workspace.policy, self.pruner, self.focus_audit
-        )
+            self.workspace, ledger or self.ledger, self.id, self.limits, self.workspace.policy, self.pruner,
+            self.focus_audit,
+        )  # fmt: skip
 
     def read(
         self,
@@ -324,18 +326,21 @@ class Session:
         changes: bool = False,
     ) -> ToolResult:
         """Run one tool with a call id; refusals and file-system failures become error results.
-        The call's place in the session is recorded whatever it showed, so a compact or a rewind
-        may name it, and so is the call itself in the transcript (unless it is off); when the
-        store fails to note its place, a tool that ``changes`` nothing answers with the store's
-        error instead (its answer would be one the ledger does not know)."""
+        What the call records, its place in the session (so a compact or a rewind may name it,
+        whatever it showed) and its transcript row (unless the transcript is off) are written
+        together when it ends (``ledger.callwrites``); when that write fails, a tool that
+        ``changes`` nothing answers with the store's error instead (its answer would be one the
+        ledger does not know), and one that changed the workspace keeps its result (its own
+        records were written as it went)."""
         try:
             call_id = call_id or self.ledger.new_call_id(self.id)
         except LeanreadError as exc:  # the store is away (Redis stopped): say so, record nothing
             return ToolResult(text=str(exc), is_error=True, metadata={})
         started = time.time()
         clock = time.perf_counter()
+        writes = CallWrites(self.ledger, self.id, call_id, defer=not changes)
         try:
-            result = tool(self._context(), call_id)
+            result = tool(self._context(writes), call_id)
         except LeanreadError as exc:
             result = ToolResult(text=str(exc), is_error=True, metadata={"call_id": call_id})
         except OSError as exc:  # the file system failed mid-call (/proc, FUSE, a vanished mount)
@@ -352,14 +357,15 @@ class Session:
                 is_error=True,
                 metadata={"call_id": call_id, "internal_error": f"{type(exc).__name__}: {exc}"},
             )
+        ms = (time.perf_counter() - clock) * 1000
+        kept = call_record(name, arguments, result, call_id, started, ms) if self.transcript else None
         try:
-            self.ledger.record(self.id, ViewRecord(call_id, "", "", (), 0, 0, kind=CALL, visible=False))
+            writes.finish(kept)
         except LeanreadError as exc:
             if not changes:  # a read's answer the store could not note would be lost to compact/rewind
                 return ToolResult(text=str(exc), is_error=True, metadata={"call_id": call_id})
         except Exception:  # a failing store must not turn a done edit or write into an error
             pass
-        self._record_call(name, arguments, result, call_id, started, (time.perf_counter() - clock) * 1000)
         return result
 
     def _record_call(
@@ -416,4 +422,3 @@ class Session:
             result = ToolResult(text=str(exc), is_error=True)
         self._record_call(name, given, result, "", started, (time.perf_counter() - clock) * 1000)
         return result
-

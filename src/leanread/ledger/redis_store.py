@@ -52,6 +52,7 @@ from ..memo import Puts
 from .store import (
     CALL,
     CARRY,
+    LastPath,
     LineRange,
     MatchLocation,
     NextWindow,
@@ -476,6 +477,17 @@ class RedisLedger:
             return None
         path, line = json.loads(row)
         return str(path), int(line)
+
+    def finish_call(
+        self, session_id: str, records: Sequence[ViewRecord], last: LastPath | None, call: CallRecord | None
+    ) -> None:
+        """One call's kept writes (see ``LedgerStore.finish_call``), each its own atomic step, in order."""
+        for record in records:
+            self.record(session_id, record)
+        if last is not None:
+            self.set_last_path(session_id, *last)
+        if call is not None:
+            self.record_call(session_id, call)
 
     # --- TranscriptStore -------------------------------------------------------------------
 

@@ -58,11 +58,22 @@ from typing import Any
 
 from ..errors import LeanreadError
 from ..memo import Puts
-from .store import LineRange, MatchLocation, NextWindow, ViewRecord, match_id, match_number, unknown_call
+from .store import (
+    LastPath,
+    LineRange,
+    MatchLocation,
+    NextWindow,
+    ViewRecord,
+    match_id,
+    match_number,
+    unknown_call,
+)
 from .transcript import CallRecord, SessionSummary
 from .transcript_sqlite import (
     SCHEMA_V3,
+    encoded_call,
     insert_call,
+    insert_encoded,
     mark_unknown_costs,
     select_call,
     select_calls,
@@ -212,6 +223,50 @@ def _count_hide(conn: sqlite3.Connection, session: bytes) -> None:
     conn.execute(
         "INSERT INTO counters (session, hides) VALUES (?, 1) ON CONFLICT (session) DO UPDATE SET hides = hides + 1",
         (session,),
+    )
+
+
+#: A ``ViewRecord`` as the ``records`` columns after ``session`` hold it, its ``seq`` left out.
+_RecordRow = tuple[bytes, bytes, str, str, int, int, str, str, int]
+
+
+def _record_row(record: ViewRecord) -> _RecordRow:
+    return (
+        _b(record.call_id),
+        _b(record.path),
+        record.content_hash,
+        _json(_ranges_json(record)),
+        record.size,
+        record.mtime_ns,
+        record.kind,
+        _json(list(record.instructions)),
+        int(record.visible),
+    )
+
+
+def _insert_records(conn: sqlite3.Connection, session: bytes, rows: Sequence[_RecordRow]) -> range:
+    """Append ``rows`` to the session under its next seqs, in one counter step; run inside a write
+    transaction. Returns the seqs given, in order."""
+    [(last,)] = conn.execute(
+        "INSERT INTO counters (session, seqs) VALUES (?, ?) "
+        "ON CONFLICT (session) DO UPDATE SET seqs = seqs + excluded.seqs RETURNING seqs",
+        (session, len(rows)),
+    ).fetchall()
+    seqs = range(last - len(rows) + 1, last + 1)
+    conn.executemany(
+        f"INSERT INTO records (session, {_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        [(session, *row, seq) for row, seq in zip(rows, seqs, strict=True)],
+    )
+    return seqs
+
+
+def _upsert_last_path(conn: sqlite3.Connection, session: bytes, path: str, next_window: NextWindow | None) -> None:
+    line, char = next_window or (None, None)
+    conn.execute(
+        "INSERT INTO last_paths (session, path, next_line, next_char) VALUES (?, ?, ?, ?) "
+        "ON CONFLICT (session) DO UPDATE SET path = excluded.path, next_line = excluded.next_line, "
+        "next_char = excluded.next_char",
+        (session, _b(path), line, char),
     )
 
 
@@ -393,30 +448,26 @@ class SQLiteLedger:
     def record(self, session_id: str, record: ViewRecord) -> ViewRecord:
         """Append ``record``; returns it with its ``seq`` set (1, 2, … per session)."""
         session = _b(session_id)
+        row = _record_row(record)
         with self._guard(), self._transaction() as conn:
-            [(seq,)] = conn.execute(
-                "INSERT INTO counters (session, seqs) VALUES (?, 1) "
-                "ON CONFLICT (session) DO UPDATE SET seqs = seqs + 1 RETURNING seqs",
-                (session,),
-            ).fetchall()
-            stored = replace(record, seq=seq)
-            conn.execute(
-                f"INSERT INTO records (session, {_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (
-                    session,
-                    _b(stored.call_id),
-                    _b(stored.path),
-                    stored.content_hash,
-                    _json(_ranges_json(stored)),
-                    stored.size,
-                    stored.mtime_ns,
-                    stored.kind,
-                    _json(list(stored.instructions)),
-                    int(stored.visible),
-                    seq,
-                ),
-            )
-        return stored
+            [first] = _insert_records(conn, session, [row])
+        return replace(record, seq=first)
+
+    def finish_call(
+        self, session_id: str, records: Sequence[ViewRecord], last: LastPath | None, call: CallRecord | None
+    ) -> None:
+        """One call's kept writes (see ``LedgerStore.finish_call``) in one write transaction; the
+        rows and the transcript body are encoded before it begins."""
+        session = _b(session_id)
+        rows = [_record_row(record) for record in records]
+        body = None if call is None else encoded_call(call)
+        with self._guard(), self._transaction() as conn:
+            if rows:
+                _insert_records(conn, session, rows)
+            if last is not None:
+                _upsert_last_path(conn, session, *last)
+            if body is not None:
+                insert_encoded(conn, session, body)
 
     def views_of(self, session_id: str, path: str) -> list[ViewRecord]:
         """Every record of ``path`` in the session, oldest first, visible or not; only those
@@ -559,14 +610,8 @@ class SQLiteLedger:
     def set_last_path(self, session_id: str, path: str, next_window: NextWindow | None = None) -> None:
         """Remember the file the session read last (as the model knows it) and where its next
         window starts, in one row."""
-        line, char = next_window or (None, None)
         with self._guard() as conn:
-            conn.execute(
-                "INSERT INTO last_paths (session, path, next_line, next_char) VALUES (?, ?, ?, ?) "
-                "ON CONFLICT (session) DO UPDATE SET path = excluded.path, next_line = excluded.next_line, "
-                "next_char = excluded.next_char",
-                (_b(session_id), _b(path), line, char),
-            )
+            _upsert_last_path(conn, _b(session_id), path, next_window)
 
     def last_path(self, session_id: str) -> str | None:
         """The path given to ``set_last_path`` last, or None."""
