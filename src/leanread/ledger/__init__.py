@@ -5,6 +5,8 @@ Layer 6 of leanread (see ``docs/ARCHITECTURE.md``), beside ``pruning``: imports 
 
 - ``store``: ``ViewRecord``, the ``LedgerStore`` protocol and the memory store;
 - ``sqlite_store``, ``redis_store``: the default store on disk, and the store a fleet shares;
+  ``sqlite_schema`` the SQLite file's schema and upgrades, ``sqlite_rows`` its rows;
+- ``callwrites``: what one tool call records, kept until it ends and written as one;
 - ``open``: which store a ``--ledger`` value names;
 - ``transcript``, ``transcript_sqlite``: every call as the model saw it (``leanread inspect``);
 - ``viewcache``: a process's copy of the records it fetched from a shared store;
