@@ -13,6 +13,7 @@ import os
 import time
 import uuid
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 from .config.settings import Limits, Policy, load_settings
@@ -111,11 +112,10 @@ class Session:
         """
         self.workspace = Workspace(roots, policy=self.workspace.policy)
 
-    def _context(self, ledger: LedgerStore | None = None) -> ToolContext:
+    def _context(self) -> ToolContext:
         return ToolContext(
-            self.workspace, ledger or self.ledger, self.id, self.limits, self.workspace.policy, self.pruner,
-            self.focus_audit,
-        )  # fmt: skip
+            self.workspace, self.ledger, self.id, self.limits, self.workspace.policy, self.pruner, self.focus_audit
+        )
 
     def read(
         self,
@@ -340,7 +340,7 @@ class Session:
         clock = time.perf_counter()
         writes = CallWrites(self.ledger, self.id, call_id, defer=not changes)
         try:
-            result = tool(self._context(writes), call_id)
+            result = tool(replace(self._context(), ledger=writes), call_id)
         except LeanreadError as exc:
             result = ToolResult(text=str(exc), is_error=True, metadata={"call_id": call_id})
         except OSError as exc:  # the file system failed mid-call (/proc, FUSE, a vanished mount)
