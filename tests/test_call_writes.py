@@ -144,3 +144,19 @@ def test_what_a_call_reads_back_is_what_the_store_holds_after_it(
     marks = [r for r in ledger.session_views(session) if r.kind == "call"]
     own = any(call_id == "now" and kind != "carry" for call_id, _, _, kind in during)
     assert [r.call_id for r in marks] == ([] if own else ["now"])
+
+
+@pytest.mark.parametrize("files", [1, 3, 7])
+def test_a_grep_asks_the_store_once_for_each_file_it_shows(root: Path, tmp_path: Path, files: int) -> None:
+    for k in range(files):
+        (root / f"m{k}.py").write_text(f"def f{k}():\n    return {k}\n")
+    ledger = SQLiteLedger(tmp_path / "ledger.sqlite3")
+    session = Session([root], ledger=ledger)
+    traced: list[str] = []
+    ledger._conn.set_trace_callback(traced.append)
+    try:
+        result = session.grep("def f")
+    finally:
+        ledger._conn.set_trace_callback(None)
+    assert result.metadata["total_files"] == files
+    assert sum(sql.startswith("SELECT hides FROM counters") for sql in traced) == files

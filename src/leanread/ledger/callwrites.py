@@ -62,6 +62,7 @@ class CallWrites:
         self._kept: list[ViewRecord] = []
         self._last: LastPath | None = None
         self._placed = False
+        self._fetched: dict[tuple[str, str], list[ViewRecord]] = {}
 
     def finish(self, call: CallRecord | None) -> None:
         """Make the kept writes, the call's place (when it has none) and ``call``'s transcript
@@ -91,6 +92,7 @@ class CallWrites:
         """Keep ``record`` (its ``seq`` is given at ``finish``; until then it reads as 0)."""
         self._mine(session_id, record)
         if not self._defer or session_id != self._session:
+            self._fetched.pop((session_id, record.path), None)
             return self.store.record(session_id, record)
         self._kept.append(record)
         return record
@@ -105,11 +107,15 @@ class CallWrites:
     # --- what the call reads: the store's, with what it kept -------------------------------------
 
     def views_of(self, session_id: str, path: str) -> list[ViewRecord]:
-        """The store's records of ``path``, then those kept, numbered after them in order."""
-        stored = self.store.views_of(session_id, path)
+        """The store's records of ``path``, then those kept, numbered after them in order. The
+        store is asked once per file and call (a grep looks at each file it shows twice: whether
+        the model has seen it, then what it knows of it); a hide made through this call asks again."""
+        stored = self._fetched.get((session_id, path))
+        if stored is None:
+            stored = self._fetched[(session_id, path)] = self.store.views_of(session_id, path)
         kept = self._kept_of(session_id, path)
         if not kept:
-            return stored
+            return list(stored)
         top = max((r.seq for r in stored), default=0)
         return [*stored, *(replace(r, seq=top + i) for i, r in enumerate(kept, 1))]
 
@@ -140,12 +146,15 @@ class CallWrites:
         return self.store.call_states(session_id)
 
     def forget(self, session_id: str, call_ids: Iterable[str]) -> int:
+        self._fetched.clear()
         return self.store.forget(session_id, call_ids)
 
     def compact(self, session_id: str, up_to_call_id: str) -> int:
+        self._fetched.clear()
         return self.store.compact(session_id, up_to_call_id)
 
     def rewind(self, session_id: str, to_call_id: str) -> int:
+        self._fetched.clear()
         return self.store.rewind(session_id, to_call_id)
 
     def put_version(self, content_hash: str, text: str) -> None:
