@@ -56,7 +56,7 @@ def sqlite_session(root: Path, tmp_path: Path) -> Session:
 
 
 @pytest.mark.parametrize("name", list(CALLS))
-def test_a_call_makes_one_write_at_its_end(sqlite_session: Session, name: str) -> None:
+def test_a_call_makes_two_writes_its_id_and_one_at_its_end(sqlite_session: Session, name: str) -> None:
     tool, arguments = CALLS[name]
     sqlite_session.read("a.py")  # the stub's earlier read; the others do not mind it
     ledger = sqlite_session.ledger
@@ -67,21 +67,9 @@ def test_a_call_makes_one_write_at_its_end(sqlite_session: Session, name: str) -
         sqlite_session.call(tool, arguments)
     finally:
         ledger._conn.set_trace_callback(None)
-    steps = [[sql.split(" (", 1)[0] for sql in step] for step in _writes(traced)]
-    # a grep's match ids are in its text: numbered first (one row per match: a.py has two)
-    numbered = [["INSERT INTO matches"] * 2] if name == "grep" else []
-    assert steps[:-1] == numbered
-    # the call's id was taken by the call before; this one takes the next call's
-    assert steps[-1][-2:] == ["INSERT INTO calls", "INSERT INTO counters"]
-
-
-def test_call_ids_taken_ahead_stay_unique_across_two_stores_of_one_file(root: Path, tmp_path: Path) -> None:
-    (root / "a.py").write_text("x = 1\n")
-    path = tmp_path / "ledger.sqlite3"
-    one = Session([root], id="s", ledger=SQLiteLedger(path))
-    two = Session([root], id="s", ledger=SQLiteLedger(path))
-    ids = [s.read("a.py", fresh=True).metadata["call_id"] for s in (one, two, one, two, two, one)]
-    assert ids == ["r1", "r3", "r2", "r4", "r6", "r5"]  # each takes the next ahead: unique, not in order
+    steps = [step[-1].split(" (", 1)[0] for step in _writes(traced)]
+    numbered = ["INSERT INTO matches"] if name == "grep" else []  # its match ids are in its text: numbered first
+    assert steps == ["INSERT INTO counters", *numbered, "INSERT INTO calls"]
 
 
 def test_a_call_that_showed_a_file_has_its_place_in_its_own_record(sqlite_session: Session) -> None:

@@ -81,7 +81,6 @@ class SQLiteLedger:
         self._closed = False
         self._puts = Puts()
         self._views = ViewCache()
-        self._next_ids: dict[str, int] = {}  # a call id per session handed out by the last finish_call
         created = self._prepare_folder()
         try:
             self._conn = sqlite3.connect(
@@ -199,13 +198,13 @@ class SQLiteLedger:
     # --- LedgerStore -----------------------------------------------------------------------
 
     def new_call_id(self, session_id: str) -> str:
-        """A call id not yet used in ``session_id``: ``r1``, ``r2``, …, unique across processes.
-        The one the session's last ``finish_call`` in this process took ahead costs no write; a
-        taken one that is never used (the process ends) leaves a gap in the numbers."""
-        with self._guard() as conn:
-            number = self._next_ids.pop(session_id, None)
-            if number is None:  # one statement: atomic on its own, across processes too
-                number = _take_call_number(conn, blob(session_id))
+        """A call id not yet used in ``session_id``: ``r1``, ``r2``, …, unique across processes."""
+        with self._guard() as conn:  # one statement: atomic on its own, across processes too
+            [(number,)] = conn.execute(
+                "INSERT INTO counters (session, calls) VALUES (?, 1) "
+                "ON CONFLICT (session) DO UPDATE SET calls = calls + 1 RETURNING calls",
+                (blob(session_id),),
+            ).fetchall()
         return f"r{number}"
 
     def record(self, session_id: str, record: ViewRecord) -> ViewRecord:
@@ -219,25 +218,18 @@ class SQLiteLedger:
     def finish_call(
         self, session_id: str, records: Sequence[ViewRecord], last: LastPath | None, call: CallRecord | None
     ) -> None:
-        """One call's kept writes (see ``LedgerStore.finish_call``) in one write transaction, which
-        also takes the session's next call id ahead (``new_call_id``); the rows and the transcript
-        body are encoded before it begins."""
+        """One call's kept writes (see ``LedgerStore.finish_call``) in one write transaction; the
+        rows and the transcript body are encoded before it begins."""
         session = blob(session_id)
         rows = [record_row(record) for record in records]
         body = None if call is None else encoded_call(call)
-        with self._guard():
-            ahead = None
-            with self._transaction() as conn:
-                if rows:
-                    insert_records(conn, session, rows)
-                if last is not None:
-                    upsert_last_path(conn, session, *last)
-                if body is not None:
-                    insert_encoded(conn, session, body)
-                if session_id not in self._next_ids:  # the next call's id, in this write rather than its own
-                    ahead = _take_call_number(conn, session)
-            if ahead is not None:  # kept only once committed: a rolled-back number is another's
-                self._next_ids[session_id] = ahead
+        with self._guard(), self._transaction() as conn:
+            if rows:
+                insert_records(conn, session, rows)
+            if last is not None:
+                upsert_last_path(conn, session, *last)
+            if body is not None:
+                insert_encoded(conn, session, body)
 
     def views_of(self, session_id: str, path: str) -> list[ViewRecord]:
         """Every record of ``path`` in the session, oldest first, visible or not; only those
@@ -496,16 +488,6 @@ class SQLiteLedger:
             f"The ledger file {self.path} holds {what} damaged; "
             "delete the file (a new ledger is started) or pass another ledger path."
         )
-
-
-def _take_call_number(conn: sqlite3.Connection, session: bytes) -> int:
-    """The session's next call number, taken (the counter moves on, for every process)."""
-    [(number,)] = conn.execute(
-        "INSERT INTO counters (session, calls) VALUES (?, 1) "
-        "ON CONFLICT (session) DO UPDATE SET calls = calls + 1 RETURNING calls",
-        (session,),
-    ).fetchall()
-    return int(number)
 
 
 _SHARED: dict[str, SQLiteLedger] = {}
