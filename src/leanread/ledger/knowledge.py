@@ -109,9 +109,13 @@ def ranges_of(numbers: Iterable[int]) -> tuple[LineRange, ...]:
 
 def _latest_group(records: Sequence[ViewRecord]) -> list[ViewRecord]:
     """Visible records of the newest visible version, newest first, up to the first visible
-    record of another version."""
+    record of another version. ``records`` are oldest first (``LedgerStore.views_of``), so only
+    the newest end is walked: a file read a thousand times costs its latest version's records,
+    not a sort of all of them on every call."""
     group: list[ViewRecord] = []
-    for rec in sorted((r for r in records if r.visible), key=lambda r: r.seq, reverse=True):
+    for rec in reversed(records):
+        if not rec.visible:
+            continue
         if group and rec.content_hash != group[0].content_hash:
             break
         group.append(rec)

@@ -52,6 +52,7 @@ from .redis_transcript import RedisTranscript
 from .store import (
     CALL,
     CARRY,
+    LastPath,
     LineRange,
     MatchLocation,
     NextWindow,
@@ -63,6 +64,7 @@ from .store import (
     rewound,
     unknown_call,
 )
+from .transcript import CallRecord
 from .viewcache import ViewCache
 
 #: Times compact/rewind retry when another server appended to the session meanwhile.
@@ -363,6 +365,17 @@ class RedisLedger(RedisTranscript):
             return None
         path, line = json.loads(row)
         return str(path), int(line)
+
+    def finish_call(
+        self, session_id: str, records: Sequence[ViewRecord], last: LastPath | None, call: CallRecord | None
+    ) -> None:
+        """One call's kept writes (see ``LedgerStore.finish_call``), each its own atomic step, in order."""
+        for record in records:
+            self.record(session_id, record)
+        if last is not None:
+            self.set_last_path(session_id, *last)
+        if call is not None:
+            self.record_call(session_id, call)
 
     def session_paths(self, session_id: str) -> list[str]:
         """The files the session showed lines of, in the order first shown."""

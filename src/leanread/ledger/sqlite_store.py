@@ -10,35 +10,10 @@ twice, and records become visible in ``seq`` order. A statement keyed by call id
 ``call_id = ? AND visible = 1`` and reads the whole session. Within a process one connection
 serves every thread, guarded by a lock.
 
-Schema (``PRAGMA user_version`` = ``SCHEMA_VERSION``; free-text columns hold the UTF-8 bytes of
-the string, ``surrogatepass`` so any Python ``str``, a non-UTF-8 file name included, round-trips):
-
-    records(session, seq, call_id, path, content_hash, ranges, size, mtime_ns, kind,
-            instructions, visible)        one row per ``ViewRecord``; primary key (session, seq);
-                                          ``ranges`` compact JSON ``[[1,40],[61,80]]`` (a third
-                                          number: the range's origin),
-                                          ``instructions`` compact JSON ``["/ws/AGENTS.md"]``,
-                                          ``visible`` 0 or 1; indexes (session, path, seq) and
-                                          (session, call_id, seq)
-    counters(session, calls, seqs, hides) the last call id number and the last seq handed out,
-                                          and how many hides (forget, compact, rewind) were made
-    versions(hash, text)                  SHA-256 hex → zlib-compressed UTF-8 text, shared by sessions
-    last_paths(session, path, next_line, next_char)
-                                          the file each session read last and where a read
-                                          without a path goes on in it (NULL: nowhere known)
-    matches(session, number, path, line)  grep hits kept under the ids ``m<number>``; primary key
-                                          (session, number), numbers 1, 2, … per session
-
-    calls(…)                              the transcript: one row per tool call (see
-                                          ``transcript_sqlite``)
-
-Version 1 files (no ``matches`` table), version 2 files (no ``calls`` table), version 3 files (no
-``hides`` counter), version 4 files (no ``next_line``/``next_char``) and version 5 files (calls
-whose plain full read's cost is not known counted as if nothing was saved; see
-``transcript_sqlite.mark_unknown_costs``) are upgraded in place when opened.
-
-Every failure of the file (corrupt, unreadable, locked too long, newer schema) is a one-sentence
-``LeanreadError`` naming the file and the next step, never a raw ``sqlite3`` traceback.
+The file's schema and its upgrades are in ``sqlite_schema``, rows to and from leanread's values
+in ``sqlite_rows``. Every failure of the file (corrupt, unreadable, locked too long, newer
+schema) is a one-sentence ``LeanreadError`` naming the file and the next step, never a raw
+``sqlite3`` traceback.
 """
 
 from __future__ import annotations
@@ -48,171 +23,39 @@ import json
 import os
 import sqlite3
 import threading
-import time
 import zlib
 from collections.abc import Collection, Iterable, Iterator, Sequence
 from dataclasses import replace
 from pathlib import Path
 from types import TracebackType
-from typing import Any
 
 from ..errors import LeanreadError
 from ..memo import Puts
-from .store import LineRange, MatchLocation, NextWindow, ViewRecord, match_id, match_number, unknown_call
-from .transcript import CallRecord, SessionSummary
-from .transcript_sqlite import (
-    SCHEMA_V3,
-    insert_call,
-    mark_unknown_costs,
-    select_call,
-    select_calls,
-    select_sessions,
+from .sqlite_rows import (
+    COLUMNS,
+    blob,
+    count_hide,
+    insert_records,
+    record_row,
+    row_to_record,
+    text_of,
+    upsert_last_path,
 )
+from .sqlite_schema import BUSY_TIMEOUT_MS, SCHEMA_VERSION, create_or_upgrade, default_ledger_path, switch_to_wal
+from .store import (
+    LastPath,
+    MatchLocation,
+    NextWindow,
+    ViewRecord,
+    match_id,
+    match_number,
+    unknown_call,
+)
+from .transcript import CallRecord, SessionSummary
+from .transcript_sqlite import encoded_call, insert_call, insert_encoded, select_call, select_calls, select_sessions
 from .viewcache import ViewCache
 
-__all__ = ["BUSY_TIMEOUT_MS", "SCHEMA_VERSION", "SQLiteLedger", "default_ledger_path"]
-
-SCHEMA_VERSION = 6
-"""The schema this module writes (``PRAGMA user_version``); files of a higher version are refused."""
-
-BUSY_TIMEOUT_MS = 30000
-"""How long a call waits for another process's write transaction before giving up, in milliseconds
-(30 s: several agents on one machine share the default file; one saw a 5 s wait run out under load)."""
-
-_SCHEMA = (
-    """CREATE TABLE records (
-        session BLOB NOT NULL,
-        seq INTEGER NOT NULL,
-        call_id BLOB NOT NULL,
-        path BLOB NOT NULL,
-        content_hash TEXT NOT NULL,
-        ranges TEXT NOT NULL,
-        size INTEGER NOT NULL,
-        mtime_ns INTEGER NOT NULL,
-        kind TEXT NOT NULL,
-        instructions TEXT NOT NULL,
-        visible INTEGER NOT NULL,
-        PRIMARY KEY (session, seq)
-    ) WITHOUT ROWID""",
-    "CREATE INDEX records_by_path ON records (session, path, seq)",
-    "CREATE INDEX records_by_call ON records (session, call_id, seq)",
-    """CREATE TABLE counters (
-        session BLOB PRIMARY KEY,
-        calls INTEGER NOT NULL DEFAULT 0,
-        seqs INTEGER NOT NULL DEFAULT 0
-    ) WITHOUT ROWID""",
-    "CREATE TABLE versions (hash TEXT PRIMARY KEY, text BLOB NOT NULL) WITHOUT ROWID",
-    "CREATE TABLE last_paths (session BLOB PRIMARY KEY, path BLOB NOT NULL) WITHOUT ROWID",
-)
-
-#: What version 5 added to version 4: where a read without a path goes on (``ledger.NextWindow``).
-_NEXT_WINDOW_COLUMNS = (
-    "ALTER TABLE last_paths ADD COLUMN next_line INTEGER",
-    "ALTER TABLE last_paths ADD COLUMN next_char INTEGER",
-)
-
-#: What version 2 added to version 1: the grep hits behind match ids.
-_SCHEMA_V2 = (
-    """CREATE TABLE IF NOT EXISTS matches (
-        session BLOB NOT NULL,
-        number INTEGER NOT NULL,
-        path BLOB NOT NULL,
-        line INTEGER NOT NULL,
-        PRIMARY KEY (session, number)
-    ) WITHOUT ROWID""",
-)
-
-#: What version 4 added to version 3: a session's hide counter (see ``viewcache``), and an index of
-#: the records that attached instruction files, so that looking them up no longer reads the session.
-_HIDES_COLUMN = "ALTER TABLE counters ADD COLUMN hides INTEGER NOT NULL DEFAULT 0"
-_INSTRUCTIONS_INDEX = (
-    "CREATE INDEX IF NOT EXISTS records_with_instructions ON records (session, seq) WHERE instructions != '[]'"
-)
-
-_COLUMNS = "call_id, path, content_hash, ranges, size, mtime_ns, kind, instructions, visible, seq"
-
-
-def default_ledger_path() -> Path:
-    """Where the ledger lives when no path is given.
-
-    Returns:
-        ``$XDG_STATE_HOME/leanread/ledger.sqlite3`` when ``XDG_STATE_HOME`` is set to an absolute
-        path (the XDG spec ignores relative ones), else ``~/.local/state/leanread/ledger.sqlite3``.
-        The folders are not created here; ``SQLiteLedger`` creates them.
-    """
-    state = os.environ.get("XDG_STATE_HOME", "")
-    base = Path(state) if state and os.path.isabs(state) else Path.home() / ".local" / "state"
-    return base / "leanread" / "ledger.sqlite3"
-
-
-def _b(text: str) -> bytes:
-    """A string as stored in a BLOB column: UTF-8, lone surrogates kept (``surrogatepass``)."""
-    return text.encode("utf-8", "surrogatepass")
-
-
-def _s(data: bytes) -> str:
-    """The inverse of ``_b``."""
-    return data.decode("utf-8", "surrogatepass")
-
-
-def _json(value: Any) -> str:
-    """Compact JSON (ASCII only, so lone surrogates survive as ``\\udcxx`` escapes)."""
-    return json.dumps(value, separators=(",", ":"))
-
-
-def _ranges_json(record: ViewRecord) -> list[list[int]]:
-    """``[[a, b], …]``, with the origin as a third number where it differs from ``a``."""
-    origins = record.origins or tuple(a for a, _ in record.ranges)
-    return [[a, b] if o == a else [a, b, o] for (a, b), o in zip(record.ranges, origins, strict=True)]
-
-
-def _row_to_record(row: tuple[Any, ...]) -> ViewRecord:
-    call_id, path, content_hash, ranges, size, mtime_ns, kind, instructions, visible, seq = row
-    triples = [(int(item[0]), int(item[1]), int(item[2]) if len(item) > 2 else None) for item in json.loads(ranges)]
-    spans: tuple[LineRange, ...] = tuple((a, b) for a, b, _ in triples)
-    origins = tuple(a if then is None else then for a, _, then in triples)
-    return ViewRecord(
-        call_id=_s(call_id),
-        path=_s(path),
-        content_hash=content_hash,
-        ranges=spans,
-        origins=origins if any(o != a for o, (a, _) in zip(origins, spans, strict=True)) else (),
-        size=size,
-        mtime_ns=mtime_ns,
-        kind=kind,
-        instructions=tuple(json.loads(instructions)),
-        visible=bool(visible),
-        seq=seq,
-    )
-
-
-def _switch_to_wal(conn: sqlite3.Connection) -> None:
-    """Put the file in WAL mode, waiting up to ``BUSY_TIMEOUT_MS`` for other processes.
-
-    Changing the journal mode of a new file needs it to itself, and SQLite answers ``SQLITE_BUSY``
-    at once, without its busy handler, while another process holds it (several CLI calls opening a
-    new ledger at the same moment), so the wait is this loop's: 1 ms, doubling up to 50 ms.
-    """
-    deadline = time.monotonic() + BUSY_TIMEOUT_MS / 1000
-    pause = 0.001
-    while True:
-        try:
-            conn.execute("PRAGMA journal_mode = WAL").fetchone()
-            return
-        except sqlite3.OperationalError as exc:
-            busy = getattr(exc, "sqlite_errorname", "").startswith("SQLITE_BUSY") or "locked" in str(exc)
-            if not busy or time.monotonic() >= deadline:
-                raise
-        time.sleep(pause)
-        pause = min(pause * 2, 0.05)
-
-
-def _count_hide(conn: sqlite3.Connection, session: bytes) -> None:
-    """Bump the session's hide counter, inside the transaction that hid records."""
-    conn.execute(
-        "INSERT INTO counters (session, hides) VALUES (?, 1) ON CONFLICT (session) DO UPDATE SET hides = hides + 1",
-        (session,),
-    )
+__all__ = ["BUSY_TIMEOUT_MS", "SCHEMA_VERSION", "SQLiteLedger", "default_ledger_path", "shared_ledger"]
 
 
 class SQLiteLedger:
@@ -275,7 +118,7 @@ class SQLiteLedger:
     def _open(self, created: bool) -> None:
         conn = self._conn
         conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
-        _switch_to_wal(conn)
+        switch_to_wal(conn)
         conn.execute("PRAGMA synchronous = NORMAL")
         if created:
             with contextlib.suppress(OSError):  # best effort: a file system without modes keeps the default
@@ -283,33 +126,7 @@ class SQLiteLedger:
         if self._schema_version() == SCHEMA_VERSION:
             return
         with self._transaction():
-            version = self._schema_version()
-            if version > SCHEMA_VERSION:
-                raise LeanreadError(
-                    f"The ledger file {self.path} was written by a newer leanread (schema version {version}, "
-                    f"this one reads up to {SCHEMA_VERSION}); upgrade leanread or pass another ledger path."
-                )
-            if version == 0:
-                tables = conn.execute("SELECT count(*) FROM sqlite_master WHERE name NOT LIKE 'sqlite_%'").fetchone()
-                if tables[0]:
-                    raise LeanreadError(
-                        f"The file {self.path} is a SQLite database but not a leanread ledger; "
-                        "pass another ledger path."
-                    )
-                for statement in _SCHEMA:
-                    conn.execute(statement)
-            for statement in (*_SCHEMA_V2, *SCHEMA_V3):  # a new file, or an older one upgraded in place
-                conn.execute(statement)
-            columns = {row[1] for row in conn.execute("PRAGMA table_info(counters)")}
-            if "hides" not in columns:
-                conn.execute(_HIDES_COLUMN)
-            if "next_line" not in {row[1] for row in conn.execute("PRAGMA table_info(last_paths)")}:
-                for statement in _NEXT_WINDOW_COLUMNS:
-                    conn.execute(statement)
-            conn.execute(_INSTRUCTIONS_INDEX)
-            if 3 <= version < 6:
-                mark_unknown_costs(conn)
-            conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+            create_or_upgrade(conn, self.path)
 
     def _schema_version(self) -> int:
         row = self._conn.execute("PRAGMA user_version").fetchone()
@@ -386,42 +203,38 @@ class SQLiteLedger:
             [(number,)] = conn.execute(
                 "INSERT INTO counters (session, calls) VALUES (?, 1) "
                 "ON CONFLICT (session) DO UPDATE SET calls = calls + 1 RETURNING calls",
-                (_b(session_id),),
+                (blob(session_id),),
             ).fetchall()
         return f"r{number}"
 
     def record(self, session_id: str, record: ViewRecord) -> ViewRecord:
         """Append ``record``; returns it with its ``seq`` set (1, 2, … per session)."""
-        session = _b(session_id)
+        session = blob(session_id)
+        row = record_row(record)
         with self._guard(), self._transaction() as conn:
-            [(seq,)] = conn.execute(
-                "INSERT INTO counters (session, seqs) VALUES (?, 1) "
-                "ON CONFLICT (session) DO UPDATE SET seqs = seqs + 1 RETURNING seqs",
-                (session,),
-            ).fetchall()
-            stored = replace(record, seq=seq)
-            conn.execute(
-                f"INSERT INTO records (session, {_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (
-                    session,
-                    _b(stored.call_id),
-                    _b(stored.path),
-                    stored.content_hash,
-                    _json(_ranges_json(stored)),
-                    stored.size,
-                    stored.mtime_ns,
-                    stored.kind,
-                    _json(list(stored.instructions)),
-                    int(stored.visible),
-                    seq,
-                ),
-            )
-        return stored
+            [first] = insert_records(conn, session, [row])
+        return replace(record, seq=first)
+
+    def finish_call(
+        self, session_id: str, records: Sequence[ViewRecord], last: LastPath | None, call: CallRecord | None
+    ) -> None:
+        """One call's kept writes (see ``LedgerStore.finish_call``) in one write transaction; the
+        rows and the transcript body are encoded before it begins."""
+        session = blob(session_id)
+        rows = [record_row(record) for record in records]
+        body = None if call is None else encoded_call(call)
+        with self._guard(), self._transaction() as conn:
+            if rows:
+                insert_records(conn, session, rows)
+            if last is not None:
+                upsert_last_path(conn, session, *last)
+            if body is not None:
+                insert_encoded(conn, session, body)
 
     def views_of(self, session_id: str, path: str) -> list[ViewRecord]:
         """Every record of ``path`` in the session, oldest first, visible or not; only those
         added since this process last asked are read from the file (see ``viewcache``)."""
-        session, file = _b(session_id), _b(path)
+        session, file = blob(session_id), blob(path)
 
         def fetch(after: int) -> tuple[None, int, list[ViewRecord]]:
             with self._guard() as conn:
@@ -429,13 +242,13 @@ class SQLiteLedger:
                 try:
                     counter = conn.execute("SELECT hides FROM counters WHERE session = ?", (session,)).fetchone()
                     rows = conn.execute(
-                        f"SELECT {_COLUMNS} FROM records WHERE session = ? AND path = ? AND seq > ? ORDER BY seq",
+                        f"SELECT {COLUMNS} FROM records WHERE session = ? AND path = ? AND seq > ? ORDER BY seq",
                         (session, file, after),
                     ).fetchall()
                 finally:
                     if conn.in_transaction:
                         conn.execute("COMMIT")
-            return None, (counter[0] if counter else 0), [_row_to_record(row) for row in rows]
+            return None, (counter[0] if counter else 0), [row_to_record(row) for row in rows]
 
         def hidden(seqs: list[int]) -> set[int]:
             gone: set[int] = set()
@@ -458,7 +271,7 @@ class SQLiteLedger:
             rows = conn.execute(
                 "SELECT instructions FROM records INDEXED BY records_with_instructions "
                 "WHERE session = ? AND visible = 1 AND instructions != '[]'",
-                (_b(session_id),),
+                (blob(session_id),),
             ).fetchall()
         return {name for (files,) in rows for name in json.loads(files)}
 
@@ -467,15 +280,15 @@ class SQLiteLedger:
         with self._guard() as conn:
             rows = conn.execute(
                 "SELECT call_id, max(visible) FROM records WHERE session = ? GROUP BY call_id ORDER BY min(seq)",
-                (_b(session_id),),
+                (blob(session_id),),
             ).fetchall()
-        return {_s(call_id): bool(visible) for call_id, visible in rows}
+        return {text_of(call_id): bool(visible) for call_id, visible in rows}
 
     def forget(self, session_id: str, call_ids: Iterable[str]) -> int:
         """Mark the results of ``call_ids`` as gone; returns how many visible records were marked.
         Unknown ids are ignored."""
-        session = _b(session_id)
-        ids = [(session, _b(call_id)) for call_id in set(call_ids)]
+        session = blob(session_id)
+        ids = [(session, blob(call_id)) for call_id in set(call_ids)]
         with self._guard() as conn:
             if not ids:
                 return 0
@@ -485,7 +298,7 @@ class SQLiteLedger:
                 "WHERE session = ? AND call_id = ? AND visible = 1",
                 ids,
             )
-            _count_hide(conn, session)
+            count_hide(conn, session)
             return max(cursor.rowcount, 0)
 
     def compact(self, session_id: str, up_to_call_id: str) -> int:
@@ -513,12 +326,12 @@ class SQLiteLedger:
     def _hide_around(self, session_id: str, call_id: str, condition: str, *, uses: int) -> int:
         """Hide the visible records matching ``condition``, whose ``?`` marks stand for the call's
         place (its last own record) and, between them, the session."""
-        session = _b(session_id)
+        session = blob(session_id)
         with self._guard(), self._transaction() as conn:
             (limit,) = conn.execute(
                 "SELECT max(seq) FROM records INDEXED BY records_by_call "
                 "WHERE session = ? AND call_id = ? AND kind != 'carry'",
-                (session, _b(call_id)),
+                (session, blob(call_id)),
             ).fetchone()
             if limit is None:
                 raise unknown_call(call_id)
@@ -527,19 +340,19 @@ class SQLiteLedger:
             cursor = conn.execute(
                 f"UPDATE records SET visible = 0 WHERE session = ? AND visible = 1 AND ({condition})", params
             )
-            _count_hide(conn, session)
+            count_hide(conn, session)
             return cursor.rowcount
 
     def put_version(self, content_hash: str, text: str) -> None:
         """Keep the logical text of a shown file version (shared by every session of the file)."""
         if self._puts.seen(content_hash, text):
             return
-        blob = zlib.compress(_b(text))
+        packed = zlib.compress(blob(text))
         with self._guard() as conn:
             conn.execute(
                 "INSERT INTO versions (hash, text) VALUES (?, ?) "
                 "ON CONFLICT (hash) DO UPDATE SET text = excluded.text WHERE text IS NOT excluded.text",
-                (content_hash, blob),
+                (content_hash, packed),
             )
 
     def get_version(self, content_hash: str) -> str | None:
@@ -549,7 +362,7 @@ class SQLiteLedger:
         if row is None:
             return None
         try:
-            return _s(zlib.decompress(row[0]))
+            return text_of(zlib.decompress(row[0]))
         except (zlib.error, UnicodeDecodeError, TypeError) as exc:
             raise LeanreadError(
                 f"The ledger file {self.path} holds a damaged text for version {content_hash}; "
@@ -559,53 +372,47 @@ class SQLiteLedger:
     def set_last_path(self, session_id: str, path: str, next_window: NextWindow | None = None) -> None:
         """Remember the file the session read last (as the model knows it) and where its next
         window starts, in one row."""
-        line, char = next_window or (None, None)
         with self._guard() as conn:
-            conn.execute(
-                "INSERT INTO last_paths (session, path, next_line, next_char) VALUES (?, ?, ?, ?) "
-                "ON CONFLICT (session) DO UPDATE SET path = excluded.path, next_line = excluded.next_line, "
-                "next_char = excluded.next_char",
-                (_b(session_id), _b(path), line, char),
-            )
+            upsert_last_path(conn, blob(session_id), path, next_window)
 
     def last_path(self, session_id: str) -> str | None:
         """The path given to ``set_last_path`` last, or None."""
         with self._guard() as conn:
-            row = conn.execute("SELECT path FROM last_paths WHERE session = ?", (_b(session_id),)).fetchone()
-        return None if row is None else _s(row[0])
+            row = conn.execute("SELECT path FROM last_paths WHERE session = ?", (blob(session_id),)).fetchone()
+        return None if row is None else text_of(row[0])
 
     def next_window(self, session_id: str) -> NextWindow | None:
         """The ``next_window`` given to ``set_last_path`` last, or None (also for a row of a version 4 file)."""
         with self._guard() as conn:
             row = conn.execute(
-                "SELECT next_line, next_char FROM last_paths WHERE session = ?", (_b(session_id),)
+                "SELECT next_line, next_char FROM last_paths WHERE session = ?", (blob(session_id),)
             ).fetchone()
         return None if row is None or row[0] is None else (int(row[0]), int(row[1]))
 
     def sessions_under(self, root: str) -> list[str]:
         """Ids of the sessions with a record of ``root`` or of a file inside it, sorted."""
         base = root.rstrip("/")
-        prefix = _b(base + "/")
+        prefix = blob(base + "/")
         with self._guard() as conn:
             rows = conn.execute(
                 "SELECT DISTINCT session FROM records WHERE path = ? OR substr(path, 1, ?) = ?",
-                (_b(base or "/"), len(prefix), prefix),
+                (blob(base or "/"), len(prefix), prefix),
             ).fetchall()
-        return sorted(_s(session) for (session,) in rows)
+        return sorted(text_of(session) for (session,) in rows)
 
     def put_matches(self, session_id: str, matches: Sequence[MatchLocation]) -> list[str]:
         """Keep grep hits ``(realpath, line)`` under the session's next ids ``m<n>``, numbered in
         one write transaction, so two processes never hand out the same id; returns the ids."""
         if not matches:
             return []
-        session = _b(session_id)
+        session = blob(session_id)
         with self._guard(), self._transaction() as conn:
             (last,) = conn.execute(
                 "SELECT coalesce(max(number), 0) FROM matches WHERE session = ?", (session,)
             ).fetchone()
             conn.executemany(
                 "INSERT INTO matches (session, number, path, line) VALUES (?, ?, ?, ?)",
-                [(session, last + i + 1, _b(path), line) for i, (path, line) in enumerate(matches)],
+                [(session, last + i + 1, blob(path), line) for i, (path, line) in enumerate(matches)],
             )
         return [match_id(last + i + 1) for i in range(len(matches))]
 
@@ -616,9 +423,9 @@ class SQLiteLedger:
             return None
         with self._guard() as conn:
             row = conn.execute(
-                "SELECT path, line FROM matches WHERE session = ? AND number = ?", (_b(session_id), number)
+                "SELECT path, line FROM matches WHERE session = ? AND number = ?", (blob(session_id), number)
             ).fetchone()
-        return None if row is None else (_s(row[0]), int(row[1]))
+        return None if row is None else (text_of(row[0]), int(row[1]))
 
     # --- TranscriptStore -------------------------------------------------------------------
 
@@ -655,26 +462,26 @@ class SQLiteLedger:
         with self._guard() as conn:
             rows = conn.execute(
                 "SELECT path FROM records WHERE session = ? AND kind != 'call' GROUP BY path ORDER BY min(seq)",
-                (_b(session_id),),
+                (blob(session_id),),
             ).fetchall()
-        return [_s(path) for (path,) in rows]
+        return [text_of(path) for (path,) in rows]
 
     def session_views(self, session_id: str, call_ids: Collection[str] | None = None) -> list[ViewRecord]:
         """Every view record of the session, oldest first; only those of ``call_ids`` when given."""
-        session = _b(session_id)
+        session = blob(session_id)
         with self._guard() as conn:
             if call_ids is None:
-                rows = conn.execute(f"SELECT {_COLUMNS} FROM records WHERE session = ? ORDER BY seq", (session,))
-                return [_row_to_record(row) for row in rows.fetchall()]
+                rows = conn.execute(f"SELECT {COLUMNS} FROM records WHERE session = ? ORDER BY seq", (session,))
+                return [row_to_record(row) for row in rows.fetchall()]
             found = [
                 row
                 for call_id in set(call_ids)
                 for row in conn.execute(
-                    f"SELECT {_COLUMNS} FROM records INDEXED BY records_by_call WHERE session = ? AND call_id = ?",
-                    (session, _b(call_id)),
+                    f"SELECT {COLUMNS} FROM records INDEXED BY records_by_call WHERE session = ? AND call_id = ?",
+                    (session, blob(call_id)),
                 ).fetchall()
             ]
-        return sorted((_row_to_record(row) for row in found), key=lambda r: r.seq)
+        return sorted((row_to_record(row) for row in found), key=lambda r: r.seq)
 
     def _damaged(self, what: str) -> LeanreadError:
         return LeanreadError(

@@ -38,6 +38,9 @@ MatchLocation = tuple[str, int]
 #: window and the 1-based character of it to start at (1 but after a slice of one long line).
 NextWindow = tuple[int, int]
 
+#: What ``LedgerStore.set_last_path`` keeps: the path as the model knows it, and its next window.
+LastPath = tuple[str, NextWindow | None]
+
 
 def match_id(number: int) -> str:
     """The id of the session's ``number``-th grep hit: ``m1``, ``m2``, …"""
@@ -192,6 +195,15 @@ class LedgerStore(TranscriptStore, Protocol):
         root, not its session (see ``tools.context.compact_sessions``)."""
         ...
 
+    def finish_call(
+        self, session_id: str, records: Sequence[ViewRecord], last: LastPath | None, call: CallRecord | None
+    ) -> None:
+        """The writes of one tool call kept until it ended (``callwrites.CallWrites``): append
+        ``records`` in order (``record``), then keep ``last`` (``set_last_path``; None: leave it),
+        then ``call`` in the transcript (``record_call``; None: none). The SQLite store makes them
+        one transaction; a store without transactions makes them in that order."""
+        ...
+
 
 def inside(path: str, root: str) -> bool:
     """True when ``path`` is ``root`` or lies inside it (both realpaths)."""
@@ -344,6 +356,16 @@ class MemoryLedger:
         with self._lock:
             kept = self._matches.get(session_id, [])
             return kept[number - 1] if number is not None and number <= len(kept) else None
+
+    def finish_call(
+        self, session_id: str, records: Sequence[ViewRecord], last: LastPath | None, call: CallRecord | None
+    ) -> None:
+        for record in records:
+            self.record(session_id, record)
+        if last is not None:
+            self.set_last_path(session_id, *last)
+        if call is not None:
+            self.record_call(session_id, call)
 
     def record_call(self, session_id: str, call: CallRecord) -> CallRecord:
         with self._lock:

@@ -51,27 +51,42 @@ def _s(data: bytes) -> str:
     return data.decode("utf-8", "surrogatepass")
 
 
-def insert_call(conn: sqlite3.Connection, session_id: str, call: CallRecord) -> CallRecord:
-    """Append ``call`` under the session's next number; run inside a write transaction."""
-    session = _b(session_id)
+#: A ``CallRecord`` as the ``calls`` columns after ``session`` and ``number`` hold it.
+EncodedCall = tuple[bytes, str, float, float, int, int, int, bytes]
+
+
+def encoded_call(call: CallRecord) -> EncodedCall:
+    """``call``'s columns, its body compressed (``transcript.encode_body``); made before the write
+    transaction begins, so the file is held only for the insert. The body is the JSON of the call
+    as given: the same text as that of ``normalized(call)``, which is only JSON through JSON."""
+    return (
+        _b(call.call_id),
+        call.tool,
+        call.started,
+        call.duration_ms,
+        int(call.is_error),
+        call.tokens,
+        UNKNOWN if call.full_tokens is None else call.full_tokens,
+        encode_body(call),
+    )
+
+
+def insert_encoded(conn: sqlite3.Connection, session: bytes, encoded: EncodedCall) -> int:
+    """Append an ``encoded_call`` under the session's next number, returned; run inside a write
+    transaction."""
     (last,) = conn.execute("SELECT coalesce(max(number), 0) FROM calls WHERE session = ?", (session,)).fetchone()
-    stored = replace(normalized(call), number=last + 1)
     conn.execute(
         f"INSERT INTO calls (session, {_HEAD}, body) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        (
-            session,
-            stored.number,
-            _b(stored.call_id),
-            stored.tool,
-            stored.started,
-            stored.duration_ms,
-            int(stored.is_error),
-            stored.tokens,
-            UNKNOWN if stored.full_tokens is None else stored.full_tokens,
-            encode_body(stored),
-        ),
+        (session, last + 1, *encoded),
     )
-    return stored
+    return int(last) + 1
+
+
+def insert_call(conn: sqlite3.Connection, session_id: str, call: CallRecord) -> CallRecord:
+    """Append ``call`` under the session's next number; run inside a write transaction."""
+    stored = normalized(call)
+    number = insert_encoded(conn, _b(session_id), encoded_call(stored))
+    return replace(stored, number=number)
 
 
 def _row(row: tuple[Any, ...], bodies: bool) -> CallRecord:

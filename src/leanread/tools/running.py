@@ -8,9 +8,10 @@ import contextlib
 import logging
 import time
 from collections.abc import Callable
+from dataclasses import replace
 
 from ..errors import LeanreadError
-from ..ledger.store import CALL, ViewRecord
+from ..ledger.callwrites import CallWrites
 from ..ledger.transcript import call_record
 from ..result import ToolResult
 from .common import ToolContext
@@ -29,26 +30,29 @@ def run_numbered(
     transcript: bool = True,
 ) -> ToolResult:
     """Run one tool with a call id (``call_id``, or the ledger's next); refusals and file-system
-    failures become error results. The call's place in the session is recorded whatever it
-    showed, and so is the call itself in the transcript (unless ``transcript`` is off); when the
-    store fails to note its place, a tool that ``changes`` nothing answers with the store's error
-    instead (its answer would be one the ledger does not know)."""
+    failures become error results. What the call records, its place in the session (so a compact
+    or a rewind may name it, whatever it showed) and its transcript row (unless ``transcript`` is
+    off) are written together when it ends (``ledger.callwrites``); when that write fails, a tool
+    that ``changes`` nothing answers with the store's error instead (its answer would be one the
+    ledger does not know), and one that changed the workspace keeps its result (its own records
+    were written as it went)."""
     try:
         call_id = call_id or ctx.ledger.new_call_id(ctx.session_id)
     except LeanreadError as exc:  # the store is away (Redis stopped): say so, record nothing
         return ToolResult(text=str(exc), is_error=True, metadata={})
     started = time.time()
     clock = time.perf_counter()
-    result = _answer(ctx, name, tool, call_id)
+    writes = CallWrites(ctx.ledger, ctx.session_id, call_id, defer=not changes)
+    result = _answer(replace(ctx, ledger=writes), name, tool, call_id)
+    ms = (time.perf_counter() - clock) * 1000
+    kept = call_record(name, arguments, result, call_id, started, ms) if transcript else None
     try:
-        ctx.ledger.record(ctx.session_id, ViewRecord(call_id, "", "", (), 0, 0, kind=CALL, visible=False))
+        writes.finish(kept)
     except LeanreadError as exc:
         if not changes:  # a read's answer the store could not note would be lost to compact/rewind
             return ToolResult(text=str(exc), is_error=True, metadata={"call_id": call_id})
     except Exception:  # a failing store must not turn a done edit or write into an error
         pass
-    if transcript:
-        _record_call(ctx, name, arguments, result, call_id, started, (time.perf_counter() - clock) * 1000)
     return result
 
 
