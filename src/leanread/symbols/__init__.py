@@ -177,9 +177,10 @@ def _is_under(root: str, folder: str) -> bool:
     return root.startswith(folder.rstrip(os.sep) + os.sep)
 
 
-def find_references(workspace: Workspace, policy: Policy, query: str) -> Answer:
-    """The uses of ``query``'s definitions in every root, labelled (see ``find``); ``definitions``
-    holds the definitions they were matched against.
+def find_references(workspace: Workspace, policy: Policy, query: str, near: str | None = None) -> Answer:
+    """The uses of ``query``'s likely definitions (``find_likely``: as the file ``near``, a
+    realpath, sees the name; else the nearest) in every root, labelled (see ``find``);
+    ``definitions`` holds the definitions they were matched against, ``total`` all of them.
 
     Raises:
         LeanreadError: as ``find_definitions``.
@@ -187,9 +188,14 @@ def find_references(workspace: Workspace, policy: Policy, query: str) -> Answer:
     stores = _stores(workspace, policy)
     targets: list[Found] = []
     uses: list[Reference] = []
+    total, resolved_from = 0, ""
     for root, store, _ in stores:
-        answer = references(store, query)
+        rel_near = _relative(root, near) if near is not None else None
+        likely = likely_definitions(store, query, rel_near, None)
+        total += likely.total
+        resolved_from = resolved_from or (_shown(workspace, root, likely.resolved_from) if likely.resolved_from else "")
+        answer = references(store, query, likely.shown)
         targets += [replace(f, path=_shown(workspace, root, f.path)) for f in answer.targets]
         uses += [replace(r, path=_shown(workspace, root, r.path)) for r in answer.found]
     files, skipped = _totals(stores)
-    return Answer(targets, uses, files, skipped, [r for _, _, r in stores])
+    return Answer(targets, uses, files, skipped, [r for _, _, r in stores], total, resolved_from)

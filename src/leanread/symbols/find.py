@@ -249,11 +249,11 @@ class References:
     found: list[Reference]
 
 
-def references(store: SymbolStore, query: str) -> References:
-    """Every use of ``query``'s definitions (see ``definitions``), each labelled (see the module
-    docstring); the store is not refreshed here."""
+def references(store: SymbolStore, query: str, targets: Sequence[Found] | None = None) -> References:
+    """Every use of ``targets`` (default: all of ``query``'s definitions, see ``definitions``),
+    each labelled (see the module docstring); the store is not refreshed here."""
     lookup = Lookup(store)
-    targets = definitions(store, query, lookup)
+    targets = list(targets) if targets is not None else definitions(store, query, lookup)
     if not targets:
         return References([], [])
     wanted = {(t.path, t.definition.name, t.definition.line) for t in targets}

@@ -175,3 +175,18 @@ def references_text(
             "variable or a call's result; it may be another definition of the name.)"
         )
     return "\n".join(rows)
+
+
+def targets_note(query: str, shown: int, total: int, resolved_from: str, display: Callable[[str], str]) -> str:
+    """A last line when the uses are those of some of ``query``'s definitions only (as the file
+    ``resolved_from`` sees the name, or the likeliest): how many were left out and how to name
+    another; empty when none was."""
+    if total <= shown:
+        return ""
+    why = f"as {display(resolved_from)} sees it" if resolved_from else "the likeliest"
+    tail = query.split(".")[-1]
+    left = total - shown
+    return (
+        f"\n(These are uses of {plural(shown, 'definition')} of {tail}, {why}; {left} more are left out: name one "
+        f'with its class or module, e.g. symbol="Class.{tail}", or list them with {others_step(query)}.)'
+    )

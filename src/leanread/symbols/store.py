@@ -32,15 +32,13 @@ from pathlib import Path
 from ..config.policy import Policy
 from ..files.ripgrep import RgOptions
 from ..files.search_files import list_files
-from ..files.sniff import binary_kind
 from ..ledger.sqlite_store import BUSY_TIMEOUT_MS, default_ledger_path
-from .extract import facts_of, indexed_language, python_module
+from .extract import indexed_language, python_module
 from .facts import Binding, Definition, FileFacts, Use
+from .parse import MAX_FILE_BYTES, Job, Parsed, parse_files
 
 #: Bumped when the tables or what the extractors write change; an older file is rebuilt.
 SCHEMA_VERSION = 3
-#: Files larger than this (bytes) are not indexed (a generated or minified file).
-MAX_FILE_BYTES = 2 * 1024 * 1024
 #: Code files indexed per root at most; the rest are counted as skipped.
 MAX_FILES = 100_000
 #: Files written per transaction while building.
@@ -115,10 +113,6 @@ class Skipped:
         return sum(self.counts.values())
 
 
-def _hash(data: bytes) -> bytes:
-    return hashlib.blake2b(data, digest_size=16).digest()
-
-
 class SymbolStore:
     """The on-disk index of one root (see the module docstring). Thread-safe: one lock guards the
     connection. Paths are relative to the root, ``/``-separated."""
@@ -129,12 +123,18 @@ class SymbolStore:
         self.path = path or store_path(self.root)
         self.path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
         self._lock = threading.RLock()
+        self._writes = 0  # bumped by every transaction begun here: the rows kept in memory are stale
+        self._rows: tuple[int, list[tuple[str, int]], list[tuple[str, int, int]]] | None = None
         self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
         self._db.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
         with contextlib.suppress(sqlite3.OperationalError):
             self._db.execute("PRAGMA journal_mode = WAL")
         self._db.execute("PRAGMA synchronous = NORMAL")
         self._prepare()
+
+    def _begin(self) -> None:
+        self._writes += 1
+        self._db.execute("BEGIN IMMEDIATE")
 
     def close(self) -> None:
         """Close the connection."""
@@ -148,7 +148,7 @@ class SymbolStore:
             self._db.execute("CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT)")
             row = self._db.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()
             wanted = json.dumps({"schema": SCHEMA_VERSION, "root": self.root, "deny": list(self.policy.deny)})
-            self._db.execute("BEGIN IMMEDIATE")
+            self._begin()
             try:
                 if row is None or row[0] != wanted:
                     for table in _TABLES:
@@ -213,7 +213,7 @@ class SymbolStore:
         """List the root whole and read every file that is new or changed."""
         done.built = True
         code, ignores, refused = self._listing("")
-        self._db.execute("BEGIN IMMEDIATE")
+        self._begin()
         try:
             self._db.execute("DELETE FROM skipped")
             self._db.executemany("INSERT OR REPLACE INTO skipped VALUES (?, ?, NULL, NULL)", refused.items())
@@ -282,24 +282,33 @@ class SymbolStore:
 
     def _update(self, done: Refresh) -> None:
         """Relist folders whose mtime moved; read files whose size or mtime moved."""
-        moved = []
-        for rel, mtime in self._db.execute("SELECT path, mtime_ns FROM folders").fetchall():
-            if self._mtime(rel) != mtime:
-                moved.append(rel)
+        folders, files = self._stat_rows()
+        prefix = self.root + os.sep
+        moved = [rel for rel, mtime in folders if _mtime_of(prefix + rel if rel else self.root) != mtime]
         if moved:
             self._relist(moved, done)
+            folders, files = self._stat_rows()
         changed = []
-        for rel, size, mtime in self._db.execute("SELECT path, size, mtime_ns FROM files").fetchall():
-            done.checked += 1
+        for rel, size, mtime in files:
             try:
-                st = os.stat(os.path.join(self.root, rel))
+                st = os.stat(prefix + rel)
             except OSError:
                 changed.append(rel)
                 continue
-            if (st.st_size, st.st_mtime_ns) != (size, mtime):
+            if st.st_mtime_ns != mtime or st.st_size != size:
                 changed.append(rel)
+        done.checked += len(files)
         if changed:
             self._read_changed(changed, done, count=False)
+
+    def _stat_rows(self) -> tuple[list[tuple[str, int]], list[tuple[str, int, int]]]:
+        """The folders (path, mtime_ns) and files (path, size, mtime_ns) the index holds, kept in
+        memory between refreshes while nothing is written (a call's refresh reads no table then)."""
+        if self._rows is None or self._rows[0] != self._writes:
+            folders = self._db.execute("SELECT path, mtime_ns FROM folders").fetchall()
+            files = self._db.execute("SELECT path, size, mtime_ns FROM files").fetchall()
+            self._rows = (self._writes, folders, files)
+        return self._rows[1], self._rows[2]
 
     def _relist(self, moved: Sequence[str], done: Refresh) -> None:
         """List again the folders in ``moved`` (one level; a new or re-included subfolder whole)."""
@@ -325,7 +334,7 @@ class SymbolStore:
                         found += deep
                         ignores += deep_ignores
                         refused.update(deep_refused)
-        self._db.execute("BEGIN IMMEDIATE")
+        self._begin()
         try:
             in_moved = self._files_in(moved, gone)
             done.removed += self._remove(sorted(in_moved - set(found)))
@@ -363,10 +372,11 @@ class SymbolStore:
 
     def _read_changed(self, paths: Sequence[str], done: Refresh, count: bool = True) -> None:
         """Read each of ``paths`` whose size or mtime differs from the index's, when its bytes
-        changed (or it is new); write ``BATCH_FILES`` files a transaction."""
+        changed (or it is new; in worker processes when there are many, ``parse.parse_files``);
+        write ``BATCH_FILES`` files a transaction."""
         known = self._known(paths)
-        pending = 0
-        self._db.execute("BEGIN IMMEDIATE")
+        jobs: list[Job] = []
+        self._begin()
         try:
             for rel in paths:
                 done.checked += count
@@ -376,15 +386,13 @@ class SymbolStore:
                     done.removed += self._remove([rel])
                     continue
                 entry = known.get(rel)
-                if entry is not None and (entry[1], entry[2]) == (st.st_size, st.st_mtime_ns):
-                    continue
-                if self._read_one(rel, st, entry):
-                    done.read += 1
-                pending += 1
-                if pending >= BATCH_FILES:
+                if entry is None or (entry[1], entry[2]) != (st.st_size, st.st_mtime_ns):
+                    jobs.append(Job(self.root, rel, st.st_size, st.st_mtime_ns, entry[3] if entry else None))
+            for pending, parsed in enumerate(parse_files(jobs), start=1):
+                done.read += self._apply(parsed, known.get(parsed.job.rel))
+                if pending % BATCH_FILES == 0:
                     self._db.execute("COMMIT")
-                    self._db.execute("BEGIN IMMEDIATE")
-                    pending = 0
+                    self._begin()
             self._db.execute("COMMIT")
         except BaseException:
             self._db.execute("ROLLBACK")
@@ -403,43 +411,31 @@ class SymbolStore:
         )
         return {path: (file_id, size, mtime, digest) for file_id, path, size, mtime, digest in rows}
 
-    def _read_one(self, rel: str, st: os.stat_result, entry: tuple[int, int, int, bytes] | None) -> bool:
-        """Read ``rel`` again when its bytes changed; True when its facts were written anew."""
-        language = indexed_language(rel)
-        if language is None:
+    def _apply(self, parsed: Parsed, entry: tuple[int, int, int, bytes] | None) -> bool:
+        """Write what reading one file gave; True when its facts were written anew."""
+        job = parsed.job
+        if parsed.skipped == "not code":
             return False
-        reason = f"over {MAX_FILE_BYTES // (1024 * 1024)} MiB" if st.st_size > MAX_FILE_BYTES else None
-        data = b""
-        if reason is None:
-            try:
-                with open(os.path.join(self.root, rel), "rb") as handle:
-                    data = handle.read(MAX_FILE_BYTES + 1)
-            except OSError:
-                reason = "unreadable"
-        if reason is None and binary_kind(data[:8192]) is not None:
-            reason = "binary"
-        if reason is not None:
+        if parsed.skipped:
             if entry is not None:
-                self._remove([rel])
+                self._remove([job.rel])
             self._db.execute(
-                "INSERT OR REPLACE INTO skipped VALUES (?, ?, ?, ?)", (rel, reason, st.st_size, st.st_mtime_ns)
+                "INSERT OR REPLACE INTO skipped VALUES (?, ?, ?, ?)", (job.rel, parsed.skipped, job.size, job.mtime_ns)
             )
             return False
-        self._db.execute("DELETE FROM skipped WHERE path = ?", (rel,))
-        digest = _hash(data)
-        if entry is not None and entry[3] == digest:  # touched, not changed
-            self._db.execute(
-                "UPDATE files SET size = ?, mtime_ns = ? WHERE id = ?", (st.st_size, st.st_mtime_ns, entry[0])
-            )
+        self._db.execute("DELETE FROM skipped WHERE path = ?", (job.rel,))
+        if parsed.facts is None and entry is not None:  # touched, not changed
+            self._db.execute("UPDATE files SET size = ?, mtime_ns = ? WHERE id = ?", (job.size, job.mtime_ns, entry[0]))
             return False
-        facts = facts_of(language, data)
-        self._write(rel, facts, st, digest, entry[0] if entry is not None else None)
+        if parsed.facts is None:
+            return False
+        self._write(job, parsed.facts, parsed.digest, entry[0] if entry is not None else None)
         return True
 
-    def _write(self, rel: str, facts: FileFacts, st: os.stat_result, digest: bytes, file_id: int | None) -> None:
-        module = python_module(rel) if facts.language == "python" else ""
+    def _write(self, job: Job, facts: FileFacts, digest: bytes, file_id: int | None) -> None:
+        module = python_module(job.rel) if facts.language == "python" else ""
         exports = json.dumps(facts.exports) if facts.exports is not None else None
-        row = (rel, facts.language, st.st_size, st.st_mtime_ns, digest, module, exports, facts.problem)
+        row = (job.rel, facts.language, job.size, job.mtime_ns, digest, module, exports, facts.problem)
         if file_id is None:
             file_id = self._db.execute(
                 "INSERT INTO files (path, language, size, mtime_ns, hash, module, exports, problem) "
@@ -485,6 +481,13 @@ class SymbolStore:
         return int(str(self.query("SELECT COUNT(*) FROM files")[0][0]))
 
 
+def _mtime_of(path: str) -> int | None:
+    try:
+        return os.stat(path).st_mtime_ns
+    except OSError:
+        return None
+
+
 def rows_to_definitions(rows: Iterable[tuple[object, ...]]) -> Iterator[Definition]:
     """``Definition``s of rows ``(name, kind, first, last, line, signature, scope, bases)``."""
     for name, kind, first, last, line, signature, scope, bases in rows:
@@ -493,4 +496,14 @@ def rows_to_definitions(rows: Iterable[tuple[object, ...]]) -> Iterator[Definiti
         yield Definition(str(name), str(kind), *numbers, str(signature), str(scope), parents)
 
 
-__all__ = ["Binding", "Definition", "Refresh", "Skipped", "SymbolStore", "Use", "rows_to_definitions", "store_path"]
+__all__ = [
+    "MAX_FILE_BYTES",
+    "Binding",
+    "Definition",
+    "Refresh",
+    "Skipped",
+    "SymbolStore",
+    "Use",
+    "rows_to_definitions",
+    "store_path",
+]

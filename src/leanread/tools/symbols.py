@@ -30,6 +30,7 @@ from ..symbols.render import (
     others_line,
     references_text,
     skipped_note,
+    targets_note,
 )
 from ..tokens import count_tokens
 from .common import ToolContext
@@ -134,7 +135,8 @@ def grep_symbol(ctx: ToolContext, symbol: str, path: str | None, limit: int | No
     """
     if not symbol.strip():
         raise InvalidArgument('symbol is empty; pass a name such as "Store.get", or a pattern.')
-    answer = _answer(find_references, ctx, symbol)
+    near, _ = _near(ctx)
+    answer = _answer(lambda w, p, q: find_references(w, p, q, near), ctx, symbol)
     if not answer.definitions:
         text = no_definition_text(symbol, answer.files, skipped_note(answer.skipped))
         return _plain(text, call_id, answer, "references")
@@ -156,6 +158,7 @@ def grep_symbol(ctx: ToolContext, symbol: str, path: str | None, limit: int | No
         return lines[shown][line - 1] if 0 < line <= len(lines[shown]) else ""
 
     text = references_text(symbol, answer.definitions, uses, str, line_text, limit or MAX_REFERENCES)
+    text += targets_note(symbol, len(answer.definitions), answer.total, answer.resolved_from, str)
     result = _plain(text, call_id, answer, "references")
     result.metadata["references"] = [
         {"path": u.path, "line": u.line, "label": u.label, "enclosing": u.enclosing} for u in uses
