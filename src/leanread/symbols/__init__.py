@@ -3,8 +3,9 @@
 An index per workspace root (``store``) holds what each code file says about names (``facts``:
 definitions, imports and re-exports, uses), read with tree-sitter (``python``, ``script``,
 ``generic``), kept on disk beside the ledger and refreshed from file stats and hashes before every
-answer. ``find`` answers the two questions and labels each use by how sure it is; ``render`` makes
-the text. This package sits below ``tools``: it imports ``outline``, ``search``, ``policy``,
+answer. ``find`` answers the two questions and labels each use by how sure it is; ``likely`` picks
+the definitions a question means (as the file read last sees the name, else the nearest);
+``render`` makes the text. This package sits below ``tools``: it imports ``outline``, ``search``, ``policy``,
 ``workspace`` and the ledger's default path, nothing above.
 """
 

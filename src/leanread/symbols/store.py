@@ -19,98 +19,26 @@ over ``MAX_FILE_BYTES``, binary files and files past ``MAX_FILES`` are not index
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import json
 import os
 import sqlite3
 import threading
 import time
-from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 from ..config.policy import Policy
-from ..files.ripgrep import RgOptions
-from ..files.search_files import list_files
-from ..ledger.sqlite_store import BUSY_TIMEOUT_MS, default_ledger_path
-from .extract import indexed_language, python_module
+from ..ledger.sqlite_store import BUSY_TIMEOUT_MS
+from .extract import python_module
 from .facts import Binding, Definition, FileFacts, Use
+from .listing import list_code
 from .parse import MAX_FILE_BYTES, Job, Parsed, parse_files
+from .tables import INDEXES, SCHEMA, SCHEMA_VERSION, TABLES, Refresh, Skipped, rows_to_definitions, store_path
 
-#: Bumped when the tables or what the extractors write change; an older file is rebuilt.
-SCHEMA_VERSION = 3
 #: Code files indexed per root at most; the rest are counted as skipped.
 MAX_FILES = 100_000
 #: Files written per transaction while building.
 BATCH_FILES = 200
-#: Names of ignore files ripgrep honours; a change to one lists the root again.
-IGNORE_FILES = frozenset({".gitignore", ".ignore", ".rgignore"})
-
-_SCHEMA = (
-    "CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT)",
-    """CREATE TABLE IF NOT EXISTS files (
-        id INTEGER PRIMARY KEY, path TEXT UNIQUE NOT NULL, language TEXT NOT NULL, size INTEGER,
-        mtime_ns INTEGER, hash BLOB, module TEXT, exports TEXT, problem TEXT)""",
-    """CREATE TABLE IF NOT EXISTS definitions (
-        file INTEGER NOT NULL, name TEXT NOT NULL, tail TEXT NOT NULL, kind TEXT, first INTEGER,
-        last INTEGER, line INTEGER, signature TEXT, scope TEXT, bases TEXT)""",
-    """CREATE TABLE IF NOT EXISTS bindings (
-        file INTEGER NOT NULL, local TEXT NOT NULL, kind TEXT, module TEXT, imported TEXT, line INTEGER)""",
-    """CREATE TABLE IF NOT EXISTS uses (
-        file INTEGER NOT NULL, name TEXT NOT NULL, line INTEGER, col INTEGER, receiver TEXT)""",
-    "CREATE TABLE IF NOT EXISTS folders (path TEXT PRIMARY KEY, mtime_ns INTEGER)",
-    "CREATE TABLE IF NOT EXISTS watched (path TEXT PRIMARY KEY, size INTEGER, mtime_ns INTEGER)",
-    "CREATE TABLE IF NOT EXISTS skipped (path TEXT PRIMARY KEY, reason TEXT, size INTEGER, mtime_ns INTEGER)",
-)
-_TABLES = ("files", "definitions", "bindings", "uses", "folders", "watched", "skipped")
-_INDEXES = (
-    "CREATE INDEX IF NOT EXISTS definitions_tail ON definitions (tail)",
-    "CREATE INDEX IF NOT EXISTS definitions_file ON definitions (file)",
-    "CREATE INDEX IF NOT EXISTS bindings_local ON bindings (local)",
-    "CREATE INDEX IF NOT EXISTS bindings_imported ON bindings (imported)",
-    "CREATE INDEX IF NOT EXISTS bindings_file ON bindings (file)",
-    "CREATE INDEX IF NOT EXISTS uses_name ON uses (name)",
-    "CREATE INDEX IF NOT EXISTS uses_file ON uses (file)",
-    "CREATE INDEX IF NOT EXISTS files_module ON files (module)",
-)
-
-
-def store_path(root: str) -> Path:
-    """Where the index of ``root`` (a realpath) is kept: beside the ledger's default file."""
-    digest = hashlib.blake2b(os.fsencode(root), digest_size=8).hexdigest()
-    name = "".join(c if c.isalnum() or c in "-_." else "_" for c in os.path.basename(root))[:40] or "root"
-    return default_ledger_path().parent / "symbols" / f"{name}-{digest}.sqlite3"
-
-
-@dataclass
-class Refresh:
-    """What one ``refresh`` did.
-
-    Attributes:
-        read: files parsed (new or changed).
-        removed: files gone from the index.
-        checked: files whose stat was compared.
-        seconds: wall time it took.
-        built: whether the root was listed whole (the first call, or an ignore file changed).
-    """
-
-    read: int = 0
-    removed: int = 0
-    checked: int = 0
-    seconds: float = 0.0
-    built: bool = False
-
-
-@dataclass(frozen=True)
-class Skipped:
-    """Code files the index leaves out, counted by reason (``deny-listed``, ``over 2 MiB``,
-    ``binary``, ``unreadable``, ``past 100,000 files``)."""
-
-    counts: dict[str, int] = field(default_factory=dict)
-
-    @property
-    def total(self) -> int:
-        return sum(self.counts.values())
 
 
 class SymbolStore:
@@ -151,10 +79,10 @@ class SymbolStore:
             self._begin()
             try:
                 if row is None or row[0] != wanted:
-                    for table in _TABLES:
+                    for table in TABLES:
                         self._db.execute(f"DROP TABLE IF EXISTS {table}")
                     self._db.execute("INSERT OR REPLACE INTO meta VALUES ('schema', ?)", (wanted,))
-                for statement in (*_SCHEMA, *_INDEXES):
+                for statement in (*SCHEMA, *INDEXES):
                     self._db.execute(statement)
                 self._db.execute("COMMIT")
             except BaseException:
@@ -179,40 +107,10 @@ class SymbolStore:
             done.seconds = time.perf_counter() - started
             return done
 
-    def _listing(self, folder: str, depth: int | None = None) -> tuple[list[str], list[str], dict[str, str]]:
-        """Code files below ``folder`` (relative; ``""``: the root) as ripgrep lists them, with
-        the ignore files met and the deny-listed code files (path → reason)."""
-        options = RgOptions(policy=Policy(deny=(), allow=()), timeout=120.0)
-        target = os.path.join(self.root, folder) if folder else "."
-        names = list_files(target, options, cwd=self.root) if depth is None else self._shallow(target, options)
-        code: list[str] = []
-        ignores: list[str] = []
-        refused: dict[str, str] = {}
-        for name in names:
-            rel = os.path.relpath(os.path.join(self.root, name), self.root).replace(os.sep, "/")
-            base = rel.rsplit("/", 1)[-1]
-            if base in IGNORE_FILES:
-                ignores.append(rel)
-            if indexed_language(rel) is None:
-                continue
-            parts = rel.split("/")
-            if any(self.policy.denying_pattern(parts[: end + 1]) is not None for end in range(len(parts))):
-                refused[rel] = "deny-listed"
-            else:
-                code.append(rel)
-        return code, ignores, refused
-
-    def _shallow(self, target: str, options: RgOptions) -> list[str]:
-        from ..files.ripgrep import _base, _run  # the same command line, one level deep
-
-        args = [*_base(options), "--files", "--null", "--max-depth", "1", "--", target]
-        data = _run(args, options, self.root, None) or b""
-        return [os.fsdecode(name) for name in data.split(b"\0") if name]
-
     def _build(self, done: Refresh) -> None:
         """List the root whole and read every file that is new or changed."""
         done.built = True
-        code, ignores, refused = self._listing("")
+        code, ignores, refused = list_code(self.root, self.policy, "")
         self._begin()
         try:
             self._db.execute("DELETE FROM skipped")
@@ -237,12 +135,12 @@ class SymbolStore:
         if known:
             self._read_changed(code, done)
             return
-        for statement in _INDEXES:  # a first build writes its rows faster without them
+        for statement in INDEXES:  # a first build writes its rows faster without them
             self._db.execute(f"DROP INDEX IF EXISTS {statement.split()[5]}")
         try:
             self._read_changed(code, done)
         finally:
-            for statement in _INDEXES:
+            for statement in INDEXES:
                 self._db.execute(statement)
 
     def _set_folders(self, files: Iterable[str]) -> None:
@@ -322,7 +220,7 @@ class SymbolStore:
             if not os.path.isdir(full):
                 gone.append(folder)
                 continue
-            code, more_ignores, more_refused = self._listing(folder, depth=1)
+            code, more_ignores, more_refused = list_code(self.root, self.policy, folder, depth=1)
             found += code
             ignores += more_ignores
             refused.update(more_refused)
@@ -330,7 +228,7 @@ class SymbolStore:
                 for entry in entries:
                     sub = f"{folder}/{entry.name}" if folder else entry.name
                     if entry.is_dir(follow_symlinks=False) and sub not in known_folders:
-                        deep, deep_ignores, deep_refused = self._listing(sub)
+                        deep, deep_ignores, deep_refused = list_code(self.root, self.policy, sub)
                         found += deep
                         ignores += deep_ignores
                         refused.update(deep_refused)
@@ -465,7 +363,7 @@ class SymbolStore:
     # --- reading it ---------------------------------------------------------------------------
 
     def query(self, sql: str, args: Sequence[object] = ()) -> list[tuple[object, ...]]:
-        """Rows of a read-only ``sql`` over the tables (see ``_SCHEMA``)."""
+        """Rows of a read-only ``sql`` over the tables (see ``SCHEMA``)."""
         with self._lock:
             return list(self._db.execute(sql, args))
 
@@ -486,14 +384,6 @@ def _mtime_of(path: str) -> int | None:
         return os.stat(path).st_mtime_ns
     except OSError:
         return None
-
-
-def rows_to_definitions(rows: Iterable[tuple[object, ...]]) -> Iterator[Definition]:
-    """``Definition``s of rows ``(name, kind, first, last, line, signature, scope, bases)``."""
-    for name, kind, first, last, line, signature, scope, bases in rows:
-        numbers = int(str(first)), int(str(last)), int(str(line))
-        parents = tuple(str(bases).split(",")) if bases else ()
-        yield Definition(str(name), str(kind), *numbers, str(signature), str(scope), parents)
 
 
 __all__ = [
