@@ -189,3 +189,26 @@ def test_a_list_is_cut_to_the_nearest_and_says_how_many_it_left(session: Session
         'read(symbol="run", path=".").)\n<path>b/m1.py</path>\n<type>file</type>\n<content>\n'
         "def run():\n    pass\n\n(End of file - total 2 lines)\n</content>"
     )
+
+
+def test_the_uses_are_of_the_definition_the_file_read_last_sees(session: Session, tmp_path: Path) -> None:
+    (tmp_path / "ws" / "other" / "use.py").write_text("from other.two import helper\n\nhelper(1)\n")
+    every = session.grep(symbol="helper")
+    assert every.text.startswith("Uses of helper (defined at other/two.py:1, pkg/one.py:1): 5 uses in 3 files")
+    session.read("web/views.py")
+    result = session.grep(symbol="helper")
+    assert result.text == (
+        "Uses of helper (defined at pkg/one.py:1): 3 uses in 2 files (3 import-resolved).\n"
+        "web/forms.py · clean\n"
+        "  5 import-resolved: return tools.helper(value)\n"
+        "web/views.py\n"
+        "  1 import-resolved: from pkg.one import helper\n"
+        "web/views.py · view\n"
+        "  5 import-resolved: return helper(request)\n"
+        '(Only uses of helper as web/views.py sees it; 1 other definition of helper: read(symbol="helper", path=".").)'
+    )
+    assert [(u["path"], u["line"]) for u in result.metadata["references"]] == [
+        ("web/forms.py", 5),
+        ("web/views.py", 1),
+        ("web/views.py", 5),
+    ]

@@ -91,16 +91,16 @@ def workers_for(count: int) -> int:
     return min(cpus, MAX_WORKERS) if cpus > 1 else 0
 
 
-def parse_files(jobs: Sequence[Job]) -> Iterator[Parsed]:
-    """``parse_file`` of each job, in order; in worker processes (``workers_for``) when there are
-    many.
+def parse_files(jobs: Sequence[Job], workers: int | None = None) -> Iterator[Parsed]:
+    """``parse_file`` of each job, in order; in ``workers`` processes (default ``workers_for``:
+    when there are many).
 
     The workers are forked: a spawned worker imports the caller's ``__main__`` again (a script
     without a ``__main__`` guard runs twice). A fork copies the caller's threads' locks, so the
     workers touch nothing but files, tree-sitter and pickling, and every parser and query is
     made before the fork (no import runs in a worker).
     """
-    workers = workers_for(len(jobs))
+    workers = workers_for(len(jobs)) if workers is None else workers
     if not workers:
         yield from map(parse_file, jobs)
         return

@@ -179,14 +179,15 @@ def references_text(
 
 def targets_note(query: str, shown: int, total: int, resolved_from: str, display: Callable[[str], str]) -> str:
     """A last line when the uses are those of some of ``query``'s definitions only (as the file
-    ``resolved_from`` sees the name, or the likeliest): how many were left out and how to name
-    another; empty when none was."""
+    ``resolved_from`` sees the name, or the likeliest): how many were left out and the call that
+    lists them; empty when none was."""
     if total <= shown:
         return ""
-    why = f"as {display(resolved_from)} sees it" if resolved_from else "the likeliest"
     tail = query.split(".")[-1]
-    left = total - shown
-    return (
-        f"\n(These are uses of {plural(shown, 'definition')} of {tail}, {why}; {left} more are left out: name one "
-        f'with its class or module, e.g. symbol="Class.{tail}", or list them with {others_step(query)}.)'
+    which = (
+        f"{tail} as {display(resolved_from)} sees it"
+        if resolved_from
+        else f"the likeliest {plural(shown, 'definition')}"
     )
+    left = total - shown
+    return f"\n(Only uses of {which}; {plural(left, 'other definition')} of {tail}: {others_step(query)}.)"
