@@ -72,13 +72,14 @@ def likely_definitions(store: SymbolStore, query: str, near: str | None = None, 
     imported = _imported_files(lookup, near) if near else set()
 
     def key(found: Found) -> tuple[int, ...]:
-        return (_named_like(found, receiver), *_closeness(found.path, near, imported))
+        nested = _in_function(lookup, found)
+        return (_named_like(found, receiver), nested, *_closeness(found.path, near, imported))
 
     ranked = sorted(every, key=key)
     if within is not None or not (near or receiver):
         return Likely(_single(lookup, ranked), len(every))  # a folder's, or a bare name's, ranked whole
     best = key(ranked[0])
-    tier = [f for f in ranked if key(f)[:2] == best[:2] and (best[1] < 3 or key(f) == best)]
+    tier = [f for f in ranked if key(f)[:3] == best[:3] and (best[2] < 3 or key(f) == best)]
     if len(tier) == len(ranked):  # nothing is nearer than the rest: the ranked list, uncut
         return Likely(_single(lookup, ranked), len(every))
     return Likely(_single(lookup, tier[:MAX_LIKELY]), len(every))
@@ -195,9 +196,9 @@ def _shared_folders(path: str, near: str) -> int:
 def _named_like(found: Found, receiver: str) -> int:
     """How well the class holding a definition found by its last name only matches what it was
     looked up on (``subscriber.next``: ``Subscriber.next``): 0 the same name (case and ``_``
-    aside), 1 the receiver's name ends with it (``window_subject``: ``Subject``), 2 it starts
-    with the receiver's (``scheduler``: ``SchedulerLike``), 3 otherwise; 0 when not found by
-    name only."""
+    aside), 1 the receiver's name ends with it (``window_subject``: ``Subject``), 2 it starts or
+    ends with the receiver's (``scheduler``: ``SchedulerLike``; ``form``: ``BaseForm``), 3
+    otherwise; 0 when not found by name only."""
     if not receiver or found.via != "by name only" or not found.definition.container:
         return 0 if found.via != "by name only" else 3
     have = _plain(split_name(found.definition.container)[-1])
@@ -206,7 +207,23 @@ def _named_like(found: Found, receiver: str) -> int:
         return 0
     if want.endswith(have):
         return 1
-    return 2 if have.startswith(want) else 3
+    return 2 if have.startswith(want) or have.endswith(want) else 3
+
+
+def _in_function(lookup: Lookup, found: Found) -> int:
+    """1 when a definition sits in a class defined inside a function (a test's own ``Form``):
+    another file cannot name it; else 0."""
+    parts = split_name(found.definition.name)
+    if len(parts) < 3 or found.definition.scope == "local":
+        return 0
+    info = lookup.file(found.path)
+    if info is None:
+        return 0
+    for end in range(len(parts) - 2, 0, -1):
+        holders = lookup.named(info, ".".join(parts[:end]))
+        if any(d.kind in ("function", "method") for d in holders):
+            return 1
+    return 0
 
 
 def _plain(name: str) -> str:
