@@ -212,3 +212,17 @@ def test_the_uses_are_of_the_definition_the_file_read_last_sees(session: Session
         ("web/views.py", 1),
         ("web/views.py", 5),
     ]
+
+
+def test_a_class_defined_inside_a_function_comes_after_the_others(session: Session, tmp_path: Path) -> None:
+    root = tmp_path / "ws"
+    (root / "forms").mkdir()
+    (root / "forms" / "base.py").write_text("class BaseForm:\n    def as_p(self):\n        return '<p>'\n")
+    (root / "forms" / "test_it.py").write_text(
+        "def test_render():\n    class SomeForm:\n        def as_p(self):\n            return ''\n\n"
+        "    assert SomeForm().as_p() == ''\n"
+    )
+    assert session.read(symbol="form.as_p").text.startswith(
+        "(form.as_p: BaseForm.as_p defined in forms/base.py, lines 2-3, by name only; the likeliest of 2 "
+        'definitions of as_p, the others: read(symbol="form.as_p", path=".").)\n<path>forms/base.py</path>'
+    )
