@@ -54,6 +54,8 @@ def _path_read(ctx: ToolContext, args: Arguments, call_id: str) -> ToolResult:
     mode, symbol = args["mode"], args["symbol"]
     if path is None and symbol is not None:  # the whole workspace's definitions
         return read_symbol(ctx, symbol, call_id, partial(_symbol_read, ctx, args, call_id))
+    if path is not None and symbol is not None and (folder := ctx.workspace.resolve(path)).is_dir:
+        return read_symbol(ctx, symbol, call_id, partial(_symbol_read, ctx, args, call_id), folder.real)
     target = path or ctx.ledger.last_path(ctx.session_id)
     if target is None:
         raise InvalidArgument("path is required: no file has been read in this session yet.")
