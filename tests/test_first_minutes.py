@@ -40,9 +40,9 @@ def test_help_reads_well_at_80_columns(command: str, tmp_path: Path) -> None:
 def test_read_help_wraps_a_description_in_full_lines(tmp_path: Path) -> None:
     out = _leanread("read", "--help", cwd=tmp_path).stdout
     assert (
-        "  --format <str>             plain: lines as in the file; tab: `41<TAB>code`;\n"
-        "                             colon: `41: code`; catn: `cat -n`; visible: tabs\n"
-        "                             as ^I, controls as ^X, `$` at line ends.\n"
+        "  --match-id <str>           A grep match id (m4, from the result's metadata):\n"
+        "                             the lines around that match, instead of path and\n"
+        "                             offset.\n"
     ) in out
 
 

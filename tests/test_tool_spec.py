@@ -40,7 +40,7 @@ ECHO_SCHEMA = {
     "type": "object",
     "properties": {
         "text": {"type": "string", "description": "What to say back."},
-        "times": {"type": "integer", "minimum": 1, "description": "How often. Default: 1."},
+        "times": {"type": "integer", "description": "How often. Default: 1."},
     },
     "required": ["text"],
     "additionalProperties": False,

@@ -349,13 +349,9 @@ def _call(ctx: ToolContext, args: Arguments, call_id: str) -> ToolResult:
 SPEC = ToolSpec(
     NAME,
     (
-        string("path", "Relative to the workspace root, or absolute inside it.", required=True),
-        string(
-            "old_string",
-            "Text you were shown of the file's current version, copied exactly; it must occur once.",
-            required=True,
-        ),
-        string("new_string", "The text to put in its place.", required=True),
+        string("path", "", required=True),
+        string("old_string", "Text to replace; it must occur once unless replace_all.", required=True),
+        string("new_string", "", required=True),
         flag("replace_all", "true: replace every occurrence."),
     ),
     EDITS,

@@ -362,10 +362,10 @@ def _call(ctx: ToolContext, args: Arguments, call_id: str) -> ToolResult:
 SPEC = ToolSpec(
     NAME,
     (
-        string("path", "Relative to the workspace root. Default: the root."),
+        string("path", "Folder. Default: the root."),
         count("depth", f"Levels to show. Default: {DEPTH}.", 1),
         count("max_entries", f"Entries to show. Default: {MAX_ENTRIES}.", 1),
-        flag("include_ignored", "true: also list files that .gitignore, .ignore or .rgignore rules leave out."),
+        flag("include_ignored", "true: list ignored paths too (not secrets)."),
     ),
     READ_ONLY,
     _call,

@@ -34,9 +34,11 @@ Arguments = Mapping[str, Any]
 class Param:
     """One parameter of a tool.
 
-    ``kind`` is a JSON Schema type (``string``, ``integer``, ``boolean``, ``array`` of strings);
-    ``default`` is published only when it is not None (None means "left out: the tool's default,
-    as the description says"); ``minimum`` is the smallest count the tool takes; ``flags`` are the
+    ``description`` may be empty where the name says it all (``limit``, ``new_string``): the
+    property then has none, which saves its 4 tokens. ``kind`` is a JSON Schema type (``string``,
+    ``integer``, ``boolean``, ``array`` of strings); ``default`` is published (in the checked
+    schema) only when it is not None (None means "left out: the tool's default, as the
+    description says"); ``minimum`` is the smallest count the tool takes; ``flags`` are the
     command line's short forms (``-g``); a ``positional`` parameter is an argument of the command
     even when optional (grep's ``pattern``, which ``symbol`` replaces).
     """
@@ -52,18 +54,25 @@ class Param:
     flags: tuple[str, ...] = ()
     positional: bool = False
 
-    def schema(self) -> dict[str, Any]:
-        """This parameter's JSON Schema property: ``{"type": "integer", "minimum": 1, ...}``."""
+    def schema(self, *, shown: bool = False) -> dict[str, Any]:
+        """This parameter's JSON Schema property: ``{"type": "integer", "minimum": 1, ...}``.
+
+        ``shown``: the property as the model is shown it, without ``minimum`` and ``default``
+        (5-6 o200k tokens each a property): the description says the default, and the tool's own
+        check refuses a number out of range with the next step (``tools.arguments`` leaves bounds
+        to it), so they are only in the schema a call is checked against.
+        """
         prop: dict[str, Any] = {"type": self.kind}
         if self.kind == "array":
             prop["items"] = {"type": "string"}
         if self.enum:
             prop["enum"] = list(self.enum)
-        if self.minimum is not None:
+        if self.minimum is not None and not shown:
             prop["minimum"] = self.minimum
-        if self.default is not None:
+        if self.default is not None and not shown:
             prop["default"] = self.default
-        prop["description"] = self.description
+        if self.description:
+            prop["description"] = self.description
         return prop
 
     @property
@@ -146,16 +155,17 @@ class ToolSpec:
 
     def input_schema(self) -> dict[str, Any]:
         """The JSON Schema of the arguments as the model is shown it: an object with
-        ``properties`` (hidden parameters left out), ``required`` (when any) and, unless the tool
-        has a hidden parameter, ``additionalProperties: false``."""
-        schema = _schema([p for p in self.params if not p.hidden])
+        ``properties`` (hidden parameters left out, each as ``Param.schema(shown=True)``),
+        ``required`` (when any) and, unless the tool has a hidden parameter,
+        ``additionalProperties: false``."""
+        schema = _schema([p for p in self.params if not p.hidden], shown=True)
         if not any(p.hidden for p in self.params):
             schema["additionalProperties"] = False
         return schema
 
     def accepted_schema(self) -> dict[str, Any]:
         """The JSON Schema a call is checked against: ``input_schema`` with the hidden parameters
-        in their places, and ``additionalProperties: false``."""
+        in their places, each property's ``minimum`` and ``default``, and ``additionalProperties: false``."""
         schema = _schema(list(self.params))
         schema["additionalProperties"] = False
         return schema
@@ -194,8 +204,8 @@ class ToolSpec:
         return tuple(by_name[name] for name in self.cli_order)
 
 
-def _schema(params: list[Param]) -> dict[str, Any]:
-    schema: dict[str, Any] = {"type": "object", "properties": {p.name: p.schema() for p in params}}
+def _schema(params: list[Param], *, shown: bool = False) -> dict[str, Any]:
+    schema: dict[str, Any] = {"type": "object", "properties": {p.name: p.schema(shown=shown) for p in params}}
     required = [p.name for p in params if p.required]
     if required:
         schema["required"] = required

@@ -163,8 +163,8 @@ def _call(ctx: ToolContext, args: Arguments, call_id: str) -> ToolResult:
 SPEC = ToolSpec(
     NAME,
     (
-        string("path", "Relative to the workspace root, or absolute inside it.", required=True),
-        string("content", "The whole new content of the file.", required=True),
+        string("path", "", required=True),
+        string("content", "", required=True),
     ),
     WRITES,
     _call,

@@ -93,31 +93,19 @@ def _call(ctx: ToolContext, args: Arguments, call_id: str) -> ToolResult:
 SPEC = ToolSpec(
     NAME,
     (
-        string(
-            "pattern",
-            "Rust regex: escape ( [ { . * + ? | to match them literally; no look-around or back-references.",
-            positional=True,
-        ),
-        string("path", "Folder or file to search, relative to the workspace root. Default: the root."),
-        string("glob", "Only paths matching this glob, e.g. *.py, src/**/*.ts, !*.min.js.", flags=("-g",)),
-        string("type", "Only files of this ripgrep type, e.g. py, js, ts, rust, go.", flags=("-t",)),
-        flag("case_insensitive", "true: ignore case.", flags=("-i",)),
-        count("context", "Lines to show around each match.", 0, flags=("-C",)),
-        count("before", "Lines to show before each match.", 0, flags=("-B",)),
-        count("after", "Lines to show after each match.", 0, flags=("-A",)),
+        string("pattern", "Rust regex: no look-around or back-references.", positional=True),
+        string("path", "Folder or file. Default: the root."),
+        string("glob", "Glob, e.g. *.py or !*.min.js.", flags=("-g",)),
+        string("type", "ripgrep file type, e.g. py.", flags=("-t",)),
+        flag("case_insensitive", "", flags=("-i",)),
+        count("context", "Lines around each match.", 0, flags=("-C",)),
+        count("before", "", 0, flags=("-B",)),
+        count("after", "", 0, flags=("-A",)),
         count("max_results", f"Matches to show. Default: {MAX_RESULTS}.", 1),
-        count("offset", "1-based number of the first match (with files_only: file) to show, to page on.", 0),
-        flag("files_only", "true: only the matching files, with their match counts.", flags=("-l",)),
-        string(
-            "focus",
-            'A complete question, e.g. "Where is the retry delay computed?": a long result keeps only the matches '
-            "most relevant to it.",
-        ),
-        flag(
-            "include_ignored",
-            "true: also search files that .gitignore, .ignore or .rgignore rules leave out (never secrets on the deny "
-            "list).",
-        ),
+        count("offset", "First match (files_only: file) to show, 1-based.", 0),
+        flag("files_only", "true: the matching files with their match counts.", flags=("-l",)),
+        string("focus", "A question: a long result keeps the matches relevant to it."),
+        flag("include_ignored", "true: also files .gitignore, .ignore or .rgignore leave out (not secrets)."),
         string("symbol", 'Instead of pattern: a name\'s uses, e.g. "Store.get".'),
     ),
     READ_ONLY,
