@@ -109,10 +109,14 @@ class CallWrites:
     def views_of(self, session_id: str, path: str) -> list[ViewRecord]:
         """The store's records of ``path``, then those kept, numbered after them in order. The
         store is asked once per file and call (a grep looks at each file it shows twice: whether
-        the model has seen it, then what it knows of it); a hide made through this call asks again."""
-        stored = self._fetched.get((session_id, path))
+        the model has seen it, then what it knows of it); a hide made through this call asks again.
+        A call that changes the workspace (``defer=False``) asks every time: under the file's lock
+        it must see what a parallel edit of the session has just recorded."""
+        stored = self._fetched.get((session_id, path)) if self._defer else None
         if stored is None:
-            stored = self._fetched[(session_id, path)] = self.store.views_of(session_id, path)
+            stored = self.store.views_of(session_id, path)
+            if self._defer:
+                self._fetched[(session_id, path)] = stored
         kept = self._kept_of(session_id, path)
         if not kept:
             return list(stored)
