@@ -58,6 +58,7 @@ from .store import (
     NextWindow,
     ViewRecord,
     compacted,
+    finish_in_order,
     inside,
     match_id,
     match_number,
@@ -370,12 +371,7 @@ class RedisLedger(RedisTranscript):
         self, session_id: str, records: Sequence[ViewRecord], last: LastPath | None, call: CallRecord | None
     ) -> None:
         """One call's kept writes (see ``LedgerStore.finish_call``), each its own atomic step, in order."""
-        for record in records:
-            self.record(session_id, record)
-        if last is not None:
-            self.set_last_path(session_id, *last)
-        if call is not None:
-            self.record_call(session_id, call)
+        finish_in_order(self, session_id, records, last, call)
 
     def session_paths(self, session_id: str) -> list[str]:
         """The files the session showed lines of, in the order first shown."""

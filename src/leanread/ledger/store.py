@@ -238,6 +238,19 @@ def rewound(records: Sequence[ViewRecord], limit: int) -> list[ViewRecord]:
     return [r for r in records if r.seq > limit]
 
 
+def finish_in_order(
+    store: LedgerStore, session_id: str, records: Sequence[ViewRecord], last: LastPath | None, call: CallRecord | None
+) -> None:
+    """``finish_call`` for a store without transactions over several writes (memory, Redis): the
+    records, the last path and the transcript row, each its own atomic step, in that order."""
+    for record in records:
+        store.record(session_id, record)
+    if last is not None:
+        store.set_last_path(session_id, *last)
+    if call is not None:
+        store.record_call(session_id, call)
+
+
 class MemoryLedger:
     """A ``LedgerStore`` in process memory; lost when the process ends."""
 
@@ -360,12 +373,7 @@ class MemoryLedger:
     def finish_call(
         self, session_id: str, records: Sequence[ViewRecord], last: LastPath | None, call: CallRecord | None
     ) -> None:
-        for record in records:
-            self.record(session_id, record)
-        if last is not None:
-            self.set_last_path(session_id, *last)
-        if call is not None:
-            self.record_call(session_id, call)
+        finish_in_order(self, session_id, records, last, call)
 
     def record_call(self, session_id: str, call: CallRecord) -> CallRecord:
         with self._lock:
