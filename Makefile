@@ -27,10 +27,12 @@ lint: $(STAMP)
 	@$(BIN)/ruff check src tests
 	@echo "==> mypy --strict src"
 	@$(BIN)/mypy src
+	@echo "==> lint-imports (the layers of docs/ARCHITECTURE.md; no circles)"
+	@$(BIN)/lint-imports --no-cache
 
 test: lint
-	@echo "==> pytest (a few minutes)"
-	@$(BIN)/pytest -q
+	@echo "==> pytest (a few minutes, one worker per core)"
+	@$(BIN)/pytest -q -n auto
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

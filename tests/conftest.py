@@ -4,14 +4,15 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from redis_server import redis_prefix, redis_server  # noqa: F401  (fixtures)
 
 from leanread import MemoryLedger, Session
-from leanread.ledger import LedgerStore
-from leanread.ledger_redis import RedisLedger
-from leanread.ledger_sqlite import SQLiteLedger
+from leanread.ledger.redis_store import RedisLedger
+from leanread.ledger.sqlite_store import SQLiteLedger
+from leanread.ledger.store import LedgerStore
 
 
 @pytest.fixture(autouse=True)
@@ -65,3 +66,14 @@ def repo(tmp_path: Path) -> Path:
     lines = [f"def function_{i}(argument_one, argument_two): return {i}\n" for i in range(1, 21)]
     (tmp_path / "app.py").write_text("".join(lines))
     return tmp_path
+
+
+@pytest.fixture
+def anyio_backend() -> str:
+    """The event loop of every ``@pytest.mark.anyio`` test: asyncio (the MCP SDK's own)."""
+    return "asyncio"
+
+
+def text_of(result: Any) -> str:
+    """The text of an MCP ``CallToolResult``: its text blocks joined."""
+    return "".join(block.text for block in result.content)

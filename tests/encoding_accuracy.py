@@ -12,7 +12,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 
 from encoding_samples import LONE_PAIRS, SAMPLES
 
-from leanread.textfile import decode
+from leanread.files.textfile import decode
 
 Item = tuple[str, str, str]  # family, codec, text
 
@@ -51,7 +51,7 @@ def table(items: list[Item], title: str) -> None:
 
 def margins(items: list[Item]) -> None:
     """How far a wrong reading won, and how many right ones each threshold would call a guess."""
-    from leanread.legacy import choose
+    from leanread.files.legacy import choose
 
     right: list[float] = []
     wrong: list[float] = []

@@ -10,9 +10,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from leanread import MemoryLedger, Session
-from leanread.render import binary_skipped
-from leanread.search import RgOptions, count_files
-from leanread.textfile import almost_text, binary_kind, decode
+from leanread.files.ripgrep import RgOptions, count_files
+from leanread.files.textfile import almost_text, binary_kind, decode
+from leanread.view.render import binary_skipped
 
 KEY_TS = b"const F = 'x';\nconst key = `${F}\x00${name}`;\nexport function lookup() { return SIGNATURE_TOKEN; }\n"
 NUL_NOTE = "(The file holds NUL bytes, shown as \u2400; edit and write take \u2400 for NUL in it.)"

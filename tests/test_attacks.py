@@ -16,10 +16,10 @@ import pytest
 
 from leanread import MemoryLedger, Session
 from leanread.errors import PathChanged
+from leanread.files.safeopen import make_folders
+from leanread.files.workspace import Workspace, read_regular_file
+from leanread.files.writeback import atomic_write
 from leanread.result import ToolResult
-from leanread.safeopen import make_folders
-from leanread.workspace import Workspace, read_regular_file
-from leanread.writeback import atomic_write
 
 Tool = Callable[[Session, str], ToolResult]
 T = TypeVar("T")
@@ -488,7 +488,7 @@ def test_refusals_over_mcp(tree: tuple[Path, Path]) -> None:
     import anyio
     from mcp import Client
 
-    from leanread.server import build_server
+    from leanread.mcp.server import build_server
 
     root, outside = tree
     (root / ".env").write_text(f"alpha={SECRET}\n")

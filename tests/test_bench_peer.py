@@ -6,18 +6,19 @@ from pathlib import Path
 
 from leanread.bench.growth import grow, growth_rows
 from leanread.bench.peer import peer_report
-from leanread.ledger import MemoryLedger
+from leanread.ledger.store import MemoryLedger
 
 
 def test_report_gives_each_ratio_to_the_reference() -> None:
     rows = [
-        {"file": "a.py", "bytes": 100, "reference_s": 0.002, "outline_s": 0.003, "full_s": 0.004},
-        {"file": "first read of 2 unseen copies", "bytes": 0, "reference_s": 0.002, "outline_s": None, "full_s": 0.005},
-    ]
+        {"file": "a.py", "bytes": 100, "reference_s": 0.002, "outline_s": 0.003, "full_s": 0.004, "sqlite_s": 0.0045},
+        {"file": "first read of 2 unseen copies", "bytes": 0, "reference_s": 0.002, "outline_s": None, "full_s": 0.005,
+         "sqlite_s": 0.006},
+    ]  # fmt: skip
     growth = growth_rows({"memory": {10: 0.001, 1000: 0.0012}})
     text = peer_report(rows, growth, "leanread bench speed --peer")
-    assert "| a.py | 100 | 2.0 ms | 3.0 ms (1.50x) | 4.0 ms (2.00x) |" in text
-    assert "| first read of 2 unseen copies | — | 2.0 ms | — (—) | 5.0 ms (2.50x) |" in text
+    assert "| a.py | 100 | 2.0 ms | 3.0 ms (1.50x) | 4.0 ms (2.00x) | 4.5 ms (2.25x) |" in text
+    assert "| first read of 2 unseen copies | — | 2.0 ms | — (—) | 5.0 ms (2.50x) | 6.0 ms (3.00x) |" in text
     assert "| ledger | call 10 | call 1,000 |\n|---|---:|---:|\n| memory | 1.0 ms | 1.2 ms |" in text
 
 

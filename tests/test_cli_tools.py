@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import text_of
 from mcp import Client, StdioServerParameters
 
 #: A line long enough that a stub is cheaper than the lines it stands for.
@@ -138,15 +139,6 @@ def test_compact_all_covers_every_session_of_the_root_only(repo: Path, tmp_path:
 # --- the Claude Code hook against a running server -----------------------------------------
 
 
-@pytest.fixture
-def anyio_backend() -> str:
-    return "asyncio"
-
-
-def _text(result: Any) -> str:
-    return "".join(block.text for block in result.content)
-
-
 def claude_hook_input(event: str, cwd: Path, **fields: str) -> str:
     """The JSON Claude Code writes to a hook's standard input (hooks reference)."""
     base = {
@@ -183,11 +175,11 @@ async def test_claude_code_hook_makes_the_servers_next_read_full(
         stub = await client.call_tool("read", {"path": "defs.py"})
         done = hook(claude_hook_input(event, repo, **fields), repo)
         after = await client.call_tool("read", {"path": "defs.py"})
-    assert _text(stub) + "\n" == STUB
+    assert text_of(stub) + "\n" == STUB
     assert done.returncode == 0, done.stderr
     assert done.stdout == ""  # SessionStart's stdout would land in the model's context
     assert done.stderr == "leanread: compact: 2 tool results are now out of the context window (r1, r2).\n"
-    assert _text(after) + "\n" == FULL
+    assert text_of(after) + "\n" == FULL
 
 
 @pytest.mark.anyio
@@ -200,7 +192,7 @@ async def test_claude_code_startup_hook_changes_nothing(repo: Path) -> None:
         done = hook(claude_hook_input("SessionStart", repo, source="startup"), repo)
         after = await client.call_tool("read", {"path": "defs.py"})
     assert (done.returncode, done.stdout, done.stderr) == (0, "", "")
-    assert _text(after) + "\n" == STUB
+    assert text_of(after) + "\n" == STUB
 
 
 def test_hook_input_decides_whether_anything_is_gone(repo: Path) -> None:

@@ -10,19 +10,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import text_of
 from mcp import Client
 from mcp.shared.exceptions import MCPDeprecationWarning
 from mcp_types import ListRootsResult, Root
 
 from leanread import MemoryLedger
-from leanread.server import build_server
+from leanread.mcp.server import build_server
 
 pytestmark = pytest.mark.anyio
-
-
-@pytest.fixture
-def anyio_backend() -> str:
-    return "asyncio"
 
 
 @pytest.fixture
@@ -34,10 +30,6 @@ def folders(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Path, Path
         (folder / "a.txt").write_text(f"{folder.name}\n")
     monkeypatch.chdir(start)
     return start, one, two
-
-
-def _text(result: Any) -> str:
-    return "".join(block.text for block in result.content)
 
 
 def _file(body: str) -> str:
@@ -70,12 +62,12 @@ async def test_the_clients_roots_are_the_workspace_and_changes_are_followed(fold
         moved = await client.call_tool("read", {"path": "a.txt"})
         outside = await client.call_tool("read", {"path": str(folders[0] / "a.txt")})
         inside_one = await client.call_tool("read", {"path": str(one / "a.txt")})
-    assert _text(first) == _file("one")
+    assert text_of(first) == _file("one")
     assert again.is_error is False and roots.asked == 2
-    assert _text(moved) == _file("two")
+    assert text_of(moved) == _file("two")
     assert outside.is_error is True
     assert inside_one.is_error is False
-    assert _text(inside_one).startswith(f"<path>{one / 'a.txt'}</path>\n<type>file</type>\n<content>\none\n")
+    assert text_of(inside_one).startswith(f"<path>{one / 'a.txt'}</path>\n<type>file</type>\n<content>\none\n")
 
 
 async def test_roots_given_at_start_are_kept(folders: tuple[Path, Path, Path]) -> None:
@@ -83,7 +75,7 @@ async def test_roots_given_at_start_are_kept(folders: tuple[Path, Path, Path]) -
     roots = _Roots(one)
     async with Client(build_server([start], ledger=MemoryLedger()), mode="legacy", list_roots_callback=roots) as c:
         result = await c.call_tool("read", {"path": "a.txt"})
-    assert (_text(result), roots.asked) == (_file("start"), 0)
+    assert (text_of(result), roots.asked) == (_file("start"), 0)
 
 
 async def test_a_client_without_roots_or_with_none_keeps_the_start_folder(folders: tuple[Path, Path, Path]) -> None:
@@ -92,6 +84,6 @@ async def test_a_client_without_roots_or_with_none_keeps_the_start_folder(folder
         plain = await client.call_tool("read", {"path": "a.txt"})
     async with Client(build_server(ledger=MemoryLedger()), mode="legacy", list_roots_callback=empty) as client:
         none = await client.call_tool("read", {"path": "a.txt"})
-    assert _text(plain) == _text(none) == _file("start")
+    assert text_of(plain) == text_of(none) == _file("start")
     assert empty.asked == 1
     assert os.getcwd() == str(folders[0])

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from leanread.clientconfig import CLAUDE_TOOLS, GEMINI_TOOLS, OPENCODE_TOOLS, render
+from leanread.cli.clientconfig import CLAUDE_TOOLS, GEMINI_TOOLS, OPENCODE_TOOLS, render
 from leanread.errors import InvalidArgument
 
 PY = "/opt/venv/bin/python"

@@ -19,8 +19,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_clientconfig import client_binary, client_env
 
-from leanread.clientconfig import render
-from leanread.clientwrite import ClientFileError, merge_codex, merge_json, write_config
+from leanread.cli.clientconfig import render
+from leanread.cli.clientwrite import ClientFileError, merge_codex, merge_json, write_config
 
 PY = "/opt/venv/bin/python"
 SERVE = ["-m", "leanread", "serve", "--root"]

@@ -10,19 +10,16 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import text_of
 from mcp import Client
 
 from leanread import MemoryLedger, Session
-from leanread.server import build_server
-from leanread.writeback import file_lock
+from leanread.files.writeback import file_lock
+from leanread.mcp.server import build_server
 
 CONC = "".join(f"value_{i} = {i}\n" for i in range(1, 101))
 EDITED = list(range(1, 101, 5))  # 20 lines: 1, 6, 11, … 96
 WANTED = "".join(f"value_{i} = {i * 10 if i in EDITED else i}\n" for i in range(1, 101))
-
-
-def _text(result: Any) -> str:
-    return "".join(block.text for block in result.content)
 
 
 def _summary(text: str) -> str:
@@ -33,18 +30,13 @@ def _edit_args(i: int) -> dict[str, Any]:
     return {"path": "conc.py", "old_string": f"value_{i} = {i}\n", "new_string": f"value_{i} = {i * 10}\n"}
 
 
-@pytest.fixture
-def anyio_backend() -> str:
-    return "asyncio"
-
-
 @pytest.mark.anyio
 async def test_twenty_parallel_edits_over_one_mcp_session_all_apply(tmp_path: Path) -> None:
     (tmp_path / "conc.py").write_text(CONC)
     async with Client(build_server([tmp_path], ledger=MemoryLedger())) as client:
         await client.call_tool("read", {"path": "conc.py"})
         results = await asyncio.gather(*(client.call_tool("edit", _edit_args(i)) for i in EDITED))
-    summaries = sorted(_summary(_text(r)) for r in results)
+    summaries = sorted(_summary(text_of(r)) for r in results)
     assert summaries == sorted(f"Edited conc.py: replaced 1 occurrence; line {i} is now line {i}." for i in EDITED)
     assert not any(r.is_error for r in results)
     assert (tmp_path / "conc.py").read_text() == WANTED

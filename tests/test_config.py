@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from leanread.config import DEFAULT_ALLOW, DEFAULT_DENY, Limits, Policy, Settings, load_settings
+from leanread.config.settings import DEFAULT_ALLOW, DEFAULT_DENY, Limits, Policy, Settings, load_settings
 from leanread.errors import ConfigError, Denied, LeanreadError
+from leanread.files.workspace import Workspace
 from leanread.tools import description
-from leanread.workspace import Workspace
 
 KEYS = (
     "max_lines, max_bytes, max_line_chars, sniff_bytes, index_bytes, outline_lines, outline_bytes, "

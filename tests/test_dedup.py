@@ -8,10 +8,10 @@ from pathlib import Path
 import pytest
 
 from leanread import Limits, Session
-from leanread.config import load_settings
-from leanread.dedup import RECENT_CALLS, old_calls
+from leanread.config.settings import load_settings
 from leanread.errors import ConfigError
-from leanread.ledger import MemoryLedger
+from leanread.ledger.dedup import RECENT_CALLS, old_calls
+from leanread.ledger.store import MemoryLedger
 
 DEF = "def function_{0}(argument_one, argument_two): return {0}"
 BODY = "".join(f"{DEF.format(i)}\n" for i in range(1, 11))

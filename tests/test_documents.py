@@ -18,9 +18,9 @@ from PIL import Image
 
 from leanread import MemoryLedger, Session
 from leanread.bench.documents import docx_bytes, epub_bytes, noise_png, odt_bytes, pdf_bytes, png_bytes
-from leanread.config import load_settings
+from leanread.config.settings import load_settings
 from leanread.documents import images, registry
-from leanread.server import build_server
+from leanread.mcp.server import build_server
 
 docx = pytest.importorskip("docx")
 pypdf = pytest.importorskip("pypdf")
@@ -341,11 +341,6 @@ async def test_mcp_sends_image_content_next_to_text(root: Path) -> None:
     assert Image.open(io.BytesIO(base64.b64decode(picture.data))).size == (2000, 1316)
     assert [type(block) for block in notebook.content] == [TextContent]
     assert notebook.content[0].text == NOTEBOOK_TEXT  # type: ignore[union-attr]
-
-
-@pytest.fixture
-def anyio_backend() -> str:
-    return "asyncio"
 
 
 def test_odt_headings_lists_and_tables(session: Session, root: Path) -> None:

@@ -10,8 +10,8 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from leanread import Session
-from leanread.editing import plan_edit
-from leanread.syntax import parse_warning
+from leanread.code.edit_plan import plan_edit
+from leanread.code.syntax import parse_warning
 
 HOOKS = (
     "".join(f"# line {i}\n" for i in range(1, 20))

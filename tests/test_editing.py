@@ -6,9 +6,9 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from leanread.editing import EditPlan, find_marker, plan_edit, refuse_markers
+from leanread.code.edit_plan import EditPlan, find_marker, plan_edit, refuse_markers
 from leanread.errors import InvalidArgument, MarkerInEdit, MultipleMatches, NoChange, NoMatch
-from leanread.formats import decorate
+from leanread.view.formats import decorate
 
 APP = "def f():\n    x = 1\n    y = 2\n    return x\n\ndef g():\n    x = 1\n"
 

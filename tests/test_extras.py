@@ -18,7 +18,7 @@ from mcp import Client, StdioServerParameters
 
 from leanread.bench.documents import docx_bytes, epub_bytes, odt_bytes, pdf_bytes, png_bytes
 from leanread.bench.replay.report import NO_CHART
-from leanread.extras import EXTRA_OF, missing_extra
+from leanread.config.extras import EXTRA_OF, missing_extra
 
 #: Run ``leanread ARGS…`` with the modules named (comma-separated) by the first argument made missing.
 WITHOUT = (

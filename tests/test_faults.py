@@ -13,7 +13,7 @@ import pytest
 
 from leanread import MemoryLedger, Session
 from leanread.bench.faults import bench_faults, markdown_report
-from leanread.workspace import Workspace
+from leanread.files.workspace import Workspace
 
 FULL = "fix the cause (permissions, free space) and try again."
 

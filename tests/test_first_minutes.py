@@ -40,9 +40,9 @@ def test_help_reads_well_at_80_columns(command: str, tmp_path: Path) -> None:
 def test_read_help_wraps_a_description_in_full_lines(tmp_path: Path) -> None:
     out = _leanread("read", "--help", cwd=tmp_path).stdout
     assert (
-        "  --format <str>             plain: lines as in the file; tab: `41<TAB>code`;\n"
-        "                             colon: `41: code`; catn: `cat -n`; visible: tabs\n"
-        "                             as ^I, controls as ^X, `$` at line ends.\n"
+        "  --match-id <str>           A grep match id (m4, from the result's metadata):\n"
+        "                             the lines around that match, instead of path and\n"
+        "                             offset.\n"
     ) in out
 
 
@@ -107,8 +107,8 @@ def test_counts_agree_with_their_noun_and_use_plain_digits(tmp_path: Path) -> No
 
 
 def test_plain_digits_cost_fewer_tokens_than_grouped_ones() -> None:
-    from leanread.counts import plural
     from leanread.tokens import count_tokens
+    from leanread.view.counts import plural
 
     assert [plural(n, noun) for n, noun in [(1, "line"), (2, "line"), (1, "match"), (3, "match"), (5, "entry")]] == [
         "1 line", "2 lines", "1 match", "3 matches", "5 entries"

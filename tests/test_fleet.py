@@ -15,21 +15,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import text_of
 from mcp import Client, StdioServerParameters
 
-from leanread.ledger_redis import RedisLedger
-from leanread.ledgers import open_ledger
+from leanread.ledger.open import open_ledger
+from leanread.ledger.redis_store import RedisLedger
 
 pytestmark = pytest.mark.anyio
-
-
-@pytest.fixture
-def anyio_backend() -> str:
-    return "asyncio"
-
-
-def _text(result: Any) -> str:
-    return "".join(block.text for block in result.content)
 
 
 @asynccontextmanager
@@ -52,7 +44,7 @@ async def test_a_read_on_one_server_is_known_to_the_other(repo: Path, redis_serv
     assert (first.meta or {})["leanread"]["mode"] == "full"
     meta = (again.meta or {})["leanread"]
     assert meta["mode"] == "stub" and meta["call_id"] == "r2" and meta["unchanged_since"] == ["r1"]
-    assert _text(again).startswith("<path>app.py</path>")
+    assert text_of(again).startswith("<path>app.py</path>")
 
 
 async def test_an_edit_grant_from_one_server_holds_on_the_other(
@@ -62,7 +54,7 @@ async def test_an_edit_grant_from_one_server_holds_on_the_other(
         await a.call_tool("read", {"path": "app.py", "offset": 3, "limit": 2})
         edited = await b.call_tool("edit", {"path": "app.py", "old_string": "return 3", "new_string": "return 33"})
         refused = await b.call_tool("edit", {"path": "app.py", "old_string": "return 9\n", "new_string": "return 99\n"})
-    assert edited.is_error is False, _text(edited)
+    assert edited.is_error is False, text_of(edited)
     assert refused.is_error is True
     assert (repo / "app.py").read_text().splitlines()[2] == "def function_3(argument_one, argument_two): return 33"
 
@@ -74,7 +66,7 @@ async def test_a_compaction_told_to_one_server_is_seen_by_the_other(
         await a.call_tool("read", {"path": "app.py"})
         told = await a.call_tool("context", {"action": "compact", "call_id": "r1"})
         after = await b.call_tool("read", {"path": "app.py"})
-    assert _text(told) == "compact: 1 tool result is now out of the context window (r1)."
+    assert text_of(told) == "compact: 1 tool result is now out of the context window (r1)."
     assert (after.meta or {})["leanread"]["mode"] == "full"
 
 
@@ -89,7 +81,7 @@ def test_open_ledger_names_a_redis_that_does_not_answer() -> None:
 
 def test_a_stopped_redis_gives_clear_errors_then_recovers(redis_server: Any, redis_prefix: str) -> None:
     from leanread.errors import LeanreadError
-    from leanread.ledger import ViewRecord
+    from leanread.ledger.store import ViewRecord
 
     store = RedisLedger(redis_server.url, prefix=redis_prefix)
     store.record("s", ViewRecord("r1", "/ws/a.py", "h", ((1, 3),), 10, 1))

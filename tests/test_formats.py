@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from leanread.formats import FORMATS, decorate, hide_controls, show_controls, undecorate
+from leanread.view.formats import FORMATS, decorate, hide_controls, show_controls, undecorate
 
 # Any character a line can hold (no line feed), with controls, carets and marker look-alikes.
 line_text = st.lists(

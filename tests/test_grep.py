@@ -11,17 +11,18 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import text_of
 from mcp import Client
 
 from leanread import Limits, MemoryLedger, Session
-from leanread.search import (
+from leanread.files.ripgrep import (
     RgOptions,
     SearchUnavailable,
     count_files,
     find_rg,
     search_json,
 )
-from leanread.server import build_server
+from leanread.mcp.server import build_server
 from leanread.tools import description
 from leanread.tools.common import DenyFilter
 from leanread.tools.grep import LINE_CHARS
@@ -402,15 +403,6 @@ def test_deny_filter_agrees_with_the_workspace(session: Session, root: Path) -> 
 # --- MCP and CLI -----------------------------------------------------------------------------
 
 
-@pytest.fixture
-def anyio_backend() -> str:
-    return "asyncio"
-
-
-def _text(result: Any) -> str:
-    return "".join(block.text for block in result.content)
-
-
 @pytest.mark.anyio
 async def test_grep_and_read_match_over_mcp(root: Path) -> None:
     _tree(root)
@@ -443,17 +435,17 @@ async def test_grep_and_read_match_over_mcp(root: Path) -> None:
     assert "required" not in grep.input_schema  # pattern, or symbol
     assert grep.annotations is not None and grep.annotations.read_only_hint is True
     assert grep.annotations.destructive_hint is False
-    assert _text(found) == _grep(
+    assert text_of(found) == _grep(
         ["src/app.py", "3-\t", "4\tdef handler(request):", "5-\t    value = request.get('x')"],
         "",
     )
     assert found.meta["leanread"]["matches"] == [{"id": "m1", "path": "src/app.py", "line": 4, "column": 1}]
-    assert _text(around) == (
+    assert text_of(around) == (
         "<path>src/app.py</path>\n<type>file</type>\n<content>\n\ndef handler(request):\n"
         "    value = request.get('x')\n\n(Showing lines 3-5 of 9. Use offset=6 to continue.)\n</content>"
     )
-    assert edited.is_error is False, _text(edited)
-    assert _text(bad) == (
+    assert edited.is_error is False, text_of(edited)
+    assert text_of(bad) == (
         "Invalid arguments for grep: context must be a whole number (got 'two'); see the tool's input schema."
     )
 

@@ -5,14 +5,14 @@ text never reaches the model raw."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 import pytest
+from conftest import text_of
 from mcp import Client
 
 from leanread import MemoryLedger, Session
-from leanread.search_fallback import reads_differently
-from leanread.server import build_server
+from leanread.mcp.server import build_server
+from leanread.tools.grep.literal import reads_differently
 
 APP = "$('.x').html(json.data);\nfoo(bar)\nrange [a-z]\n"
 
@@ -143,22 +143,13 @@ def test_only_characters_a_regex_reads_otherwise_call_for_the_fallback() -> None
     ]
 
 
-@pytest.fixture
-def anyio_backend() -> str:
-    return "asyncio"
-
-
-def _text(result: Any) -> str:
-    return "".join(block.text for block in result.content)
-
-
 @pytest.mark.anyio
 async def test_over_mcp_the_fallback_and_the_refusal(root: Path) -> None:
     (root / "app.js").write_text(APP)
     async with Client(build_server([root], ledger=MemoryLedger())) as client:
         found = await client.call_tool("grep", {"pattern": "foo("})
         refused = await client.call_tool("grep", {"pattern": "(?=nowhere)"})
-    assert (found.is_error, _text(found)) == (
+    assert (found.is_error, text_of(found)) == (
         False,
         _grep(
             [
@@ -170,7 +161,7 @@ async def test_over_mcp_the_fallback_and_the_refusal(root: Path) -> None:
             "",
         ),
     )
-    assert (refused.is_error, _text(refused)) == (
+    assert (refused.is_error, text_of(refused)) == (
         True,
         "pattern is not a valid ripgrep regular expression (look-around, including look-ahead and look-behind, is "
         "not supported), and as literal text it matches nothing either; fix the regex (Rust syntax: no look-around "

@@ -14,9 +14,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from leanread import Limits, MemoryLedger, Session
-from leanread.counts import plural
 from leanread.tools.grep.selection import nearest
 from leanread.tools.leftout import LeftOut, left_out_note
+from leanread.view.counts import plural
 
 NO_MATCH = "gitignored, binary and deny-listed files are not searched.)"
 

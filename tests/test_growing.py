@@ -8,8 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from leanread import Limits, MemoryLedger, Session, lineindex
-from leanread.lineindex import LineIndex, LineIndexCache, StaleIndex
+from leanread import Limits, MemoryLedger, Session
+from leanread.files import lineindex
+from leanread.files.fileversion import StaleIndex
+from leanread.files.indexcache import LineIndexCache
+from leanread.files.lineindex import LineIndex
 
 LIMITS = Limits(index_bytes=64 * 1024)
 

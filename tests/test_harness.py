@@ -16,9 +16,9 @@ from openai.types.shared_params import FunctionDefinition
 from pydantic import TypeAdapter
 
 from leanread import Limits, Session
-from leanread.harness import HARNESS_TOOLS, anthropic_result, anthropic_tools, openai_result, openai_tools
+from leanread.adapters.harness import HARNESS_TOOLS, anthropic_result, anthropic_tools, openai_result, openai_tools
 from leanread.result import ImageData, ToolResult
-from leanread.tools.schema import TOOL_NAMES, input_schema, tool_description
+from leanread.tools.registry import TOOL_NAMES, input_schema, tool_description
 
 
 def _keys(typed_dict: Any) -> set[str]:

@@ -11,9 +11,9 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from leanread import Limits, Session
-from leanread.formats import FORMATS, undecorate
-from leanread.frame import frame_like
-from leanread.render import CUT_MARKER
+from leanread.view.formats import FORMATS, undecorate
+from leanread.view.frame import frame_like
+from leanread.view.render import CUT_MARKER
 
 CONTINUE = re.compile(r"Use offset=(\d+) to continue\.\)$")
 CUT_AT = re.compile(re.escape(CUT_MARKER.split("{")[0]) + r"[\d,]+ chars in all\]$")

@@ -13,10 +13,11 @@ from typing import Any
 
 import httpx2
 import pytest
+from conftest import text_of
 
 from leanread.bench.http_serve import HttpServer, http_client, start_http_server
 from leanread.errors import InvalidArgument
-from leanread.server_http import is_loopback, parse_bind, session_name, token_matches
+from leanread.mcp.http import is_loopback, parse_bind, session_name, token_matches
 
 pytestmark = pytest.mark.anyio
 TOKEN = "Zx3k9-Q_vT7mP2wLr8sN4yB6cH1dF5gJ0aE"  # 35 characters, all different
@@ -24,11 +25,6 @@ UNNAMED = (
     "This server is shared, so each request must name its ledger session; send the conversation's id "
     "in the Leanread-Session header or the _meta key leanread/session."
 )
-
-
-@pytest.fixture
-def anyio_backend() -> str:
-    return "asyncio"
 
 
 @pytest.fixture
@@ -40,10 +36,6 @@ def server(repo: Path) -> Iterator[HttpServer]:
 
 def _meta(result: Any) -> dict[str, Any]:
     return dict((result.meta or {})["leanread"])
-
-
-def _text(result: Any) -> str:
-    return "".join(block.text for block in result.content)
 
 
 def test_bind_addresses_and_tokens() -> None:
@@ -95,7 +87,7 @@ async def test_each_request_names_its_ledger_session(server: HttpServer) -> None
     async with http_client(server.url, "conv-a", token) as named, http_client(server.url, "conv-b", token) as other:
         again = await named.call_tool("read", {"path": "app.py"})
         elsewhere = await other.call_tool("read", {"path": "app.py"})
-    assert refused.is_error is True and _text(refused) == UNNAMED
+    assert refused.is_error is True and text_of(refused) == UNNAMED
     assert _meta(by_meta)["mode"] == "full"
     assert (_meta(again)["mode"], _meta(again)["unchanged_since"]) == ("stub", ["r1"])
     assert _meta(elsewhere)["mode"] == "full"
@@ -128,8 +120,8 @@ async def test_two_http_servers_on_one_redis_share_sessions_and_survive_a_kill(
         a.stop()
         b.stop()
     assert (_meta(stub)["mode"], _meta(stub)["unchanged_since"]) == ("stub", ["r1"])
-    assert edited.is_error is False, _text(edited)
+    assert edited.is_error is False, text_of(edited)
     assert refused.is_error is True
     assert (repo / "app.py").read_text().splitlines()[2] == "def function_3(argument_one, argument_two): return 33"
-    assert _text(told) == "compact: 4 tool results are now out of the context window (r1, r2, r3, r5)."
+    assert text_of(told) == "compact: 4 tool results are now out of the context window (r1, r2, r3, r5)."
     assert _meta(after)["mode"] == "full"

@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 
 from leanread.bench.redis_local import free_port
 from leanread.errors import InvalidArgument
-from leanread.server_http import MIN_TOKEN_CHARS, check_token
+from leanread.mcp.http import MIN_TOKEN_CHARS, check_token
 
 MAKE = 'make one with python -c "import secrets; print(secrets.token_urlsafe(32))"'
 
@@ -74,7 +74,7 @@ def _serve(root: Path, bind: str, env_name: str, token: str | None) -> subproces
         (
             "0.0.0.0:1",
             "LEANREAD_TOKEN",
-            secrets.token_urlsafe(32) + "\n",
+            "Xq3v9Lr0Tz7Kp2Wm5Nc8Bf1Hd4Jg6Ys0Ua3Ee9Oi7Rt2" + "\n",  # fixed: xdist workers collect the same ids
             "The bearer token in LEANREAD_TOKEN holds '\\n', which an Authorization: Bearer header cannot carry; use "
             f"letters, digits and -._~+/ only: {MAKE}",
         ),

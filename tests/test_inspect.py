@@ -11,10 +11,10 @@ from pathlib import Path
 from starlette.testclient import TestClient
 
 from leanread import MemoryLedger, Session
-from leanread.inspect.chart import MAX_POINTS, saving_chart
-from leanread.inspect.server import build_app
-from leanread.ledger import LedgerStore
-from leanread.ledger_sqlite import SQLiteLedger
+from leanread.inspector.chart import MAX_POINTS, saving_chart
+from leanread.inspector.server import build_app
+from leanread.ledger.sqlite_store import SQLiteLedger
+from leanread.ledger.store import LedgerStore
 
 
 def _text(html: str, element_id: str) -> str:

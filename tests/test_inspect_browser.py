@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from leanread import Session
-from leanread.ledger_sqlite import SQLiteLedger
+from leanread.ledger.sqlite_store import SQLiteLedger
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 ARGS = [

@@ -14,8 +14,8 @@ from typing import Any
 
 import pytest
 
-from leanread.harness import HARNESS_TOOLS
-from leanread.tools.schema import input_schema
+from leanread.adapters.harness import HARNESS_TOOLS
+from leanread.tools.registry import input_schema
 
 INSPECTOR = Path(
     os.environ.get("LEANREAD_INSPECTOR", Path.home() / ".cache/leanread/npm/node_modules/.bin/mcp-inspector")
@@ -83,8 +83,7 @@ def test_integer_boolean_and_enum_arguments(inspector: Path, repo: Path) -> None
     )
     assert _text(listed) == (
         False,
-        ".:\nsrc/ (1 file)\nsetup.py\n\n(A folder shown with a file count is collapsed: ls it, or pass a larger "
-        "depth.)",
+        ".:\nsrc/\nsetup.py",
     )
     assert _text(found) == (
         False,

@@ -11,11 +11,11 @@ from dataclasses import replace
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from leanread.config import Limits
-from leanread.frame import Own, any_hidden, frame_like, hidden_notice, needs_seal
-from leanread.knowledge import KnownLine, fold_seen
-from leanread.ledger import ViewRecord
-from leanread.render import Window, cut_line, select_window
+from leanread.config.settings import Limits
+from leanread.ledger.knowledge import KnownLine, fold_seen
+from leanread.ledger.store import ViewRecord
+from leanread.view.frame import Own, any_hidden, frame_like, hidden_notice, needs_seal
+from leanread.view.render import Window, cut_line, select_window
 
 
 def forward_fold(group: list[ViewRecord]) -> dict[int, KnownLine]:

@@ -3,7 +3,7 @@ a short notice and the paragraphs that describe the module stay."""
 
 from __future__ import annotations
 
-from leanread.licence import licence_runs
+from leanread.code.licence import licence_runs
 
 MIT_JUSTIFIED = """#!/usr/bin/env python3
 #-------------------------------------------------------------------

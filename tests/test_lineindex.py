@@ -12,9 +12,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from leanread import Limits, MemoryLedger, Session, lineindex
+from leanread import Limits, MemoryLedger, Session
 from leanread.errors import InvalidArgument, NotAFile, PathError
-from leanread.lineindex import LineIndex, LineIndexCache, StaleIndex, _nth_newline
+from leanread.files import lineindex
+from leanread.files.fileversion import StaleIndex
+from leanread.files.indexcache import LineIndexCache
+from leanread.files.lineindex import LineIndex, _nth_newline
 
 
 def expected_lines(data: bytes) -> list[bytes]:
@@ -76,7 +79,7 @@ def test_line_offset(tmp_path: Path) -> None:
 
 
 def test_crlf_pair_across_chunk_boundary(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("leanread.lineindex.CHUNK_BYTES", 4)
+    monkeypatch.setattr("leanread.files.lineindex.CHUNK_BYTES", 4)
     data = b"abc\r\ndef\r\ng"  # the first \r\n straddles bytes 3|4
     path = write(tmp_path / "f", data)
     index = LineIndex.build(path, stride=1)

@@ -7,13 +7,13 @@ import subprocess
 import sys
 import time
 from pathlib import Path
-from typing import Any
 
 import pytest
+from conftest import text_of
 from mcp import Client
 
 from leanread import Limits, MemoryLedger, Session
-from leanread.server import build_server
+from leanread.mcp.server import build_server
 from leanread.tools import description
 
 FILES = [
@@ -57,11 +57,9 @@ def _tree(body: list[str], footer: str = "", where: str = ".") -> str:
     return "\n".join([f"{where}:", *body, *(["", footer] if footer else [])])
 
 
-COLLAPSED = "(A folder shown with a file count is collapsed: ls it, or pass a larger depth.)"
 #: The note of a listing of the repo's root: what its .gitignore and the deny list left out.
 LEFT_OUT = (
-    "(Not listed: app.log, build/, left out by .gitignore (include_ignored=true lists them); 2 files on the deny "
-    "list.)"
+    "(Not listed: app.log, build/, left out by .gitignore (include_ignored=true lists them); 2 files on the deny list.)"
 )
 
 
@@ -69,8 +67,8 @@ def test_default_tree_leaves_out_the_noise(session: Session, repo: Path) -> None
     result = session.ls()
     assert result.text == _tree(
         [
-            ".github/",
-            "  workflows/ (1 file)",
+            ".github/workflows/",
+            "  ci.yml",
             "docs/",
             "  index.md",
             "src/",
@@ -79,16 +77,15 @@ def test_default_tree_leaves_out_the_noise(session: Session, repo: Path) -> None
             ".gitignore",
             "README.md",
         ],
-        f"{COLLAPSED}\n{LEFT_OUT}",
+        LEFT_OUT,
     )
     meta = result.metadata
-    assert (meta["folders"], meta["files"], meta["collapsed"], meta["truncated"], meta["depth"]) == (6, 8, 2, None, 2)
+    assert (meta["folders"], meta["files"], meta["collapsed"], meta["truncated"], meta["depth"]) == (6, 8, 1, None, 2)
 
 
 def test_depth_one_and_a_deep_subfolder(session: Session, repo: Path) -> None:
     assert session.ls(depth=1).text == _tree(
-        [".github/ (1 file)", "docs/ (1 file)", "src/ (4 files)", ".gitignore", "README.md"],
-        f"{COLLAPSED}\n{LEFT_OUT}",
+        [".github/workflows/", "docs/", "src/", ".gitignore", "README.md"], LEFT_OUT
     )
     assert session.ls("src", depth=5).text == _tree(
         ["pkg/", "  deep/", "    c.py", "  a.py", "  b.py", "main.py"], "", where="src"
@@ -97,19 +94,30 @@ def test_depth_one_and_a_deep_subfolder(session: Session, repo: Path) -> None:
 
 def test_entry_cap_collapses_folders_level_by_level(session: Session, repo: Path) -> None:
     assert session.ls(depth=3, max_entries=8).text == _tree(
-        [".github/", "  workflows/", "    ci.yml", "docs/", "  index.md", "src/ (4 files)", ".gitignore", "README.md"],
+        [".github/workflows/", "  ci.yml", "docs/", "  index.md", "src/ (4 files)", ".gitignore", "README.md"],
         "(A folder shown with a file count is collapsed to keep the listing to 8 entries: ls it, or pass a larger "
         f"max_entries.)\n{LEFT_OUT}",
     )
+    (repo / "docs" / "api").mkdir()
+    (repo / "docs" / "api" / "ref.md").write_text("x\n")
     assert session.ls(depth=2, max_entries=8).text == _tree(
-        [".github/", "  workflows/ (1 file)", "docs/", "  index.md", "src/ (4 files)", ".gitignore", "README.md"],
+        [
+            ".github/workflows/",
+            "  ci.yml",
+            "docs/",
+            "  api/ (1 file)",
+            "  index.md",
+            "src/ (4 files)",
+            ".gitignore",
+            "README.md",
+        ],
         "(A folder shown with a file count is collapsed, by the depth or to keep the listing to 8 entries: ls it, "
         f"or pass a larger depth or max_entries.)\n{LEFT_OUT}",
     )
     cut = session.ls(max_entries=4)
     assert cut.text == _tree(
-        [".github/ (1 file)", "docs/ (1 file)", "src/ (4 files)", ".gitignore"],
-        "(Showing 4 of 5 entries of .; 6 folders, 8 files below it. Read . for a paged listing of every entry, "
+        [".github/workflows/ (1 file)", "docs/ (2 files)", "src/ (4 files)", ".gitignore"],
+        "(Showing 4 of 5 entries of .; 7 folders, 9 files below it. Read . for a paged listing of every entry, "
         f"or ls a subfolder.)\n{LEFT_OUT}",
     )
     assert cut.metadata["truncated"] == "limit"
@@ -118,7 +126,7 @@ def test_entry_cap_collapses_folders_level_by_level(session: Session, repo: Path
 def test_an_explicit_virtualenv_or_ignored_folder_is_listed(session: Session, repo: Path) -> None:
     assert session.ls(".venv").text == _tree(["lib/", "  site.py", "pyvenv.cfg"], "", ".venv")
     listed = session.ls("node_modules", depth=1).text
-    assert listed == _tree(["x/ (1 file)"], COLLAPSED, "node_modules")
+    assert listed == _tree(["x/"], "", "node_modules")
 
 
 def test_refusals_and_empty_folders(session: Session, repo: Path) -> None:
@@ -136,15 +144,6 @@ def test_refusals_and_empty_folders(session: Session, repo: Path) -> None:
     assert session.ls("../").text.startswith("../ resolves outside the workspace (")
 
 
-@pytest.fixture
-def anyio_backend() -> str:
-    return "asyncio"
-
-
-def _text(result: Any) -> str:
-    return "".join(block.text for block in result.content)
-
-
 @pytest.mark.anyio
 async def test_ls_over_mcp(repo: Path) -> None:
     async with Client(build_server([repo], ledger=MemoryLedger())) as client:
@@ -156,10 +155,10 @@ async def test_ls_over_mcp(repo: Path) -> None:
     assert list(ls.input_schema["properties"]) == ["path", "depth", "max_entries", "include_ignored"]
     assert "required" not in ls.input_schema
     assert ls.annotations is not None and ls.annotations.read_only_hint is True
-    assert _text(listed) == _tree(["pkg/ (3 files)", "main.py"], COLLAPSED, "src")
+    assert text_of(listed) == _tree(["pkg/", "main.py"], "", "src")
     assert listed.meta["leanread"]["files"] == 4
     assert (
-        _text(bad) == "Invalid arguments for ls: depth must be a whole number (got 1.5); see the tool's input schema."
+        text_of(bad) == "Invalid arguments for ls: depth must be a whole number (got 1.5); see the tool's input schema."
     )
 
 
@@ -172,7 +171,7 @@ def test_ls_cli(repo: Path) -> None:
         cwd="/",
     )
     assert done.returncode == 0, done.stderr
-    assert done.stdout == _tree(["pkg/ (3 files)", "main.py"], COLLAPSED, "src") + "\n"
+    assert done.stdout == _tree(["pkg/", "main.py"], "", "src") + "\n"
 
 
 @pytest.fixture
@@ -203,13 +202,11 @@ def test_links_are_listed_with_their_targets_and_names_never_split_a_row(session
         [
             "bin/",
             "  tool\\x0aname\\x09\\x1b[31m.sh",
-            "libs/",
-            "  shared/",
-            "    util.ts",
-            "packages/",
-            "  app/",
-            "    main.ts",
-            "    shared -> libs/shared/",
+            "libs/shared/",
+            "  util.ts",
+            "packages/app/",
+            "  main.ts",
+            "  shared -> libs/shared/",
             "AGENTS.md",
             "CLAUDE.md -> AGENTS.md",
             "caf\\xe9.txt",
@@ -299,14 +296,77 @@ def test_a_name_that_reads_as_indent_or_as_a_link_arrow_is_shown_escaped(session
 
 
 def test_a_chain_deeper_than_the_cap_says_the_cap_not_the_depth_collapsed_it(session: Session, root: Path) -> None:
-    deep = root.joinpath(*["d"] * 5)
+    deep = root.joinpath(*["d"] * 3)
     deep.mkdir(parents=True)
-    (deep / "leaf.txt").write_text("x\n")
+    for level in range(1, 4):
+        (root.joinpath(*["d"] * level) / "f.txt").write_text("x\n")
     assert session.ls(depth=100, max_entries=3).text == _tree(
-        ["d/", "  d/", "    d/ (1 file)"],
+        ["d/", "  d/ (2 files)", "  f.txt"],
         "(A folder shown with a file count is collapsed to keep the listing to 3 entries: ls it, or pass a larger "
         "max_entries.)",
     )
     assert session.ls(depth=100, max_entries=6).text == _tree(
-        ["d/", "  d/", "    d/", "      d/", "        d/", "          leaf.txt"]
+        ["d/", "  d/", "    d/", "      f.txt", "    f.txt", "  f.txt"]
+    )
+
+
+def test_a_chain_of_lone_folders_is_one_row_and_one_level(session: Session, root: Path) -> None:
+    for name in (
+        "src/main/java/com/example/app/App.java",
+        "src/main/java/com/example/app/util/Strings.java",
+        "src/test/java/com/example/app/AppTest.java",
+        "pom.xml",
+    ):
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text("x\n")
+    assert session.ls().text == _tree(
+        ["src/", "  main/java/com/example/app/ (2 files)", "  test/java/com/example/app/ (1 file)", "pom.xml"]
+    )
+    assert session.ls("src/main", depth=2).text == _tree(
+        ["java/com/example/app/", "  util/ (1 file)", "  App.java"], where="src/main"
+    )
+    assert session.ls("src/test/java/com/example", depth=1).text == _tree(["app/"], where="src/test/java/com/example")
+    listing = session.ls(depth=1)
+    assert listing.text == _tree(["src/", "pom.xml"])
+    assert (listing.metadata["folders"], listing.metadata["files"]) == (12, 4)
+
+
+def test_a_link_or_a_file_beside_a_folder_ends_its_chain(session: Session, root: Path) -> None:
+    (root / "a" / "b" / "c").mkdir(parents=True)
+    (root / "a" / "b" / "c" / "x.txt").write_text("x\n")
+    (root / "a" / "b" / "note.md").symlink_to("c/x.txt")
+    (root / "d" / "e" / "f").mkdir(parents=True)
+    (root / "d" / "e" / "f" / "y.txt").write_text("x\n")
+    (root / "d" / "e" / "z.txt").write_text("x\n")
+    (root / "g" / "h").mkdir(parents=True)
+    (root / "g" / "h" / "w.txt").write_text("x\n")
+    (root / "g" / "skipped.log").write_text("x\n")  # left out by .gitignore: not beside h in the tree
+    (root / ".gitignore").write_text("*.log\n")
+    assert session.ls(depth=3).text == _tree(
+        [
+            "a/b/",
+            "  c/",
+            "    x.txt",
+            "  note.md -> a/b/c/x.txt",
+            "d/e/",
+            "  f/",
+            "    y.txt",
+            "  z.txt",
+            "g/h/",
+            "  w.txt",
+            ".gitignore",
+        ],
+        "(Not listed: g/skipped.log, left out by .gitignore (include_ignored=true lists it).)",
+    )
+
+
+def test_a_flat_listing_shows_folders_as_ls_does(session: Session, repo: Path) -> None:
+    assert session.ls("src", depth=1).text == _tree(["pkg/", "main.py"], where="src")
+    assert session.ls(depth=1, max_entries=2).text == _tree(
+        [".github/workflows/", "docs/"],
+        "(Showing 2 of 5 entries of .; 6 folders, 8 files below it. Read . for a paged listing of every entry, "
+        f"or ls a subfolder.)\n{LEFT_OUT}",
+    )
+    assert session.ls("src", depth=2).text == _tree(
+        ["pkg/", "  deep/ (1 file)", "  a.py", "  b.py", "main.py"], where="src"
     )

@@ -13,11 +13,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from leanread import MemoryLedger, Session
-from leanread.bench.replay.reconstruct import MARKER, View, apply_grep, apply_outline, apply_read
-from leanread.knowledge import KnownLine, know
-from leanread.ledger import CARRY, ViewRecord
-from leanread.marks import MARK_FACTOR, MARK_MIN_TOKENS, marker_pays
+from leanread.ledger.knowledge import KnownLine, know
+from leanread.ledger.store import CARRY, ViewRecord
 from leanread.tokens import count_tokens
+from leanread.view.marks import MARK_FACTOR, MARK_MIN_TOKENS, marker_pays
+from leanread.view.reconstruct import MARKER, View, apply_grep, apply_outline, apply_read
 
 TS = """import { createHash } from "node:crypto";
 

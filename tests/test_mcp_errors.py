@@ -7,10 +7,11 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import pytest
+from conftest import text_of
 from mcp import Client
 from pydantic import Field
 
-from leanread.server import build_server, check_arguments
+from leanread.mcp.server import build_server, check_arguments
 
 pytestmark = pytest.mark.anyio
 
@@ -21,18 +22,9 @@ FORMATS = "'plain', 'tab', 'colon', 'catn', 'visible'"
 
 
 @pytest.fixture
-def anyio_backend() -> str:
-    return "asyncio"
-
-
-@pytest.fixture
 def repo(tmp_path: Path) -> Path:
     (tmp_path / "a.txt").write_text("alpha\nbeta\n")
     return tmp_path
-
-
-def _text(result: Any) -> str:
-    return "".join(block.text for block in result.content)
 
 
 def _file(path: str, body: str, total: int) -> str:
@@ -71,7 +63,7 @@ async def test_wrong_types_are_one_sentence(repo: Path, arguments: dict[str, Any
     async with Client(build_server([repo], expose_context_tool=True)) as client:
         result = await client.call_tool("read", {"path": "a.txt", **arguments})
     assert result.is_error is True
-    assert _text(result) == f"Invalid arguments for read: {problem}; {SEE}"
+    assert text_of(result) == f"Invalid arguments for read: {problem}; {SEE}"
 
 
 async def test_a_whole_number_sent_as_text_is_that_number(repo: Path) -> None:
@@ -79,7 +71,7 @@ async def test_a_whole_number_sent_as_text_is_that_number(repo: Path) -> None:
         result = await client.call_tool("read", {"path": "a.txt", "offset": "2", "limit": "+1"})
         grep = await client.call_tool("grep", {"pattern": "a", "max_results": "1", "context": "0"})
     assert result.is_error is False
-    assert _text(result) == _file("a.txt", "beta\n", 2)
+    assert text_of(result) == _file("a.txt", "beta\n", 2)
     assert (grep.is_error, grep.meta["leanread"]["total_matches"], grep.meta["leanread"]["last_match"]) == (False, 2, 1)
 
 
@@ -88,9 +80,11 @@ async def test_unknown_argument(repo: Path) -> None:
         one = await client.call_tool("read", {"path": "a.txt", "bogus": 1})
         two = await client.call_tool("read", {"file_path": "a.txt", "bogus": 1, "offset": "abc"})
     assert one.is_error is True
-    assert _text(one) == f"Invalid arguments for read: unknown argument 'bogus'; the parameters are {READ_PARAMETERS}."
+    assert text_of(one) == (
+        f"Invalid arguments for read: unknown argument 'bogus'; the parameters are {READ_PARAMETERS}."
+    )
     assert two.is_error is True  # unknown names first: they explain the rest
-    assert _text(two) == (
+    assert text_of(two) == (
         f"Invalid arguments for read: unknown arguments 'file_path', 'bogus'; the parameters are {READ_PARAMETERS}."
     )
 
@@ -102,16 +96,18 @@ async def test_context_tool_arguments(repo: Path) -> None:
         plain_string = await client.call_tool("context", {"action": "forget", "call_ids": "r1"})
         mixed = await client.call_tool("context", {"action": "forget", "call_ids": ["r1", 2]})
         unknown = await client.call_tool("context", {"action": "forget", "ids": ["r1"]})
-    assert _text(missing) == (
+    assert text_of(missing) == (
         "Invalid arguments for context: missing required argument 'action' (one of 'forget', 'compact', 'rewind'); "
         + SEE
     )
-    assert _text(wrong) == (
+    assert text_of(wrong) == (
         f"Invalid arguments for context: action must be one of 'forget', 'compact', 'rewind' (got 3); {SEE}"
     )
-    assert _text(plain_string) == f"Invalid arguments for context: call_ids must be a list of strings (got 'r1'); {SEE}"
-    assert _text(mixed) == f'Invalid arguments for context: call_ids must be a list of strings (got ["r1", 2]); {SEE}'
-    assert _text(unknown) == (
+    assert text_of(plain_string) == (
+        f"Invalid arguments for context: call_ids must be a list of strings (got 'r1'); {SEE}"
+    )
+    assert text_of(mixed) == f'Invalid arguments for context: call_ids must be a list of strings (got ["r1", 2]); {SEE}'
+    assert text_of(unknown) == (
         "Invalid arguments for context: unknown argument 'ids'; the parameters are action, call_ids, call_id."
     )
     assert all(r.is_error for r in (missing, wrong, plain_string, mixed, unknown))
@@ -122,14 +118,14 @@ async def test_a_json_encoded_list_is_still_accepted(repo: Path) -> None:
         await client.call_tool("read", {"path": "a.txt"})
         forgot = await client.call_tool("context", {"action": "forget", "call_ids": '["r1"]'})
     assert forgot.is_error is False
-    assert _text(forgot) == "forget: 1 tool result is now out of the context window (r1)."
+    assert text_of(forgot) == "forget: 1 tool result is now out of the context window (r1)."
 
 
 async def test_unknown_tool(repo: Path) -> None:
     async with Client(build_server([repo], expose_context_tool=True)) as client:
         result = await client.call_tool("reed", {"path": "a.txt"})
     assert result.is_error is True
-    assert _text(result) == "Unknown tool 'reed'; the tools are read, grep, ls, edit, write, context."
+    assert text_of(result) == "Unknown tool 'reed'; the tools are read, grep, ls, edit, write, context."
 
 
 async def test_null_for_an_optional_argument_means_omitted(repo: Path) -> None:
@@ -137,7 +133,7 @@ async def test_null_for_an_optional_argument_means_omitted(repo: Path) -> None:
         await client.call_tool("read", {"path": "a.txt", "limit": 1})
         rest = await client.call_tool("read", {"path": None, "offset": 2, "limit": None, "char_offset": None})
     assert rest.is_error is False
-    assert _text(rest) == _file("a.txt", "beta\n", 2)
+    assert text_of(rest) == _file("a.txt", "beta\n", 2)
 
 
 @pytest.mark.parametrize("name", ["null", "[1]", '{"a": 1}', "true", "12"])
@@ -147,7 +143,7 @@ async def test_a_path_that_looks_like_json_is_a_path(repo: Path, name: str) -> N
         await client.call_tool("read", {"path": "a.txt"})
         result = await client.call_tool("read", {"path": name})
     assert result.is_error is False
-    assert _text(result) == _file(name, "named file\n", 1)
+    assert text_of(result) == _file(name, "named file\n", 1)
 
 
 async def test_bad_calls_record_nothing(repo: Path) -> None:
@@ -156,7 +152,7 @@ async def test_bad_calls_record_nothing(repo: Path) -> None:
         await client.call_tool("read", {"path": "a.txt", "bogus": True})
         good = await client.call_tool("read", {"path": "a.txt"})
     assert good.meta["leanread"]["call_id"] == "r1"
-    assert _text(good) == _file("a.txt", "alpha\nbeta\n", 2)
+    assert text_of(good) == _file("a.txt", "alpha\nbeta\n", 2)
 
 
 async def test_what_pydantic_still_refuses_is_one_sentence_too(repo: Path) -> None:
@@ -171,12 +167,12 @@ async def test_what_pydantic_still_refuses_is_one_sentence_too(repo: Path) -> No
         wrong = await client.call_tool("probe", {"n": "one"})
         fine = await client.call_tool("probe", {"n": 2})
     assert low.is_error is True
-    assert _text(low) == (
+    assert text_of(low) == (
         "Invalid arguments for probe: n is not valid (input should be greater than or equal to 1, got 0); "
         "see the tool's input schema."
     )
-    assert _text(wrong) == f"Invalid arguments for probe: n must be a whole number (got 'one'); {SEE}"
-    assert (fine.is_error, _text(fine)) == (False, "n=2")
+    assert text_of(wrong) == f"Invalid arguments for probe: n must be a whole number (got 'one'); {SEE}"
+    assert (fine.is_error, text_of(fine)) == (False, "n=2")
 
 
 def test_check_arguments_directly() -> None:

@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from leanread import MemoryLedger, Session
-from leanread.names import clean, clean_text, parse_path, show_path
+from leanread.files.names import clean, clean_text, parse_path, show_path
 
 #: File names as Linux may hold them: any bytes but NUL and "/".
 NAME_BYTES = st.binary(min_size=1, max_size=24).filter(lambda b: b"\0" not in b and b"/" not in b)

@@ -17,10 +17,10 @@ from pydantic_ai.messages import ModelMessage, ModelRequest, ModelResponse, Text
 from pydantic_ai.models.function import AgentInfo, FunctionModel
 
 from leanread import MemoryLedger, Session
-from leanread.harness import HARNESS_TOOLS, anthropic_tools, openai_tools
-from leanread.pydantic_toolset import leanread_toolset
-from leanread.server import build_server
-from leanread.tools.schema import TOOL_NAMES
+from leanread.adapters.harness import HARNESS_TOOLS, anthropic_tools, openai_tools
+from leanread.adapters.pydantic_toolset import leanread_toolset
+from leanread.mcp.server import build_server
+from leanread.tools.registry import TOOL_NAMES
 
 STUB = (
     "<path>a.txt</path>\n<type>file</type>\n<content>\n(Lines 1-40 unchanged since you read them, still in your "

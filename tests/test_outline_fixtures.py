@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from leanread.config import Limits
-from leanread.outline import outline
-from leanread.render import cut_line, render_outline
+from leanread.code.outline import outline
+from leanread.config.settings import Limits
+from leanread.view.render import cut_line, render_outline
 
 FIXTURES = Path(__file__).parent / "fixtures" / "outline"
 #: fixture file → (the path it is outlined as, the language the outline must say)

@@ -3,7 +3,7 @@ types and their elements are rows, each with its Javadoc in its range."""
 
 from __future__ import annotations
 
-from leanread.outline import outline
+from leanread.code.outline import outline
 
 JSON_DESERIALIZE = """package com.fasterxml.jackson.databind.annotation;
 

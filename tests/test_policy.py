@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 
 from leanread import Session
-from leanread.config import DEFAULT_ALLOW, DEFAULT_DENY, Policy
+from leanread.config.settings import DEFAULT_ALLOW, DEFAULT_DENY, Policy
 from leanread.errors import Denied, FileMissing, OutsideWorkspace, PathError
-from leanread.workspace import Workspace
+from leanread.files.workspace import Workspace
 
 
 def denied_text(subject: str, pattern: str = ".env") -> str:

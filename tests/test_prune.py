@@ -15,9 +15,9 @@ from hypothesis import strategies as st
 from mcp import Client
 
 from leanread import Limits, MemoryLedger, Session
+from leanread.mcp.server import build_server
 from leanread.pruning import LocalPruner, focus_body, merge_ranges, prune
 from leanread.pruning.text import terms
-from leanread.server import build_server
 
 QUESTION = "How does parse_header handle quoted values?"
 

@@ -15,10 +15,10 @@ from standins import Request, chat, data_block, follow_injection, prune, stand_i
 from test_prune import PARSE_HEADER, PRUNED, QUESTION, _source
 
 from leanread import ConfigError, FocusAudit, LLMPruner, MemoryLedger, Session, SWEPrunerClient, load_settings
+from leanread.mcp.server import build_server
 from leanread.pruning import LocalPruner, keep_blocks_by, make_pruner
 from leanread.pruning.llm import SYSTEM_PROMPT, parse_ranges
 from leanread.pruning.remote import RemoteError
-from leanread.server import build_server
 
 #: The whole function the question is about: lines 53-62 of ``_source()``.
 FUNCTION = json.dumps({"ranges": [[53, 62]]})

@@ -22,8 +22,8 @@ from pydantic_ai.messages import (
 from pydantic_ai.models.function import AgentInfo, FunctionModel
 
 from leanread import MemoryLedger, Session
-from leanread.pydantic_toolset import leanread_toolset
-from leanread.tools.schema import input_schema
+from leanread.adapters.pydantic_toolset import leanread_toolset
+from leanread.tools.registry import input_schema
 
 BODY = "".join(f"line {n}\n" for n in range(1, 31))
 

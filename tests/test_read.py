@@ -20,10 +20,10 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from leanread import Limits, Session, ToolResult, count_tokens
-from leanread.frame import frame_like
-from leanread.render import byte_size
 from leanread.tools import description
 from leanread.tools.read import PARAMETERS, ReadRequest
+from leanread.view.frame import frame_like
+from leanread.view.render import byte_size
 
 
 def doc(path: str, *body: str) -> str:
@@ -471,21 +471,19 @@ def test_3000_line_file_of_long_lines_is_byte_capped_not_refused(session: Sessio
     assert [r.metadata["truncated"] for r in results][-1] is None
 
 
-def test_description_hint_matches_the_real_notice(root: Path) -> None:
+def test_description_states_the_limits() -> None:
     text = description("read", Limits())
     assert "{" not in text and "}" not in text
     hint = " ".join(text.split())
-    (root / "t.txt").write_text("".join(f"{i}\n" for i in range(3000)))
-    real = Session([root]).read("t.txt", mode="full").text.splitlines()[-2]
-    assert real == "(Showing lines 1-2000 of 3000. Use offset=2001 to continue.)"
-    assert f"`{real}`" in hint
     assert "at most 2000 lines and 50 KB a call; a line over 2000 characters is cut where marked" in hint
+    assert "A file over 200 lines or 48 KB read whole gives its outline" in hint
 
 
 def test_description_follows_the_limits() -> None:
-    hint = " ".join(description("read", Limits(max_lines=100, max_bytes=8 * 1024)).split())
-    assert "(Showing lines 1-100 of 3000. Use offset=101 to continue.)" in hint
-    assert "at most 100 lines and 8 KB a call" in hint
+    limits = Limits(max_lines=100, max_bytes=8 * 1024, max_line_chars=500, outline_lines=50)
+    hint = " ".join(description("read", limits).split())
+    assert "at most 100 lines and 8 KB a call; a line over 500 characters is cut where marked" in hint
+    assert "A file over 50 lines or 48 KB read whole gives its outline" in hint
 
 
 def test_parameters_match_the_request() -> None:

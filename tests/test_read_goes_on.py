@@ -16,9 +16,9 @@ from hypothesis import strategies as st
 from mcp import Client
 
 from leanread import Limits, MemoryLedger, Session
-from leanread.ledger import LedgerStore
-from leanread.resume import next_window_of
-from leanread.server import build_server
+from leanread.ledger.resume import next_window_of
+from leanread.ledger.store import LedgerStore
+from leanread.mcp.server import build_server
 
 LINES = [f"line {n}" for n in range(1, 51)]
 

@@ -12,7 +12,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from leanread import MemoryLedger, Session
-from leanread.diffing import moved_clause, moved_runs
+from leanread.code.diffs import moved_runs
+from leanread.view.hunks import moved_clause
 
 WIDE = [f"    value_{i} = compute(alpha, beta, gamma, delta, option={i})" for i in range(1, 61)]
 

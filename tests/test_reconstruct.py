@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from leanread import MemoryLedger, Session
-from leanread.bench.replay.reconstruct import Held, View, apply_edit, apply_read, apply_refusal, compact
+from leanread.view.reconstruct import Held, View, apply_edit, apply_read, apply_refusal, compact
 
 WORDS = ["alpha", "beta", "gamma", "delta", "    return x", "", "# note", "x = 1"]
 

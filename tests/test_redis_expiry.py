@@ -15,8 +15,8 @@ from typing import Any
 import pytest
 
 from leanread import Session
-from leanread.ledger import ViewRecord
-from leanread.ledger_redis import RedisLedger
+from leanread.ledger.redis_store import RedisLedger
+from leanread.ledger.store import ViewRecord
 
 
 def rec(call_id: str, path: str) -> ViewRecord:

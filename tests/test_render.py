@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from leanread.config import Limits
-from leanread.formats import decorate
-from leanread.render import (
+from leanread.config.settings import Limits
+from leanread.view.formats import decorate
+from leanread.view.render import (
     CUT_MARKER,
     Window,
     cut_line,

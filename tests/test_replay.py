@@ -31,7 +31,7 @@ from leanread.bench.replay.strategies import available
 from leanread.bench.replay.strategies.leanread import Leanread
 from leanread.bench.replay.tooldefs import OPENCODE, leanread_definitions
 from leanread.bench.traces import Trace, load_trace
-from leanread.cli import app
+from leanread.cli.main import app
 from leanread.result import ToolResult
 from leanread.tokens import count_tokens
 

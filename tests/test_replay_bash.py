@@ -6,9 +6,10 @@ from __future__ import annotations
 import subprocess
 from pathlib import Path
 
-from leanread.bench.replay.calls import ReadCall, snapshot
+from leanread.bench.replay.calls import GrepCall, Hit, ReadCall, snapshot
 from leanread.bench.replay.strategies import available
 from leanread.bench.replay.strategies.bash_agent import Bash, LeanreadCli
+from leanread.bench.replay.strategies.bash_leanread import BashLeanread
 
 LINES = [f"line {i}" for i in range(1, 13)]
 
@@ -44,3 +45,18 @@ def test_leanread_cli_is_the_commands_stdout_in_one_session(tmp_path: Path) -> N
     assert first.endswith("(Showing lines 3-10 of 12. Use offset=11 to continue.)\n</content>\n")
     assert "(Lines 3-10 unchanged since you read them" in again
     assert {"bash", "leanread-cli"} <= set(available())
+
+
+class _Impatient(BashLeanread):
+    check_seconds = 0.3
+
+
+def test_a_passed_command_too_slow_to_check_is_counted_and_charged_as_traced(tmp_path: Path) -> None:
+    (tmp_path / "f.txt").write_text("one\n")
+    strategy = _Impatient(tmp_path)
+    fast = GrepCall(("one",), (".",), hits=(Hit("f.txt", 1, "one", True),), cmd="grep -rn one . | sort")
+    slow = GrepCall(("one",), (".",), hits=(Hit("f.txt", 1, "one", True),), cmd="sleep 2; grep -rn one .")
+    assert strategy.grep(fast) == strategy.grep(slow) == "f.txt:1:one"
+    assert strategy.notes["shell: passed, not checked: ran over 0.3 s here"] == 1
+    assert strategy.divergences == []
+    strategy.finish()

@@ -15,9 +15,9 @@ from leanread.bench.replay.run import ReplayRun, pick_strategies
 from leanread.bench.replay.source import Source
 from leanread.bench.replay.strategies.leanread_outline import LeanreadOutline, enclosing, gap, replaced_lines
 from leanread.bench.traces import load_trace
-from leanread.outline import outline
-from leanread.render import render_outline_unchanged
+from leanread.code.outline import outline
 from leanread.tokens import count_tokens
+from leanread.view.render import render_outline_unchanged
 
 HEADER = {
     "instance_id": "acme__big-1",

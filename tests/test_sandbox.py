@@ -13,7 +13,7 @@ from mcp import Client, StdioServerParameters
 from mcp.types import TextContent
 
 from leanread import MemoryLedger, Policy, Session
-from leanread.config import load_settings
+from leanread.config.settings import load_settings
 
 
 def test_a_written_leanread_toml_does_not_open_env_to_the_next_run(root: Path) -> None:

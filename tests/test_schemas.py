@@ -14,9 +14,9 @@ from hypothesis import strategies as st
 from mcp import Client
 
 from leanread import MemoryLedger, Session
-from leanread.arguments import check_arguments
-from leanread.server import build_server
-from leanread.tools.schema import TOOL_NAMES, accepted_schema, input_schema
+from leanread.mcp.server import build_server
+from leanread.tools.arguments import check_arguments
+from leanread.tools.registry import TOOL_NAMES, accepted_schema, input_schema
 
 SNAPSHOT = Path(__file__).parent / "fixtures" / "schemas" / "tools.json"
 

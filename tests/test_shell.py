@@ -11,10 +11,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from leanread.bench.replay.reconstruct import View, apply_read
-from leanread.ledger import MemoryLedger
+from leanread.ledger.store import MemoryLedger
 from leanread.session import Session
 from leanread.shell import Passed, Recognised, recognise, run_command
+from leanread.view.reconstruct import View, apply_read
 
 LINES = [f"line {n} of the file" if n % 7 else "" for n in range(1, 61)]
 
@@ -124,6 +124,22 @@ def test_a_whole_cat_of_a_big_file_gives_its_outline_with_shell_commands(tree: P
     )
     assert "14-24\tdef f1():" in done.text.split("\n")
     assert run_command(_session(tree), "command cat big.py", cwd=str(tree)).stdout == source.encode()
+
+
+def test_what_leanread_adds_after_a_window_is_apart_from_the_files_lines(tree: Path) -> None:
+    broken = "".join(f"def f{n}(x):\n    return x + {n}\n\n" for n in range(100)) + "  late = 1\n"
+    (tree / "sub" / "broken.py").write_text(broken)
+    (tree / "sub" / "AGENTS.md").write_text("Run the tests with make test.\n")
+    session = _session(tree)
+    numbered = run_command(session, "cat -n sub/b.py", cwd=str(tree)).text
+    assert numbered == (
+        "1\tdef one():\n2\t    return 1\n3\t\n4\t\n5\tdef two():\n6\t    return 2\n\n"
+        "<system-reminder>\nInstructions from sub/AGENTS.md:\nRun the tests with make test.\n</system-reminder>\n"
+    )
+    parse = run_command(session, "cat sub/broken.py", cwd=str(tree)).text
+    assert parse == broken + (
+        "\n(Python cannot parse this file (line 301: unindent does not match any outer indentation level).)\n"
+    )
 
 
 def test_a_cut_line_names_the_command_for_its_rest(tree: Path) -> None:

@@ -14,7 +14,7 @@ import pytest
 
 from leanread.bench.replay.calls import ReadCall, snapshot
 from leanread.bench.replay.strategies.bash_leanread import BashLeanread
-from leanread.clientconfig import render
+from leanread.cli.clientconfig import render
 
 
 def _event(command: str, cwd: Path, tool: str = "Bash") -> dict[str, object]:

@@ -9,7 +9,7 @@ from minisweagent.agents.default import DefaultAgent
 from minisweagent.environments.local import LocalEnvironment
 from minisweagent.models.test_models import DeterministicModel, make_output
 
-from leanread.ledger import MemoryLedger
+from leanread.ledger.store import MemoryLedger
 from leanread.session import Session
 from leanread.shell.minisweagent import LeanreadEnvironment
 

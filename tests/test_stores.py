@@ -28,13 +28,13 @@ from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, rule, run_state_machine_as_test
 
-import leanread.ledger_sqlite
+import leanread.ledger.sqlite_store
 from leanread.errors import InvalidArgument, LeanreadError
-from leanread.ledger import LedgerStore, MemoryLedger, ViewRecord, unknown_call
-from leanread.ledger_redis import RedisLedger
-from leanread.ledger_sqlite import SCHEMA_VERSION, SQLiteLedger, default_ledger_path
+from leanread.ledger.redis_store import RedisLedger
+from leanread.ledger.sqlite_store import SCHEMA_VERSION, SQLiteLedger, default_ledger_path
+from leanread.ledger.store import LedgerStore, MemoryLedger, ViewRecord, unknown_call
 
-SRC = str(Path(leanread.ledger_sqlite.__file__).resolve().parents[1])
+SRC = str(Path(leanread.ledger.sqlite_store.__file__).resolve().parents[1])
 
 
 def rec(
@@ -497,8 +497,8 @@ def test_restart_keeps_everything(tmp_path: Path) -> None:
 _WRITER = """
 import os, sys, time
 from pathlib import Path
-from leanread.ledger import ViewRecord
-from leanread.ledger_sqlite import SQLiteLedger
+from leanread.ledger.store import ViewRecord
+from leanread.ledger.sqlite_store import SQLiteLedger
 
 file, name = sys.argv[1], sys.argv[2]
 folder = Path(file).parent

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from leanread.policy import Policy
+from leanread.config.policy import Policy
 from leanread.symbols.find import definitions, references
 from leanread.symbols.render import definitions_text, references_text
 from leanread.symbols.store import MAX_FILE_BYTES, SymbolStore

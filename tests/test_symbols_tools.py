@@ -4,15 +4,15 @@ from __future__ import annotations
 
 import textwrap
 from pathlib import Path
-from typing import Any
 
 import pytest
+from conftest import text_of
 from mcp.client import Client
 from typer.testing import CliRunner
 
-from leanread.cli import app
-from leanread.ledger import MemoryLedger
-from leanread.server import build_server
+from leanread.cli.main import app
+from leanread.ledger.store import MemoryLedger
+from leanread.mcp.server import build_server
 from leanread.session import Session
 
 FILES = {
@@ -105,15 +105,6 @@ def test_grep_symbol_lists_the_uses_labelled_and_narrows_to_a_path(root: Path) -
     assert neither.is_error and "or symbol=NAME" in neither.text
 
 
-@pytest.fixture
-def anyio_backend() -> str:
-    return "asyncio"
-
-
-def _text(result: Any) -> str:
-    return "".join(block.text for block in result.content)
-
-
 @pytest.mark.anyio
 async def test_the_lookups_work_over_mcp(root: Path) -> None:
     async with Client(build_server([root], ledger=MemoryLedger())) as client:
@@ -121,8 +112,8 @@ async def test_the_lookups_work_over_mcp(root: Path) -> None:
         one = await client.call_tool("read", {"symbol": "Store.get"})
         uses = await client.call_tool("grep", {"symbol": "Store.get"})
     assert "symbol" in tools["grep"].input_schema["properties"]
-    assert _text(one).startswith("(Store.get: defined in shop/store.py, lines 2-3.)\n<path>shop/store.py</path>")
-    assert _text(uses).startswith("Uses of Store.get (defined at shop/store.py:2): 2 uses in 2 files")
+    assert text_of(one).startswith("(Store.get: defined in shop/store.py, lines 2-3.)\n<path>shop/store.py</path>")
+    assert text_of(uses).startswith("Uses of Store.get (defined at shop/store.py:2): 2 uses in 2 files")
 
 
 def test_the_lookups_work_from_the_command_line(root: Path) -> None:

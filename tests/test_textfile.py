@@ -8,7 +8,7 @@ import hashlib
 import pytest
 
 from leanread.errors import NotText
-from leanread.textfile import TextFile, binary_kind, content_hash, decode, split_lines
+from leanread.files.textfile import TextFile, binary_kind, content_hash, decode, split_lines
 
 
 @pytest.mark.parametrize(

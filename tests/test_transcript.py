@@ -8,12 +8,12 @@ from pathlib import Path
 import pytest
 
 from leanread import MemoryLedger, Session
-from leanread.config import load_settings
+from leanread.config.settings import load_settings
 from leanread.errors import ConfigError, LeanreadError
-from leanread.ledger import LedgerStore, ViewRecord
-from leanread.ledger_sqlite import SQLiteLedger
+from leanread.ledger.sqlite_store import SQLiteLedger
+from leanread.ledger.store import LedgerStore, ViewRecord
+from leanread.ledger.transcript import CallRecord, SessionSummary
 from leanread.result import ImageData
-from leanread.transcript import CallRecord, SessionSummary
 
 
 def call(call_id: str, started: float = 100.0, tokens: int = 5, full: int | None = 9, **more: object) -> CallRecord:

@@ -8,8 +8,8 @@ from dataclasses import replace
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from leanread.ledger import ViewRecord
-from leanread.viewcache import ViewCache
+from leanread.ledger.store import ViewRecord
+from leanread.ledger.viewcache import ViewCache
 
 
 class ListStore:

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from leanread import MemoryLedger, Session
-from leanread.ledger_sqlite import SQLiteLedger
+from leanread.ledger.sqlite_store import SQLiteLedger
 
 
 @pytest.fixture(params=["memory", "sqlite"])

@@ -14,19 +14,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import text_of
 from mcp import Client, StdioServerParameters
 from mcp.server.mcpserver.exceptions import ToolError
 
+from leanread.mcp.server import _to_mcp, build_server
+from leanread.mcp.wire import INVALID_KEY, mend
 from leanread.result import ToolResult
-from leanread.server import _to_mcp, build_server
-from leanread.wire import INVALID_KEY, mend
 
 pytestmark = pytest.mark.anyio
-
-
-@pytest.fixture
-def anyio_backend() -> str:
-    return "asyncio"
 
 
 @pytest.fixture
@@ -34,10 +30,6 @@ def repo(tmp_path: Path) -> Path:
     (tmp_path / "ok.txt").write_text("NEEDLE_LATIN1\n")
     (tmp_path / os.fsdecode(b"caf\xe9.txt")).write_text("NEEDLE_LATIN1\n")
     return tmp_path
-
-
-def _text(result: Any) -> str:
-    return "".join(block.text for block in result.content)
 
 
 def _serve(repo: Path) -> list[str]:
@@ -49,23 +41,23 @@ async def test_a_name_that_is_not_utf8_round_trips_over_stdio(repo: Path) -> Non
     # the whole environment: the SDK's default passes no PYTHONPATH, so the server would not be this checkout's
     async with Client(StdioServerParameters(command=command, args=args, env=dict(os.environ))) as client:
         listed = await client.call_tool("ls", {})
-        name = _text(listed).splitlines()[1]
+        name = text_of(listed).splitlines()[1]
         read = await client.call_tool("read", {"path": name})
         missing = await client.call_tool("read", {"path": "cafe.txt"})
         found = await client.call_tool("grep", {"pattern": "NEEDLE_LATIN1"})
         by_id = await client.call_tool("read", {"match_id": "m1", "fresh": True})
         later = await client.call_tool("ls", {"depth": 1})
     assert name == "caf\\xe9.txt"
-    assert _text(read) == (
+    assert text_of(read) == (
         "<path>caf\\xe9.txt</path>\n<type>file</type>\n<content>\nNEEDLE_LATIN1\n\n"
         "(End of file - total 1 line)\n</content>"
     )
     assert read.meta["leanread"]["path"] == "caf\\xe9.txt"
-    assert _text(missing) == "File not found: cafe.txt. Did you mean caf\\xe9.txt?"
+    assert text_of(missing) == "File not found: cafe.txt. Did you mean caf\\xe9.txt?"
     assert [m["path"] for m in found.meta["leanread"]["matches"]] == ["caf\\xe9.txt", "ok.txt"]
-    assert _text(found).splitlines()[0:2] == ["caf\\xe9.txt", "1\tNEEDLE_LATIN1"]
-    assert _text(by_id).startswith("<path>caf\\xe9.txt</path>\n")
-    assert _text(later) == _text(listed)
+    assert text_of(found).splitlines()[0:2] == ["caf\\xe9.txt", "1\tNEEDLE_LATIN1"]
+    assert text_of(by_id).startswith("<path>caf\\xe9.txt</path>\n")
+    assert text_of(later) == text_of(listed)
 
 
 class _RawServer:
@@ -190,8 +182,8 @@ async def test_nothing_a_tool_returns_or_raises_can_break_the_writer(repo: Path)
     async with Client(server) as client:
         said = await client.call_tool("shout", {"fail": False})
         failed = await client.call_tool("shout", {"fail": True})
-    assert (said.is_error, _text(said)) == (False, "caf\\xe9 \\ud800")
-    assert (failed.is_error, _text(failed)) == (True, "Error executing tool shout: no caf\\xe9 here")
+    assert (said.is_error, text_of(said)) == (False, "caf\\xe9 \\ud800")
+    assert (failed.is_error, text_of(failed)) == (True, "Error executing tool shout: no caf\\xe9 here")
     for result in (said, failed):
         result.model_dump_json()
 
@@ -202,4 +194,4 @@ def test_a_result_goes_out_as_valid_utf8() -> None:
         "path": "caf\\xe9",
         "matches": [{"path": "\\xff"}],
     }
-    assert _text(out) == "caf\\xe9"
+    assert text_of(out) == "caf\\xe9"

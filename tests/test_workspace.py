@@ -11,7 +11,7 @@ import pytest
 
 from leanread import MemoryLedger, Session
 from leanread.errors import FileMissing, NotAFile, OutsideWorkspace, PathError
-from leanread.workspace import Resolved, Workspace, read_regular_file
+from leanread.files.workspace import Resolved, Workspace, read_regular_file
 
 
 @pytest.fixture

@@ -7,7 +7,7 @@ import sqlite3
 from pathlib import Path
 
 from leanread import MemoryLedger, Session
-from leanread.ledger import ViewRecord
+from leanread.ledger.store import ViewRecord
 
 
 def test_write_of_text_with_a_nul_says_what_it_wrote(root: Path, session: Session) -> None:

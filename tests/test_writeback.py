@@ -11,10 +11,10 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from leanread.editing import plan_edit
+from leanread.code.edit_plan import plan_edit
 from leanread.errors import NotText, PathError, UnencodableText
-from leanread.textfile import TextFile, binary_kind, decode, split_lines
-from leanread.writeback import atomic_write, encode_edit, encode_text
+from leanread.files.textfile import TextFile, binary_kind, decode, split_lines
+from leanread.files.writeback import atomic_write, encode_edit, encode_text
 
 
 def logical(tf: TextFile) -> str:

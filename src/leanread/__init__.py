@@ -24,7 +24,7 @@ TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (the warm
 if TYPE_CHECKING:
     from typing import Any
 
-    from .config import Focus, Limits, Policy, Settings, load_settings
+    from .config.settings import Focus, Limits, Policy, Settings, load_settings
     from .errors import (
         ConfigError,
         Denied,
@@ -38,12 +38,12 @@ if TYPE_CHECKING:
         SearchUnavailable,
         TokenizerError,
     )
-    from .ledger import LedgerStore, MemoryLedger, ViewRecord
+    from .files.workspace import Workspace
+    from .ledger.store import LedgerStore, MemoryLedger, ViewRecord
     from .pruning import FocusAudit, LLMPruner, LocalPruner, Pruner, SWEPrunerClient
     from .result import ToolResult
     from .session import Session
     from .tokens import count_tokens
-    from .workspace import Workspace
 
 #: Where each public name lives: imported on first use, so a command that needs none of them (the
 #: warm client of ``leanread read``/``leanread sh``) does not pay for the tokenizer or the ledger.
@@ -51,31 +51,31 @@ _HOMES = {
     "ConfigError": ".errors",
     "Denied": ".errors",
     "FileMissing": ".errors",
-    "Focus": ".config",
+    "Focus": ".config.settings",
     "FocusAudit": ".pruning",
     "InvalidArgument": ".errors",
     "LLMPruner": ".pruning",
     "LeanreadError": ".errors",
-    "LedgerStore": ".ledger",
-    "Limits": ".config",
+    "LedgerStore": ".ledger.store",
+    "Limits": ".config.settings",
     "LocalPruner": ".pruning",
-    "MemoryLedger": ".ledger",
+    "MemoryLedger": ".ledger.store",
     "NotAFile": ".errors",
     "NotText": ".errors",
     "OutsideWorkspace": ".errors",
     "PathError": ".errors",
-    "Policy": ".config",
+    "Policy": ".config.settings",
     "Pruner": ".pruning",
     "SWEPrunerClient": ".pruning",
     "SearchUnavailable": ".errors",
     "Session": ".session",
-    "Settings": ".config",
+    "Settings": ".config.settings",
     "TokenizerError": ".errors",
     "ToolResult": ".result",
-    "ViewRecord": ".ledger",
-    "Workspace": ".workspace",
+    "ViewRecord": ".ledger.store",
+    "Workspace": ".files.workspace",
     "count_tokens": ".tokens",
-    "load_settings": ".config",
+    "load_settings": ".config.settings",
 }
 
 

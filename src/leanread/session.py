@@ -1,37 +1,28 @@
-"""A ``Session``: one agent conversation bound to a workspace and a ledger — the library's front door."""
+"""A ``Session``: one agent conversation bound to a workspace and a ledger — the library's front door.
+
+Layer 8 of leanread (see ``docs/ARCHITECTURE.md``): imports ``tools`` and what is below it; the
+shells (``mcp``, ``adapters``, ``cli``) import it. Each tool method runs the tool's ``ToolSpec``
+(``tools.registry``) under a call id, with the call kept in the transcript.
+"""
 
 from __future__ import annotations
 
-import contextlib
-import hashlib
 import logging
 import os
-import time
 import uuid
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from .calls import run_call
-from .config import Limits, Policy, load_settings
-from .dedup import RECENT_CALLS, call_number, old_calls
-from .errors import InvalidArgument, LeanreadError, PastEnd, PathError
-from .harness import HARNESS_TOOLS
-from .ledger import CALL, LedgerStore, ViewRecord
-from .ledgers import open_ledger
-from .names import parse_path
+from .config.settings import Limits, Policy, load_settings
+from .files.workspace import Workspace
+from .ledger.open import open_ledger
+from .ledger.store import LedgerStore
 from .pruning import AuditHook, Pruner, make_pruner
 from .result import ToolResult
-from .resume import next_window_of, nothing_follows, window_args
-from .tools import context as context_tool
-from .tools import edit as edit_tool
-from .tools import grep as grep_tool
-from .tools import ls as ls_tool
-from .tools import read as read_tool
-from .tools import symbols as symbol_tool
-from .tools import write as write_tool
-from .tools.common import ToolContext, current_bytes
-from .transcript import call_record
-from .workspace import Workspace
+from .tools.calls import checked_call
+from .tools.common import ToolContext
+from .tools.registry import HARNESS_TOOLS, spec_of
+from .tools.running import run_numbered, run_unnumbered
 
 _log = logging.getLogger(__name__)
 
@@ -45,16 +36,16 @@ class Session:
             Default: a new random id.
         ledger: where what the model was shown is recorded: a ``LedgerStore``, or what
             ``--ledger`` takes (``"memory"``, a SQLite file path, ``"redis://host:6379/0"``; see
-            ``ledgers.open_ledger``). Default: the SQLite ledger in the user's state folder
-            (``ledger_sqlite.default_ledger_path()``), shared by the process, so a session resumed
+            ``ledger.open.open_ledger``). Default: the SQLite ledger in the user's state folder
+            (``ledger.sqlite_store.default_ledger_path()``), shared by the process, so a session resumed
             under the same ``id`` keeps its dedup after a restart.
         limits: caps on each result. Default: from the first root's ``leanread.toml`` or
-            ``[tool.leanread]`` in its ``pyproject.toml`` (see ``config.load_settings``), else
+            ``[tool.leanread]`` in its ``pyproject.toml`` (see ``config.settings.load_settings``), else
             ``Limits()``.
         policy: the deny list. Default: from the same file, else ``Policy()``.
         pruner: the backend that prunes outputs for a ``focus`` question (any object with the
             ``pruning.Pruner`` method ``keep``). Default: the one the same file names
-            (``focus_backend``, see ``config.Focus``), else ``LocalPruner()``.
+            (``focus_backend``, see ``config.settings.Focus``), else ``LocalPruner()``.
         focus_audit: called with a ``pruning.FocusAudit`` for every read or grep given a focus
             question: the output before pruning and the output shown, so an auditing or indexing
             plugin never sees only the pruned view. What it raises goes into the result's
@@ -166,133 +157,7 @@ class Session:
         Returns:
             A ``ToolResult``; refusals come back with ``is_error=True``, never as exceptions.
         """
-
-        def read(ctx: ToolContext, cid: str) -> ToolResult:
-            if match_id is not None:
-                real, first, count, line = self._match_window(
-                    match_id, path, offset, limit, context_before, context_after
-                )
-                request = read_tool.ReadRequest(
-                    path=real,
-                    offset=first,
-                    limit=count,
-                    format=format,
-                    fresh=fresh or self._must_show(real, cid),
-                    char_offset=char_offset,
-                    focus=focus,
-                    anchor=line,
-                )
-                return read_tool.run(ctx, request, cid)
-            if context_before is not None or context_after is not None:
-                raise InvalidArgument(
-                    "context_before and context_after go with match_id; for a range of lines pass offset and limit."
-                )
-            if path is None and symbol is not None:  # the whole workspace's definitions
-                def one(found: str, first: int, count: int) -> ToolResult:
-                    shown = fresh or self._must_show(found, cid)
-                    request = read_tool.ReadRequest(found, first, count, format, shown, focus=focus)
-                    return read_tool.run(ctx, request, cid)
-
-                return symbol_tool.read_symbol(ctx, symbol, cid, one)
-            target = path or self.last_path
-            if target is None:
-                raise InvalidArgument("path is required: no file has been read in this session yet.")
-            given = parse_path(target)
-            shown = fresh or self._must_show(given, cid)
-            goes_on = path is None and offset is None and char_offset is None and symbol is None and mode != "outline"
-            place = self.ledger.next_window(self.id) if goes_on else None
-            start, char = window_args(place, offset, char_offset)
-            request = read_tool.ReadRequest(given, start, limit, format, shown, char, mode, symbol, focus)
-            try:
-                return read_tool.run(ctx, request, cid)
-            except PastEnd as exc:
-                if place is None:
-                    raise
-                raise nothing_follows(target, place[0] - 1, exc.total) from None
-
-        given = _given(
-            path=path, offset=offset, limit=limit, format=None if format == "plain" else format, fresh=fresh,
-            char_offset=char_offset, match_id=match_id, context_before=context_before, context_after=context_after,
-            mode=mode, symbol=symbol, focus=focus,
-        )  # fmt: skip
-        result = self._run("read", given, read, call_id)
-        if result.metadata.get("type") in ("file", "outline") or result.metadata.get("document"):
-            try:
-                self.ledger.set_last_path(self.id, result.metadata["path"], next_window_of(result.metadata))
-            except LeanreadError as exc:  # the store went away after the read was recorded
-                return ToolResult(text=str(exc), is_error=True, metadata={"call_id": result.metadata.get("call_id")})
-        return result
-
-    def _must_show(self, path: str, call_id: str) -> bool:
-        """Apply the ``dedup`` setting to a read of ``path`` (see ``leanread.dedup``): True for
-        ``off`` (show the text as ``fresh=true``); for ``recent``, forget the file's results that
-        are too old first. A path that does not resolve is left to the read to report."""
-        if self.limits.dedup != "recent":
-            return self.limits.dedup == "off"
-        now = call_number(call_id)
-        if now is None or now < RECENT_CALLS:  # no result can be old yet: skip the lookups
-            return False
-        real = self.workspace.locate(path)
-        if real is None:
-            return False
-        old = old_calls(call_id, (r.call_id for r in self.ledger.views_of(self.id, real) if r.visible))
-        if old:
-            self.ledger.forget(self.id, old)
-        return False
-
-    def _require_unchanged_since_grep(self, real: str, match_id: str) -> None:
-        """Refuse a match id whose file changed since the grep showed it: its line may have moved.
-
-        Raises:
-            InvalidArgument: the file's bytes differ from the version the last grep of it saw.
-        """
-        greps = [r for r in self.ledger.views_of(self.id, real) if r.kind == "grep"]
-        if not greps:
-            return
-        try:
-            data = current_bytes(real)
-        except (OSError, PathError):
-            return  # the read reports what is wrong with the file
-        if data is None or hashlib.sha256(data).hexdigest() != max(greps, key=lambda r: r.seq).content_hash:
-            raise InvalidArgument(
-                f"The file of match {match_id} changed since the grep that found it, so its line may have moved; "
-                "grep again for fresh match ids."
-            )
-
-    def _match_window(
-        self,
-        match_id: str,
-        path: str | None,
-        offset: int | None,
-        limit: int | None,
-        before: int | None,
-        after: int | None,
-    ) -> tuple[str, int, int, int]:
-        """``(realpath, first line, line count, the match's line)`` of the region around a grep match.
-
-        Raises:
-            InvalidArgument: path, offset or limit given too, a negative count, or an id this
-                session's grep results never gave.
-        """
-        if path is not None or offset is not None or limit is not None:
-            raise InvalidArgument(
-                "Pass either match_id or path/offset/limit, not both; match_id alone reads the lines around the match."
-            )
-        for name, value in (("context_before", before), ("context_after", after)):
-            if value is not None and value < 0:
-                raise InvalidArgument(f"{name} must be 0 or more (got {value}); it counts lines around the match.")
-        found = self.ledger.get_match(self.id, match_id)
-        if found is None:
-            raise InvalidArgument(
-                f"No grep result of this session has the match id {match_id!r}; use an id shown in a grep result "
-                "(such as m1), or read by path and offset."
-            )
-        real, line = found
-        self._require_unchanged_since_grep(real, match_id)
-        lead = grep_tool.READ_CONTEXT if before is None else before
-        trail = grep_tool.READ_CONTEXT if after is None else after
-        first = max(1, line - lead)
-        return real, first, line + trail - first + 1, line
+        return self._tool("read", locals())
 
     def grep(
         self,
@@ -328,7 +193,7 @@ class Session:
             offset: 1-based number of the first match shown (paging).
             files_only: list only the matching files with their match counts.
             focus: a complete, self-contained question: a long result keeps only the matches most
-                relevant to it (see ``tools/grep.py``); omitted ones are counted per file.
+                relevant to it (see ``tools/grep``); omitted ones are counted per file.
             include_ignored: also search what ``.gitignore``, ``.ignore`` and ``.rgignore`` rules
                 leave out (never the deny list).
             symbol: instead of a pattern, a name (``Store.get``): its uses in the workspace (under
@@ -341,26 +206,7 @@ class Session:
             ``matches`` (``id``, ``path``, ``line``, 1-based ``column``). Refusals (a bad
             pattern, glob or type, ripgrep missing) come back with ``is_error=True``.
         """
-        where = _parsed(path)
-        request = grep_tool.GrepRequest(
-            pattern or "", where, glob, type, case_insensitive, context, before, after, max_results, offset, files_only,
-            focus, include_ignored,
-        )  # fmt: skip
-        given = _given(
-            pattern=pattern, path=path, glob=glob, type=type, case_insensitive=case_insensitive, context=context,
-            before=before, after=after, max_results=max_results, offset=offset, files_only=files_only, focus=focus,
-            include_ignored=include_ignored,
-            symbol=symbol,
-        )  # fmt: skip
-
-        def grep(ctx: ToolContext, cid: str) -> ToolResult:
-            if symbol is not None and not pattern:
-                return symbol_tool.grep_symbol(ctx, symbol, where, max_results, cid)
-            if symbol is not None:
-                raise InvalidArgument("Pass either pattern or symbol, not both; symbol finds a name's uses.")
-            return grep_tool.run(ctx, request, cid)
-
-        return self._run("grep", given, grep, call_id)
+        return self._tool("grep", locals())
 
     def ls(
         self,
@@ -380,9 +226,7 @@ class Session:
             include_ignored: also list what ``.gitignore``, ``.ignore`` and ``.rgignore`` rules leave out.
             call_id: the harness's tool call id; default a new one.
         """
-        request = ls_tool.LsRequest(_parsed(path), depth, max_entries, include_ignored)
-        given = _given(path=path, depth=depth, max_entries=max_entries, include_ignored=include_ignored)
-        return self._run("ls", given, lambda ctx, cid: ls_tool.run(ctx, request, cid), call_id)
+        return self._tool("ls", locals())
 
     def edit(
         self,
@@ -400,16 +244,12 @@ class Session:
             A ``ToolResult``: a short summary and excerpt, or a refusal (``is_error=True``) that
             names the read that fixes it; nothing is written on a refusal.
         """
-        request = edit_tool.EditRequest(parse_path(path), old_string, new_string, replace_all)
-        given = _given(path=path, old_string=old_string, new_string=new_string, replace_all=replace_all)
-        return self._run("edit", given, lambda ctx, cid: edit_tool.run(ctx, request, cid), call_id, changes=True)
+        return self._tool("edit", locals())
 
     def write(self, path: str, content: str, *, call_id: str | None = None) -> ToolResult:
         """Run the ``write`` tool (see ``tools/write.txt``): create ``path``, or replace a file the
         model has seen whole in its current version, keeping its encoding and line endings."""
-        request = write_tool.WriteRequest(parse_path(path), content)
-        given: dict[str, object] = {"path": path, "content": content}
-        return self._run("write", given, lambda ctx, cid: write_tool.run(ctx, request, cid), call_id, changes=True)
+        return self._tool("write", locals())
 
     def call(
         self,
@@ -422,7 +262,7 @@ class Session:
         """Run one tool call as a harness gets it from the model: a tool name and its arguments.
 
         The arguments are checked as the MCP server checks them (``arguments.check_arguments``
-        against ``tools.schema.accepted_schema(name)``), so a well-formed numeric string for a whole
+        against ``tools.registry.accepted_schema(name)``), so a well-formed numeric string for a whole
         number (``"10"``) is taken, and ``"abc"``, ``2.5`` or ``true`` are refused in one sentence.
 
         Args:
@@ -431,10 +271,10 @@ class Session:
                 ``function.arguments``); None for none.
             call_id: the harness's tool call id; default a new one.
             tools: the tools the model was given, the ``names`` passed to ``openai_tools``,
-                ``anthropic_tools`` or ``leanread_toolset``; default ``harness.HARNESS_TOOLS``
+                ``anthropic_tools`` or ``leanread_toolset``; default ``tools.registry.HARNESS_TOOLS``
                 (read, grep, ls, edit, write), as those offer. A call of any other tool is
                 refused as unknown, so a model cannot rewrite its own ledger with ``context``
-                unless the harness opts in by offering it (``tools=tools.schema.TOOL_NAMES``, as
+                unless the harness opts in by offering it (``tools=tools.registry.TOOL_NAMES``, as
                 the server's ``--expose-context-tool``).
 
         Returns:
@@ -443,64 +283,39 @@ class Session:
             ``Unknown tool 'context'; the tools are read, grep, ls, edit, write.`` A refused call
             records nothing.
         """
-        return run_call(self, name, arguments, call_id=call_id, tools=tools)
+        checked = checked_call(name, arguments, tools)
+        if isinstance(checked, ToolResult):
+            return checked
+        return self.run_tool(name, checked, call_id=call_id)
 
-    def _run(
-        self,
-        name: str,
-        arguments: dict[str, object],
-        tool: Callable[[ToolContext, str], ToolResult],
-        call_id: str | None,
-        changes: bool = False,
-    ) -> ToolResult:
-        """Run one tool with a call id; refusals and file-system failures become error results.
-        The call's place in the session is recorded whatever it showed, so a compact or a rewind
-        may name it, and so is the call itself in the transcript (unless it is off); when the
-        store fails to note its place, a tool that ``changes`` nothing answers with the store's
-        error instead (its answer would be one the ledger does not know)."""
-        try:
-            call_id = call_id or self.ledger.new_call_id(self.id)
-        except LeanreadError as exc:  # the store is away (Redis stopped): say so, record nothing
-            return ToolResult(text=str(exc), is_error=True, metadata={})
-        started = time.time()
-        clock = time.perf_counter()
-        try:
-            result = tool(self._context(), call_id)
-        except LeanreadError as exc:
-            result = ToolResult(text=str(exc), is_error=True, metadata={"call_id": call_id})
-        except OSError as exc:  # the file system failed mid-call (/proc, FUSE, a vanished mount)
-            reason = exc.strerror or str(exc)
-            result = ToolResult(
-                text=f"The file system refused the call ({reason}); nothing was changed, so try again or another file.",
-                is_error=True,
-                metadata={"call_id": call_id},
-            )
-        except Exception as exc:  # a bug of leanread's: the caller still gets one sentence, never a traceback
-            _log.exception("leanread: %s call %s failed", name, call_id)
-            result = ToolResult(
-                text=f"leanread failed on this {name} call ({type(exc).__name__}); try it again, or narrow it.",
-                is_error=True,
-                metadata={"call_id": call_id, "internal_error": f"{type(exc).__name__}: {exc}"},
-            )
-        try:
-            self.ledger.record(self.id, ViewRecord(call_id, "", "", (), 0, 0, kind=CALL, visible=False))
-        except LeanreadError as exc:
-            if not changes:  # a read's answer the store could not note would be lost to compact/rewind
-                return ToolResult(text=str(exc), is_error=True, metadata={"call_id": call_id})
-        except Exception:  # a failing store must not turn a done edit or write into an error
-            pass
-        self._record_call(name, arguments, result, call_id, started, (time.perf_counter() - clock) * 1000)
-        return result
+    def run_tool(self, name: str, arguments: Mapping[str, Any], *, call_id: str | None = None) -> ToolResult:
+        """Run the tool ``name`` (any tool of ``tools.registry``) with ``arguments`` as its
+        ``Session`` method would: unchecked, by parameter name, those left out at their defaults.
 
-    def _record_call(
-        self, name: str, arguments: dict[str, object], result: ToolResult, call_id: str, started: float, ms: float
-    ) -> None:
-        """Keep the call in the ledger's transcript, unless the transcript is off; a failing store
-        leaves the result as it is."""
-        if not self.transcript:
-            return
-        with contextlib.suppress(Exception):
-            self.ledger.record_call(self.id, call_record(name, arguments, result, call_id, started, ms))
+        Raises:
+            KeyError: no tool of that name is registered.
+            TypeError: an argument the tool does not have, or a required one missing.
+        """
+        spec = spec_of(name)
+        args = spec.arguments(arguments)
+        given = spec.given(args)
+        ctx = self._context()
+        if not spec.numbered:  # context: its call_id argument names another call; it has none itself
+            return run_unnumbered(ctx, name, given, lambda: spec.run(ctx, args, ""), transcript=self.transcript)
+        changes = not spec.effects.read_only
+
+        def tool(ctx: ToolContext, numbered: str) -> ToolResult:
+            return spec.run(ctx, args, numbered)
+
+        return run_numbered(ctx, name, given, tool, call_id, changes=changes, transcript=self.transcript)
+
+    def _tool(self, name: str, local: dict[str, Any]) -> ToolResult:
+        """Run the tool ``name`` with the arguments of the method that called (its ``locals()``):
+        its parameters by name, and ``call_id`` when the tool has no parameter of that name."""
+        spec = spec_of(name)
+        names = {p.name for p in spec.params}
+        call_id = None if "call_id" in names else local.get("call_id")
+        return self.run_tool(name, {k: v for k, v in local.items() if k in names}, call_id=call_id)
 
     @property
     def last_path(self) -> str | None:
@@ -534,22 +349,4 @@ class Session:
     def context(self, action: str, call_ids: Sequence[str] = (), call_id: str | None = None) -> ToolResult:
         """The ``context`` tool (see ``tools/context.txt``): ``forget``, ``compact`` or ``rewind``
         as a tool result, refusals with ``is_error=True``."""
-        started, clock = time.time(), time.perf_counter()
-        try:
-            result = context_tool.run(self._context(), action, call_ids, call_id)
-        except LeanreadError as exc:
-            result = ToolResult(text=str(exc), is_error=True)
-        given = _given(action=action, call_ids=list(call_ids) or None, call_id=call_id)
-        # the context tool's own call has no call id: its call_id argument names another call
-        self._record_call("context", given, result, "", started, (time.perf_counter() - clock) * 1000)
-        return result
-
-
-def _parsed(path: str | None) -> str | None:
-    """A path argument in the form the tools show paths (``names.show_path``) as the OS name."""
-    return None if path is None else parse_path(path)
-
-
-def _given(**arguments: object) -> dict[str, object]:
-    """The arguments a call was given: those left at None or False are left out."""
-    return {name: value for name, value in arguments.items() if value is not None and value is not False}
+        return self._tool("context", {"action": action, "call_ids": list(call_ids) or None, "call_id": call_id})

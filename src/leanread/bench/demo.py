@@ -21,9 +21,9 @@ from mcp import Client, StdioServerParameters
 from rich.console import Console
 from rich.table import Table
 
-from ..config import Limits
+from ..config.settings import Limits
 from ..errors import LeanreadError
-from ..ledger import MemoryLedger
+from ..ledger.store import MemoryLedger
 from ..session import Session
 from ..tokens import count_tokens
 from .ops import FILE_CHANGES, Replayer, inside, read_window

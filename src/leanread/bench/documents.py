@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import LeanreadError
-from ..ledger import MemoryLedger
+from ..ledger.store import MemoryLedger
 from ..session import Session
 from ..tokens import count_tokens
 

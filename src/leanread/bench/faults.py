@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
-from ..ledger_sqlite import SQLiteLedger
+from ..ledger.sqlite_store import SQLiteLedger
 
 #: Files changed per round, and versions each goes through in a burst.
 FILES = 4

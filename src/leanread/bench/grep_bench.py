@@ -28,8 +28,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..ledger_sqlite import SQLiteLedger
-from ..search import RgOptions, find_rg, search_json
+from ..files.ripgrep import RgOptions, find_rg, search_json
+from ..ledger.sqlite_store import SQLiteLedger
 from ..session import Session
 from ..tokens import count_tokens
 from .sources import release_source

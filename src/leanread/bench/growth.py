@@ -15,9 +15,9 @@ import uuid
 from pathlib import Path
 from typing import Any
 
-from ..ledger import LedgerStore, MemoryLedger
-from ..ledger_redis import RedisLedger
-from ..ledger_sqlite import SQLiteLedger
+from ..ledger.redis_store import RedisLedger
+from ..ledger.sqlite_store import SQLiteLedger
+from ..ledger.store import LedgerStore, MemoryLedger
 from ..session import Session
 
 MARKS = (10, 1000, 10000)

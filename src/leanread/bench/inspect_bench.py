@@ -13,7 +13,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from ..ledger_sqlite import SQLiteLedger
+from ..ledger.sqlite_store import SQLiteLedger
 from ..session import Session
 
 FILES = 40
@@ -39,7 +39,7 @@ def run(calls: int = 10_000, rounds: int = 5) -> dict[str, float]:
     """Median milliseconds per page, keyed by page, on a session of ``calls`` calls."""
     from starlette.testclient import TestClient
 
-    from ..inspect.server import build_app
+    from ..inspector.server import build_app
 
     with tempfile.TemporaryDirectory() as folder:
         root = Path(folder) / "ws"

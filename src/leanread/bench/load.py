@@ -165,7 +165,7 @@ async def _resync(k: int, client: Any, state: dict[str, int]) -> None:
 def _lost(url: str, tally: Tally) -> dict[str, int]:
     """Tool → how many of its calls a client was answered for that the Redis ledger no longer
     knows (each session's records are read back whole, so a damaged one raises)."""
-    from ..ledger_redis import RedisLedger
+    from ..ledger.redis_store import RedisLedger
 
     ledger = RedisLedger(url)
     lost: dict[str, int] = {}

@@ -11,7 +11,9 @@ typescript@5``): TypeScript 7 is the native compiler and ships no ``tsserver.js`
 For each project, uses of names are drawn at random by syntax (``navigate_sample``); the server's
 go-to-definition at each use is the truth, kept when it lands in the tree on a definition outside
 a function. leanread answers the question an agent would ask there (``QuerySet.filter``,
-``models.Model``, ``get``) with ``symbols.definitions``. Matched by (file, line of the name):
+``models.Model``, ``get``) as ``read(symbol=…)`` does after a read of the use's file
+(``likely.likely_definitions`` with that file as ``near``); and, for one more column, as after
+no read. Matched by (file, line of the name; a row for overloads side by side by any of theirs):
 
 - precision: of the definitions leanread lists, the share the server gives; top-1: the share of
   questions whose first answer is one the server gives; recall: of the server's, the share listed.
@@ -33,11 +35,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..config.policy import Policy
 from ..errors import LeanreadError
-from ..policy import Policy
-from ..search import RgOptions
-from ..search_files import list_files
-from ..symbols.find import IMPORT_RESOLVED, definitions, references
+from ..files.ripgrep import RgOptions
+from ..files.search_files import list_files
+from ..symbols.find import IMPORT_RESOLVED, Found, references
+from ..symbols.likely import likely_definitions
 from ..symbols.store import SymbolStore
 from .lsp import LspClient
 from .navigate_sample import Sample, draw, is_local
@@ -95,6 +98,7 @@ class Scores:
     local: int = 0
     outside: int = 0
     precision: list[float] = field(default_factory=list)
+    bare_precision: list[float] = field(default_factory=list)
     top1: list[float] = field(default_factory=list)
     recall: list[float] = field(default_factory=list)
     forms: dict[str, list[float]] = field(default_factory=dict)
@@ -181,7 +185,7 @@ def _compare(
             scores.local += 1
             continue
         kept.append((sample, inside))
-        _score_definitions(scores, store, sample, inside)
+        _score_definitions(scores, store, root, sample, inside)
     scores.kept = len(kept)
     for sample, inside in kept[:refs]:
         _score_references(scores, store, client, root, language, sample, inside)
@@ -208,17 +212,32 @@ def _is_import_line(path: str, line: int) -> bool:
     return text.lstrip().startswith(("import ", "from "))
 
 
-def _score_definitions(scores: Scores, store: SymbolStore, sample: Sample, truth: set[tuple[str, int]]) -> None:
+def _score_definitions(
+    scores: Scores, store: SymbolStore, root: str, sample: Sample, truth: set[tuple[str, int]]
+) -> None:
+    """leanread asked as an agent that read the use's file last asks (``near``), and, for the
+    ``without the file`` column, as one that read nothing."""
+    near = _rel(root, sample.path)
     asked = time.perf_counter()
     store.refresh()
-    found = definitions(store, sample.query)
+    found = likely_definitions(store, sample.query, near).shown
     scores.call_ms.append((time.perf_counter() - asked) * 1000)
-    ours = [(f.path, f.definition.line) for f in found]
-    hits = [o for o in ours if o in truth]
-    scores.precision.append(len(hits) / len(ours) if ours else 0.0)
-    scores.top1.append(1.0 if ours and ours[0] in truth else 0.0)
-    scores.recall.append(len({h for h in hits}) / len(truth))
-    scores.forms.setdefault(sample.form, []).append(scores.top1[-1])
+    precision, top1, recall = _scored(found, truth)
+    scores.precision.append(precision)
+    scores.top1.append(top1)
+    scores.recall.append(recall)
+    scores.forms.setdefault(sample.form, []).append(top1)
+    scores.bare_precision.append(_scored(likely_definitions(store, sample.query).shown, truth)[0])
+
+
+def _scored(found: Sequence[Found], truth: set[tuple[str, int]]) -> tuple[float, float, float]:
+    """(precision, top-1, recall) of ``found`` against the server's ``truth``: a row that stands
+    for several definitions side by side (overloads) is right when one of them is."""
+    if not found:
+        return 0.0, 0.0, 0.0
+    rows = [{(f.path, line) for line in f.name_lines} for f in found]
+    hits = [row for row in rows if row & truth]
+    return len(hits) / len(rows), 1.0 if rows[0] & truth else 0.0, len(set().union(*rows) & truth) / len(truth)
 
 
 def _score_references(
@@ -244,7 +263,8 @@ def _score_references(
     scores.server_ref_ms.append((time.perf_counter() - asked) * 1000)
     asked = time.perf_counter()
     store.refresh()
-    ours = references(store, sample.query).found
+    near = _rel(root, sample.path)
+    ours = references(store, sample.query, likely_definitions(store, sample.query, near).shown).found
     scores.ref_call_ms.append((time.perf_counter() - asked) * 1000)
     resolved = {(r.path, r.line) for r in ours if r.label == IMPORT_RESOLVED}
     listed = {(r.path, r.line) for r in ours}
@@ -308,13 +328,14 @@ def markdown_report(results: Sequence[Scores], command: str) -> str:
         f"Command: `{command}`",
         "",
         "| project | server | files indexed | names asked / kept | definitions precision | top-1 | recall "
-        "| refs import-resolved precision | refs recall (all labels) |",
-        "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+        "| precision, nothing read | refs import-resolved precision | refs recall (all labels) |",
+        "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
     ]
     for s in results:
         rows.append(
             f"| {s.project} | {s.server} | {s.files:,} | {s.asked} / {s.kept} | {_mean(s.precision)} "
-            f"| {_mean(s.top1)} | {_mean(s.recall)} | {_mean(s.ref_precision)} ({s.ref_import_resolved} uses, "
+            f"| {_mean(s.top1)} | {_mean(s.recall)} | {_mean(s.bare_precision)} "
+            f"| {_mean(s.ref_precision)} ({s.ref_import_resolved} uses, "
             f"{len(s.ref_precision)} names) | {_mean(s.ref_recall)} |"
         )
     rows += [

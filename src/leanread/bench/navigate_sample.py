@@ -14,7 +14,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..outline import language_of, tree_sitter_parser
+from ..code.outline import language_of, tree_sitter_parser
 
 #: Parents whose child name is a definition, parameter, keyword or import, not a use.
 _NOT_USES = frozenset(

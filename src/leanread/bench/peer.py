@@ -1,7 +1,8 @@
 """``leanread bench speed --peer``: leanread's ``read`` against the reference MCP filesystem server
 (npm ``@modelcontextprotocol/server-filesystem``, ``read_text_file``), side by side in one run,
-both over MCP stdio with the official Python client; and the p50 of one call as a session grows
-(calls 10, 1,000 and 10,000), for the memory, SQLite and Redis ledgers.
+both over MCP stdio with the official Python client, leanread both with the memory ledger and with
+a SQLite ledger (what ``leanread serve`` uses by default); and the p50 of one call as a session
+grows (calls 10, 1,000 and 10,000), for the memory, SQLite and Redis ledgers.
 
 The reference server is installed with ``npm install --prefix`` into the cache
 (``~/.cache/leanread/reference-mcp``) on first use.
@@ -52,13 +53,13 @@ def reference_server(cache: Path | None = None) -> Path:
 
 
 def peer_files() -> list[Path]:
-    """The files measured: leanread's ``tools/read/pipeline.py`` (6 KB) and ``outline.py`` (37 KB),
+    """The files measured: leanread's ``tools/read/pipeline.py`` (6 KB) and ``code/outline.py`` (37 KB),
     the stdlib's ``pathlib.py`` (48 KB, in place of issue 18's 40 KB ``tools/read.py``, now a
     package of small modules) and ``argparse.py`` (100 KB)."""
     package = Path(__file__).resolve().parents[1]
     return [
         package / "tools" / "read" / "pipeline.py",
-        package / "outline.py",
+        package / "code" / "outline.py",
         Path(pathlib.__file__),
         Path(argparse.__file__),
     ]
@@ -79,61 +80,80 @@ async def _side_by_side(
 ) -> list[dict[str, Any]]:
     from mcp import Client, StdioServerParameters
 
-    lean = StdioServerParameters(
-        command=sys.executable,
-        args=["-m", "leanread", "serve", "--root", str(root), "--ledger", "memory"],
-        env=dict(os.environ),
-    )
+    def lean(ledger: str) -> StdioServerParameters:
+        args = ["-m", "leanread", "serve", "--root", str(root), "--ledger", ledger]
+        return StdioServerParameters(command=sys.executable, args=args, env=dict(os.environ))
+
     ref = StdioServerParameters(command="node", args=[str(script), str(root)], env=dict(os.environ))
+    with tempfile.TemporaryDirectory(prefix="leanread-peer-ledger-") as folder:
+        sqlite = lean(str(Path(folder) / "ledger.sqlite3"))
+        async with Client(lean("memory")) as lc, Client(sqlite) as sc, Client(ref) as rc:
+            return await _rows(lc, sc, rc, root, names, copies, runs)
+
+
+async def _rows(
+    lc: Any, sc: Any, rc: Any, root: Path, names: list[str], copies: list[str], runs: int
+) -> list[dict[str, Any]]:
+    """The rows of ``_side_by_side``: leanread with the memory ledger (``lc``) and with a SQLite one
+    (``sc``), the reference server (``rc``)."""
     rows: list[dict[str, Any]] = []
-    async with Client(lean) as lc, Client(ref) as rc:
-        for name in names:
-            size = (root / name).stat().st_size
+    for name in names:
+        size = (root / name).stat().st_size
 
-            async def reference(name: str = name) -> object:
-                return await rc.call_tool("read_text_file", {"path": str(root / name)})
+        async def reference(name: str = name) -> object:
+            return await rc.call_tool("read_text_file", {"path": str(root / name)})
 
-            async def outline(name: str = name) -> object:
-                return await lc.call_tool("read", {"path": name, "fresh": True})
+        async def outline(name: str = name) -> object:
+            return await lc.call_tool("read", {"path": name, "fresh": True})
 
-            async def full(name: str = name) -> object:
-                return await lc.call_tool("read", {"path": name, "fresh": True, "mode": "full"})
+        async def full(name: str = name) -> object:
+            return await lc.call_tool("read", {"path": name, "fresh": True, "mode": "full"})
 
-            base = await _p50(reference, runs)
-            rows.append(
-                {
-                    "file": name,
-                    "bytes": size,
-                    "reference_s": base,
-                    "outline_s": await _p50(outline, runs),
-                    "full_s": await _p50(full, runs),
-                }
-            )
-        first_lean: list[float] = []
-        first_ref: list[float] = []
-        for copy in copies:  # each copy is a file this session has not seen
-            start = time.perf_counter()
-            await rc.call_tool("read_text_file", {"path": str(root / copy)})
-            first_ref.append(time.perf_counter() - start)
-            start = time.perf_counter()
-            await lc.call_tool("read", {"path": copy, "mode": "full"})
-            first_lean.append(time.perf_counter() - start)
+        async def full_sqlite(name: str = name) -> object:
+            return await sc.call_tool("read", {"path": name, "fresh": True, "mode": "full"})
+
+        base = await _p50(reference, runs)
         rows.append(
             {
-                "file": f"first read of {len(copies)} unseen copies",
-                "bytes": 0,
-                "reference_s": statistics.median(first_ref),
-                "outline_s": None,
-                "full_s": statistics.median(first_lean),
+                "file": name,
+                "bytes": size,
+                "reference_s": base,
+                "outline_s": await _p50(outline, runs),
+                "full_s": await _p50(full, runs),
+                "sqlite_s": await _p50(full_sqlite, runs),
             }
         )
+    first_lean: list[float] = []
+    first_sqlite: list[float] = []
+    first_ref: list[float] = []
+    for copy in copies:  # each copy is a file this session has not seen
+        start = time.perf_counter()
+        await rc.call_tool("read_text_file", {"path": str(root / copy)})
+        first_ref.append(time.perf_counter() - start)
+        start = time.perf_counter()
+        await lc.call_tool("read", {"path": copy, "mode": "full"})
+        first_lean.append(time.perf_counter() - start)
+        start = time.perf_counter()
+        await sc.call_tool("read", {"path": copy, "mode": "full"})
+        first_sqlite.append(time.perf_counter() - start)
+    rows.append(
+        {
+            "file": f"first read of {len(copies)} unseen copies",
+            "bytes": 0,
+            "reference_s": statistics.median(first_ref),
+            "outline_s": None,
+            "full_s": statistics.median(first_lean),
+            "sqlite_s": statistics.median(first_sqlite),
+        }
+    )
     return rows
 
 
 def bench_peer(runs: int = 30, copies: int = 30, cache: Path | None = None) -> list[dict[str, Any]]:
-    """Rows ``{file, bytes, reference_s, outline_s, full_s}``: p50 of ``runs`` calls after a warm-up
-    of the reference's ``read_text_file`` and of leanread's ``read`` (``fresh=true``; the default
-    mode, an outline for big files, and ``mode="full"``); a last row for first reads of files not
+    """Rows ``{file, bytes, reference_s, outline_s, full_s, sqlite_s}``: p50 of ``runs`` calls after a
+    warm-up of the reference's ``read_text_file`` and of leanread's ``read`` (``fresh=true``; the
+    default mode, an outline for big files, and ``mode="full"``, with the memory ledger; and
+    ``mode="full"`` with a SQLite ledger, ``sqlite_s``); a last row for first reads of files not
     seen before (distinct copies of the files, one line added to each).
 
     Raises:
@@ -167,7 +187,8 @@ def peer_report(rows: list[dict[str, Any]], growth: list[dict[str, Any]], comman
     """A Markdown section for BENCHMARKS.md from ``bench_peer`` rows and ``growth.growth_rows``."""
     table = "\n".join(
         f"| {r['file']} | {r['bytes'] or '—'} | {_ms(r['reference_s'])} | {_ms(r['outline_s'])} "
-        f"({_ratio(r['outline_s'], r['reference_s'])}) | {_ms(r['full_s'])} ({_ratio(r['full_s'], r['reference_s'])}) |"
+        f"({_ratio(r['outline_s'], r['reference_s'])}) | {_ms(r['full_s'])} ({_ratio(r['full_s'], r['reference_s'])}) "
+        f"| {_ms(r['sqlite_s'])} ({_ratio(r['sqlite_s'], r['reference_s'])}) |"
         for r in rows
     )
     marks = sorted({m for g in growth for m in g["p50"]})
@@ -178,10 +199,11 @@ def peer_report(rows: list[dict[str, Any]], growth: list[dict[str, Any]], comman
 Command: `{command}`
 
 Both servers over MCP stdio, the official Python client, side by side in one run; p50 after a
-warm-up. Reference: `{REFERENCE}` (`read_text_file`); leanread: `read` with `fresh=true`.
+warm-up. Reference: `{REFERENCE}` (`read_text_file`); leanread: `read` with `fresh=true`, with
+the memory ledger and (last column) a SQLite ledger, what `leanread serve` uses by default.
 
-| file | bytes | reference | leanread (default mode) | leanread `mode="full"` |
-|---|---:|---:|---:|---:|
+| file | bytes | reference | leanread (default mode) | leanread `mode="full"` | `mode="full"`, SQLite ledger |
+|---|---:|---:|---:|---:|---:|
 {table}
 
 Per-call latency as one session grows (in process; the probe is a `fresh=true` full read of

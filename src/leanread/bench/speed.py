@@ -31,8 +31,8 @@ from typing import Any
 
 import anyio
 
-from ..ledger import MemoryLedger
-from ..search import find_rg
+from ..files.ripgrep import find_rg
+from ..ledger.store import MemoryLedger
 from ..session import Session
 from .window import format_seconds, generate_log
 

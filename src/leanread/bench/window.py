@@ -25,8 +25,9 @@ import tracemalloc
 from pathlib import Path
 from typing import Any
 
-from ..config import Limits
-from ..lineindex import LineIndex, LineIndexCache
+from ..config.settings import Limits
+from ..files.indexcache import LineIndexCache
+from ..files.lineindex import LineIndex
 from ..result import ToolResult
 from ..session import Session
 

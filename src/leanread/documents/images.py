@@ -9,7 +9,7 @@ import re
 import warnings
 from typing import Any
 
-from ..config import Limits
+from ..config.settings import Limits
 from .base import DocumentError, ImagePayload, require
 
 #: Longest side of an image sent to the model, in pixels (``Limits.image_max_side``).

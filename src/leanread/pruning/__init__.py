@@ -5,6 +5,9 @@ open; ``render`` turns its ranges into the model-visible body. ``LocalPruner`` i
 backend (BM25 over lines, expanded by the file's outline), offline and on the CPU; ``HybridPruner``
 (``dense``) adds MiniLM embeddings; ``LLMPruner`` asks an OpenAI-compatible chat model and
 ``SWEPrunerClient`` a SWE-Pruner server. ``make_pruner`` builds the one the settings name.
+
+Layer 6 of leanread (see ``docs/ARCHITECTURE.md``), beside ``ledger``: imports ``view``, ``code``,
+``config`` and the base modules, nothing above.
 """
 
 from __future__ import annotations

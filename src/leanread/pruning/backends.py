@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..config import Focus
+from ..config.settings import Focus
 from .base import Pruner
 from .llm import LLMPruner
 from .local import LocalPruner

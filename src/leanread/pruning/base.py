@@ -16,7 +16,7 @@ class Pruner(Protocol):
         Args:
             lines: the output's lines, without line ends; line 1 is ``lines[0]``.
             question: the agent's complete, self-contained focus question.
-            language: what ``leanread.outline`` reads the lines as (``python``, ``go``, …), or None.
+            language: what ``leanread.code.outline`` reads the lines as (``python``, ``go``, …), or None.
 
         Returns:
             1-based inclusive ``(first, last)`` ranges into ``lines``, in any order; they may

@@ -10,7 +10,7 @@ import logging
 from collections.abc import Sequence
 from typing import Any
 
-from ..outline import Symbol, outline_of_language
+from ..code.outline import Symbol, outline_of_language
 from .text import terms
 
 #: Code outside definitions (and inside big ones) is cut into windows of at most this many lines.
@@ -24,7 +24,7 @@ Chunk = tuple[int, int, str, list[tuple[int, int]]]
 def chunks_of(lines: Sequence[str], language: str | None, symbols: Sequence[Symbol] | None = None) -> list[Chunk]:
     """The file's chunks: ``(first, last, name, windows)``, 1-based inclusive, in file order.
 
-    Each line belongs to its innermost symbol of the outline (``leanread.outline``; top-level
+    Each line belongs to its innermost symbol of the outline (``leanread.code.outline``; top-level
     variables do not count). A symbol other than a class whose lines all belong to it (a function,
     a method, a leaf section) is one chunk, embedded in windows of ``WINDOW_LINES`` lines; every
     other run of lines with the same owner (a class's lines outside its methods, code outside any

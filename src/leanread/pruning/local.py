@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-from ..outline import Symbol, outline_of_language
+from ..code.outline import Symbol, outline_of_language
 from .chunks import bm25_index, chunk_index, chunks_of, fill_budget, line_costs
 from .text import terms
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Sequence
 
-from ..frame import Own
 from ..tokens import count_tokens
+from ..view.frame import Own
 
 #: A run of kept lines the model already has, shorter than this, is not named on its own next to
 #: an omitted run: the two are one ``… lines A-B omitted …`` marker.

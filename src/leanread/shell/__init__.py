@@ -13,6 +13,9 @@ Example::
 
 The other names import on first use, so ``recognise`` (and the Claude Code hook built on it) loads
 no tokenizer or ledger.
+
+Layer 9 of leanread (see ``docs/ARCHITECTURE.md``), beside ``mcp``, ``adapters`` and
+``inspector``: imports ``session`` and everything below it.
 """
 
 from __future__ import annotations

@@ -15,10 +15,10 @@ from dataclasses import dataclass
 
 from ..documents import registry as document_registry
 from ..errors import LeanreadError
+from ..files.textfile import LINE_INDEXES
+from ..files.workspace import Resolved, read_regular_file
 from ..result import ToolResult
 from ..session import Session
-from ..tools.common import _INDEXES  # the read tool's own line indexes: one index per big file
-from ..workspace import Resolved, read_regular_file
 from .asks import Ask, GrepAsk, Passed, ReadAsk, Recognised
 from .render import grep_text, read_text
 
@@ -100,7 +100,7 @@ def total_lines(resolved: Resolved) -> int:
     if resolved.size <= _COUNT_WHOLE_BYTES:
         data = read_regular_file(resolved)
         return data.count(b"\n") + (1 if data and not data.endswith(b"\n") else 0)
-    return _INDEXES.get(resolved.real, resolved.size, resolved.mtime_ns).total_lines
+    return LINE_INDEXES.get(resolved.real, resolved.size, resolved.mtime_ns).total_lines
 
 
 def _read(session: Session, ask: ReadAsk, resolved: Resolved, base: str, cd: str) -> tuple[ToolResult | None, str]:

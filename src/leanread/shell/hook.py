@@ -58,9 +58,9 @@ def _within(found: Recognised, cwd: str, roots: list[str]) -> bool:
     """Whether every path ``found`` names (taken in ``cwd``) is inside ``roots`` and not denied by
     the first root's policy (its ``leanread.toml``); False when the roots or the policy cannot be
     read."""
-    from ..config import load_settings
+    from ..config.settings import load_settings
     from ..errors import LeanreadError
-    from ..workspace import Workspace
+    from ..files.workspace import Workspace
 
     try:
         workspace = Workspace(roots, policy=load_settings(roots[0]).policy) if roots else None

@@ -75,8 +75,8 @@ def read_text(result: ToolResult, path: str, numbered: bool, first: int, last: i
     elif numbered and meta.get("mode") in ("full", "elided"):
         rows = _numbered(rows, int(meta.get("offset") or first))
     kept = [_notice(n, meta, path, numbered, last) for n in notices]
-    tail = [n for n in kept if n]
-    return "\n".join([*rows, *(["", *tail] if tail else []), *([after] if after else [])])
+    trailer = [n for n in kept if n] + ([after] if after else [])
+    return "\n".join([*rows, *(["", *trailer] if trailer else [])])  # a blank row: never a file line
 
 
 def _content_and_notices(rows: list[str], meta: dict[str, object]) -> tuple[list[str], list[str]]:

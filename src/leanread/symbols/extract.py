@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..outline import language_of
+from ..code.outline import language_of
 from . import generic, python, script
 from .facts import FileFacts
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from itertools import accumulate
 from typing import NamedTuple
 
 #: How a binding brings a name into a file.
@@ -135,7 +136,8 @@ class SourceLines:
 
     def __init__(self, source: bytes) -> None:
         self.source = source
-        self.starts = [0, *(m.end() for m in re.finditer(b"\n", source))]
+        # each line's length plus its break, summed (C iterators: a regex over a big file is slower)
+        self.starts = list(accumulate(map((1).__add__, map(len, source.split(b"\n")[:-1])), initial=0))
 
     def text(self, line: int) -> str:
         """The text of 1-based ``line`` (empty past the end), decoded, without its line break."""

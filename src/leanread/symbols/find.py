@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from .facts import IMPORT, REEXPORT, Definition, split_name
 from .resolve import Lookup, Target, parts_of
@@ -51,12 +51,20 @@ class Found:
         via: how it was reached when not by its own name: ``module``, or ``alias S`` (the name
             a binding gives it); empty otherwise.
         members: for a class, interface or namespace, the definitions directly inside it.
+        lines: the name lines of every definition it stands for when it groups several side by
+            side (overloads, a property's getter and setter); empty: its own only.
     """
 
     path: str
     definition: Definition
     via: str = ""
     members: tuple[Definition, ...] = ()
+    lines: tuple[int, ...] = ()
+
+    @property
+    def name_lines(self) -> tuple[int, ...]:
+        """The lines of the names it stands for (its own, or the group's)."""
+        return self.lines or (self.definition.line,)
 
 
 @dataclass(frozen=True)
@@ -156,7 +164,7 @@ def with_members(lookup: Lookup, found: Found) -> Found:
         and len(split_name(d.name)) == depth
         and d.name.startswith(found.definition.name)
     )
-    return Found(found.path, found.definition, found.via, inside)
+    return replace(found, members=inside)
 
 
 def _by_name(store: SymbolStore, parts: Sequence[str]) -> list[Found]:
@@ -241,11 +249,11 @@ class References:
     found: list[Reference]
 
 
-def references(store: SymbolStore, query: str) -> References:
-    """Every use of ``query``'s definitions (see ``definitions``), each labelled (see the module
-    docstring); the store is not refreshed here."""
+def references(store: SymbolStore, query: str, targets: Sequence[Found] | None = None) -> References:
+    """Every use of ``targets`` (default: all of ``query``'s definitions, see ``definitions``),
+    each labelled (see the module docstring); the store is not refreshed here."""
     lookup = Lookup(store)
-    targets = definitions(store, query, lookup)
+    targets = list(targets) if targets is not None else definitions(store, query, lookup)
     if not targets:
         return References([], [])
     wanted = {(t.path, t.definition.name, t.definition.line) for t in targets}

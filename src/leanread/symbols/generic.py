@@ -8,7 +8,7 @@ from __future__ import annotations
 from functools import cache
 from typing import Any
 
-from ..outline import outline_of_language, tree_sitter_parser
+from ..code.outline import outline_of_language, tree_sitter_parser
 from .facts import Definition, FileFacts, SourceLines, Use
 from .scan import receiver_before
 

@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from functools import cache
 from typing import Any
 
-from ..outline import tree_sitter_parser
+from ..code.outline import tree_sitter_parser
 from .facts import EXPORT, IMPORT, MODULE, STAR, Binding, Definition, FileFacts, SourceLines, Use
 from .scan import EQUALS, bare_uses, receiver_before
 

@@ -11,8 +11,10 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Sequence
 
-from ..counts import plural
+from ..view.counts import plural
+from .facts import split_name
 from .find import LABELS, NAME_ONLY, Found, Reference
+from .resolve import parts_of
 
 #: Definitions listed at most.
 MAX_DEFINITIONS = 8
@@ -36,19 +38,65 @@ def _where(found: Found, display: Callable[[str], str]) -> str:
     return f"{display(found.path)}:{lines}{container}{via}: {d.signature or d.kind}"
 
 
-def definitions_text(query: str, found: Sequence[Found], display: Callable[[str], str]) -> str:
-    """The list of several definitions of ``query`` (the caller shows a single one itself)."""
+def others_step(query: str) -> str:
+    """The call that lists every definition of ``query`` in the workspace, ranked."""
+    return f'read(symbol="{query}", path=".")'
+
+
+def others_line(query: str, others: int) -> str:
+    """``(3 other definitions of get: read(symbol="get", path=".").)``, or empty for none."""
+    if others <= 0:
+        return ""
+    name = "definition" if others == 1 else "definitions"
+    return f"({others} other {name} of {query.split('.')[-1]}: {others_step(query)}.)"
+
+
+def likely_note(query: str, found: Found, total: int, resolved_from: str, display: Callable[[str], str]) -> str:
+    """The line before one definition read whole: what and where it is, why this one, and how
+    many others there are with the call that lists them."""
+    d = found.definition
+    named = "" if split_name(d.name)[-len(parts_of(query)) :] == parts_of(query) else f"{d.name} "
+    where = f"{query}: {named}defined in {display(found.path)}, lines {d.first}-{d.last}{_via_text(found)}"
+    if resolved_from:
+        where += f", as {display(resolved_from)} sees it"
+    if total <= 1:
+        return f"({where}.)"
+    if resolved_from:
+        return f"({where}; {others_line(query, total - 1)[1:]}"
+    tail = query.split(".")[-1]
+    return f"({where}; the likeliest of {total} definitions of {tail}, the others: {others_step(query)}.)"
+
+
+def definitions_text(
+    query: str,
+    found: Sequence[Found],
+    display: Callable[[str], str],
+    total: int | None = None,
+    resolved_from: str = "",
+    near: str = "",
+) -> str:
+    """The list of several definitions of ``query`` (the caller shows a single one itself):
+    ``found`` the likely ones of ``total`` found, resolved from the file ``resolved_from`` or
+    ranked by nearness to the file ``near``."""
+    total = len(found) if total is None else total
     shown = found[:MAX_DEFINITIONS]
-    head = f"{len(found)} definitions of {query}" + (
-        f"; the {len(shown)} likeliest:" if len(found) > len(shown) else ", likeliest first:"
-    )
+    if resolved_from:
+        head = f"{len(shown)} definitions of {query} as {display(resolved_from)} sees it:"
+    elif len(shown) < total:
+        nearest = f", nearest {display(near)}" if near else ""
+        head = f"{total} definitions of {query}; the {len(shown)} likeliest{nearest}:"
+    else:
+        head = f"{total} definitions of {query}, likeliest first:"
     rows = [head]
     for item in shown:
         rows.append(_where(item, display))
         rows.append("  " + read_call(item, display))
-    if len(found) > len(shown):
+    left = total - len(shown)
+    if left and len(found) > len(shown):
         tail = query.split(".")[-1]
-        rows.append(f'(+{len(found) - len(shown)} more; name the class or module, e.g. symbol="Class.{tail}".)')
+        rows.append(f'(+{left} more; name the class or module, e.g. symbol="Class.{tail}".)')
+    elif left:
+        rows.append(f"(+{left} more: {others_step(query)} lists the workspace's.)")
     return "\n".join(rows)
 
 
@@ -127,3 +175,19 @@ def references_text(
             "variable or a call's result; it may be another definition of the name.)"
         )
     return "\n".join(rows)
+
+
+def targets_note(query: str, shown: int, total: int, resolved_from: str, display: Callable[[str], str]) -> str:
+    """A last line when the uses are those of some of ``query``'s definitions only (as the file
+    ``resolved_from`` sees the name, or the likeliest): how many were left out and the call that
+    lists them; empty when none was."""
+    if total <= shown:
+        return ""
+    tail = query.split(".")[-1]
+    which = (
+        f"{tail} as {display(resolved_from)} sees it"
+        if resolved_from
+        else f"the likeliest {plural(shown, 'definition')}"
+    )
+    left = total - shown
+    return f"\n(Only uses of {which}; {plural(left, 'other definition')} of {tail}: {others_step(query)}.)"

@@ -50,6 +50,20 @@ def word(name: str) -> re.Pattern[bytes]:
     return re.compile(re.escape(name.encode()) + rb"(?![\w$])")
 
 
+def _matches(source: bytes, names: Iterable[str] | None) -> Iterator[re.Match[bytes]]:
+    """Every name in ``source`` that is one of ``names`` (None: any): one scan for ASCII names (a
+    regex per name costs its compile, thousands of them over a tree), a regex per other name."""
+    if names is None:
+        yield from _ANY_NAME.finditer(source)
+        return
+    wanted = {n.encode() for n in names}
+    ascii_names = {n for n in wanted if n.isascii()}
+    if ascii_names:
+        yield from (m for m in _ANY_NAME.finditer(source) if m.group() in ascii_names)
+    for name in wanted - ascii_names:
+        yield from word(name.decode()).finditer(source)
+
+
 def bare_uses(
     root: Any,
     source: bytes,
@@ -61,8 +75,7 @@ def bare_uses(
     tree is under ``root``: each found as text, then kept when the tree has a node starting there
     (not in a string or comment), its first byte is not in ``skip`` (definitions' own names), and
     ``keep(node, end_byte)`` says so."""
-    found = _ANY_NAME.finditer(source) if names is None else (m for n in names for m in word(n).finditer(source))
-    for match in found:
+    for match in _matches(source, names):
         start, end = match.span()
         if start in skip or (start and source[start - 1] in _AFTER_DOT):
             continue

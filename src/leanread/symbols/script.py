@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from functools import cache
 from typing import Any
 
-from ..outline import tree_sitter_parser
+from ..code.outline import tree_sitter_parser
 from .facts import EXPORT, IMPORT, MODULE, REEXPORT, STAR, Binding, Definition, FileFacts, SourceLines, Use
 from .scan import bare_uses, receiver_before
 

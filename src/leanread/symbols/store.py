@@ -19,104 +19,26 @@ over ``MAX_FILE_BYTES``, binary files and files past ``MAX_FILES`` are not index
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import json
 import os
 import sqlite3
 import threading
 import time
-from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 
-from ..ledger_sqlite import BUSY_TIMEOUT_MS, default_ledger_path
-from ..policy import Policy
-from ..search import RgOptions
-from ..search_files import list_files
-from ..sniff import binary_kind
-from .extract import facts_of, indexed_language, python_module
+from ..config.policy import Policy
+from ..ledger.sqlite_store import BUSY_TIMEOUT_MS
+from .extract import python_module
 from .facts import Binding, Definition, FileFacts, Use
+from .listing import list_code
+from .parse import MAX_FILE_BYTES, Job, Parsed, parse_files
+from .tables import INDEXES, SCHEMA, SCHEMA_VERSION, TABLES, Refresh, Skipped, rows_to_definitions, store_path
 
-#: Bumped when the tables or what the extractors write change; an older file is rebuilt.
-SCHEMA_VERSION = 3
-#: Files larger than this (bytes) are not indexed (a generated or minified file).
-MAX_FILE_BYTES = 2 * 1024 * 1024
 #: Code files indexed per root at most; the rest are counted as skipped.
 MAX_FILES = 100_000
 #: Files written per transaction while building.
 BATCH_FILES = 200
-#: Names of ignore files ripgrep honours; a change to one lists the root again.
-IGNORE_FILES = frozenset({".gitignore", ".ignore", ".rgignore"})
-
-_SCHEMA = (
-    "CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT)",
-    """CREATE TABLE IF NOT EXISTS files (
-        id INTEGER PRIMARY KEY, path TEXT UNIQUE NOT NULL, language TEXT NOT NULL, size INTEGER,
-        mtime_ns INTEGER, hash BLOB, module TEXT, exports TEXT, problem TEXT)""",
-    """CREATE TABLE IF NOT EXISTS definitions (
-        file INTEGER NOT NULL, name TEXT NOT NULL, tail TEXT NOT NULL, kind TEXT, first INTEGER,
-        last INTEGER, line INTEGER, signature TEXT, scope TEXT, bases TEXT)""",
-    """CREATE TABLE IF NOT EXISTS bindings (
-        file INTEGER NOT NULL, local TEXT NOT NULL, kind TEXT, module TEXT, imported TEXT, line INTEGER)""",
-    """CREATE TABLE IF NOT EXISTS uses (
-        file INTEGER NOT NULL, name TEXT NOT NULL, line INTEGER, col INTEGER, receiver TEXT)""",
-    "CREATE TABLE IF NOT EXISTS folders (path TEXT PRIMARY KEY, mtime_ns INTEGER)",
-    "CREATE TABLE IF NOT EXISTS watched (path TEXT PRIMARY KEY, size INTEGER, mtime_ns INTEGER)",
-    "CREATE TABLE IF NOT EXISTS skipped (path TEXT PRIMARY KEY, reason TEXT, size INTEGER, mtime_ns INTEGER)",
-)
-_TABLES = ("files", "definitions", "bindings", "uses", "folders", "watched", "skipped")
-_INDEXES = (
-    "CREATE INDEX IF NOT EXISTS definitions_tail ON definitions (tail)",
-    "CREATE INDEX IF NOT EXISTS definitions_file ON definitions (file)",
-    "CREATE INDEX IF NOT EXISTS bindings_local ON bindings (local)",
-    "CREATE INDEX IF NOT EXISTS bindings_imported ON bindings (imported)",
-    "CREATE INDEX IF NOT EXISTS bindings_file ON bindings (file)",
-    "CREATE INDEX IF NOT EXISTS uses_name ON uses (name)",
-    "CREATE INDEX IF NOT EXISTS uses_file ON uses (file)",
-    "CREATE INDEX IF NOT EXISTS files_module ON files (module)",
-)
-
-
-def store_path(root: str) -> Path:
-    """Where the index of ``root`` (a realpath) is kept: beside the ledger's default file."""
-    digest = hashlib.blake2b(os.fsencode(root), digest_size=8).hexdigest()
-    name = "".join(c if c.isalnum() or c in "-_." else "_" for c in os.path.basename(root))[:40] or "root"
-    return default_ledger_path().parent / "symbols" / f"{name}-{digest}.sqlite3"
-
-
-@dataclass
-class Refresh:
-    """What one ``refresh`` did.
-
-    Attributes:
-        read: files parsed (new or changed).
-        removed: files gone from the index.
-        checked: files whose stat was compared.
-        seconds: wall time it took.
-        built: whether the root was listed whole (the first call, or an ignore file changed).
-    """
-
-    read: int = 0
-    removed: int = 0
-    checked: int = 0
-    seconds: float = 0.0
-    built: bool = False
-
-
-@dataclass(frozen=True)
-class Skipped:
-    """Code files the index leaves out, counted by reason (``deny-listed``, ``over 2 MiB``,
-    ``binary``, ``unreadable``, ``past 100,000 files``)."""
-
-    counts: dict[str, int] = field(default_factory=dict)
-
-    @property
-    def total(self) -> int:
-        return sum(self.counts.values())
-
-
-def _hash(data: bytes) -> bytes:
-    return hashlib.blake2b(data, digest_size=16).digest()
 
 
 class SymbolStore:
@@ -129,12 +51,18 @@ class SymbolStore:
         self.path = path or store_path(self.root)
         self.path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
         self._lock = threading.RLock()
+        self._writes = 0  # bumped by every transaction begun here: the rows kept in memory are stale
+        self._rows: tuple[int, list[tuple[str, int]], list[tuple[str, int, int]]] | None = None
         self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
         self._db.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
         with contextlib.suppress(sqlite3.OperationalError):
             self._db.execute("PRAGMA journal_mode = WAL")
         self._db.execute("PRAGMA synchronous = NORMAL")
         self._prepare()
+
+    def _begin(self) -> None:
+        self._writes += 1
+        self._db.execute("BEGIN IMMEDIATE")
 
     def close(self) -> None:
         """Close the connection."""
@@ -148,13 +76,13 @@ class SymbolStore:
             self._db.execute("CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT)")
             row = self._db.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()
             wanted = json.dumps({"schema": SCHEMA_VERSION, "root": self.root, "deny": list(self.policy.deny)})
-            self._db.execute("BEGIN IMMEDIATE")
+            self._begin()
             try:
                 if row is None or row[0] != wanted:
-                    for table in _TABLES:
+                    for table in TABLES:
                         self._db.execute(f"DROP TABLE IF EXISTS {table}")
                     self._db.execute("INSERT OR REPLACE INTO meta VALUES ('schema', ?)", (wanted,))
-                for statement in (*_SCHEMA, *_INDEXES):
+                for statement in (*SCHEMA, *INDEXES):
                     self._db.execute(statement)
                 self._db.execute("COMMIT")
             except BaseException:
@@ -179,41 +107,11 @@ class SymbolStore:
             done.seconds = time.perf_counter() - started
             return done
 
-    def _listing(self, folder: str, depth: int | None = None) -> tuple[list[str], list[str], dict[str, str]]:
-        """Code files below ``folder`` (relative; ``""``: the root) as ripgrep lists them, with
-        the ignore files met and the deny-listed code files (path → reason)."""
-        options = RgOptions(policy=Policy(deny=(), allow=()), timeout=120.0)
-        target = os.path.join(self.root, folder) if folder else "."
-        names = list_files(target, options, cwd=self.root) if depth is None else self._shallow(target, options)
-        code: list[str] = []
-        ignores: list[str] = []
-        refused: dict[str, str] = {}
-        for name in names:
-            rel = os.path.relpath(os.path.join(self.root, name), self.root).replace(os.sep, "/")
-            base = rel.rsplit("/", 1)[-1]
-            if base in IGNORE_FILES:
-                ignores.append(rel)
-            if indexed_language(rel) is None:
-                continue
-            parts = rel.split("/")
-            if any(self.policy.denying_pattern(parts[: end + 1]) is not None for end in range(len(parts))):
-                refused[rel] = "deny-listed"
-            else:
-                code.append(rel)
-        return code, ignores, refused
-
-    def _shallow(self, target: str, options: RgOptions) -> list[str]:
-        from ..search import _base, _run  # the same command line, one level deep
-
-        args = [*_base(options), "--files", "--null", "--max-depth", "1", "--", target]
-        data = _run(args, options, self.root, None) or b""
-        return [os.fsdecode(name) for name in data.split(b"\0") if name]
-
     def _build(self, done: Refresh) -> None:
         """List the root whole and read every file that is new or changed."""
         done.built = True
-        code, ignores, refused = self._listing("")
-        self._db.execute("BEGIN IMMEDIATE")
+        code, ignores, refused = list_code(self.root, self.policy, "")
+        self._begin()
         try:
             self._db.execute("DELETE FROM skipped")
             self._db.executemany("INSERT OR REPLACE INTO skipped VALUES (?, ?, NULL, NULL)", refused.items())
@@ -237,12 +135,12 @@ class SymbolStore:
         if known:
             self._read_changed(code, done)
             return
-        for statement in _INDEXES:  # a first build writes its rows faster without them
+        for statement in INDEXES:  # a first build writes its rows faster without them
             self._db.execute(f"DROP INDEX IF EXISTS {statement.split()[5]}")
         try:
             self._read_changed(code, done)
         finally:
-            for statement in _INDEXES:
+            for statement in INDEXES:
                 self._db.execute(statement)
 
     def _set_folders(self, files: Iterable[str]) -> None:
@@ -282,24 +180,33 @@ class SymbolStore:
 
     def _update(self, done: Refresh) -> None:
         """Relist folders whose mtime moved; read files whose size or mtime moved."""
-        moved = []
-        for rel, mtime in self._db.execute("SELECT path, mtime_ns FROM folders").fetchall():
-            if self._mtime(rel) != mtime:
-                moved.append(rel)
+        folders, files = self._stat_rows()
+        prefix = self.root + os.sep
+        moved = [rel for rel, mtime in folders if _mtime_of(prefix + rel if rel else self.root) != mtime]
         if moved:
             self._relist(moved, done)
+            folders, files = self._stat_rows()
         changed = []
-        for rel, size, mtime in self._db.execute("SELECT path, size, mtime_ns FROM files").fetchall():
-            done.checked += 1
+        for rel, size, mtime in files:
             try:
-                st = os.stat(os.path.join(self.root, rel))
+                st = os.stat(prefix + rel)
             except OSError:
                 changed.append(rel)
                 continue
-            if (st.st_size, st.st_mtime_ns) != (size, mtime):
+            if st.st_mtime_ns != mtime or st.st_size != size:
                 changed.append(rel)
+        done.checked += len(files)
         if changed:
             self._read_changed(changed, done, count=False)
+
+    def _stat_rows(self) -> tuple[list[tuple[str, int]], list[tuple[str, int, int]]]:
+        """The folders (path, mtime_ns) and files (path, size, mtime_ns) the index holds, kept in
+        memory between refreshes while nothing is written (a call's refresh reads no table then)."""
+        if self._rows is None or self._rows[0] != self._writes:
+            folders = self._db.execute("SELECT path, mtime_ns FROM folders").fetchall()
+            files = self._db.execute("SELECT path, size, mtime_ns FROM files").fetchall()
+            self._rows = (self._writes, folders, files)
+        return self._rows[1], self._rows[2]
 
     def _relist(self, moved: Sequence[str], done: Refresh) -> None:
         """List again the folders in ``moved`` (one level; a new or re-included subfolder whole)."""
@@ -313,7 +220,7 @@ class SymbolStore:
             if not os.path.isdir(full):
                 gone.append(folder)
                 continue
-            code, more_ignores, more_refused = self._listing(folder, depth=1)
+            code, more_ignores, more_refused = list_code(self.root, self.policy, folder, depth=1)
             found += code
             ignores += more_ignores
             refused.update(more_refused)
@@ -321,11 +228,11 @@ class SymbolStore:
                 for entry in entries:
                     sub = f"{folder}/{entry.name}" if folder else entry.name
                     if entry.is_dir(follow_symlinks=False) and sub not in known_folders:
-                        deep, deep_ignores, deep_refused = self._listing(sub)
+                        deep, deep_ignores, deep_refused = list_code(self.root, self.policy, sub)
                         found += deep
                         ignores += deep_ignores
                         refused.update(deep_refused)
-        self._db.execute("BEGIN IMMEDIATE")
+        self._begin()
         try:
             in_moved = self._files_in(moved, gone)
             done.removed += self._remove(sorted(in_moved - set(found)))
@@ -363,10 +270,11 @@ class SymbolStore:
 
     def _read_changed(self, paths: Sequence[str], done: Refresh, count: bool = True) -> None:
         """Read each of ``paths`` whose size or mtime differs from the index's, when its bytes
-        changed (or it is new); write ``BATCH_FILES`` files a transaction."""
+        changed (or it is new; in worker processes when there are many, ``parse.parse_files``);
+        write ``BATCH_FILES`` files a transaction."""
         known = self._known(paths)
-        pending = 0
-        self._db.execute("BEGIN IMMEDIATE")
+        jobs: list[Job] = []
+        self._begin()
         try:
             for rel in paths:
                 done.checked += count
@@ -376,15 +284,13 @@ class SymbolStore:
                     done.removed += self._remove([rel])
                     continue
                 entry = known.get(rel)
-                if entry is not None and (entry[1], entry[2]) == (st.st_size, st.st_mtime_ns):
-                    continue
-                if self._read_one(rel, st, entry):
-                    done.read += 1
-                pending += 1
-                if pending >= BATCH_FILES:
+                if entry is None or (entry[1], entry[2]) != (st.st_size, st.st_mtime_ns):
+                    jobs.append(Job(self.root, rel, st.st_size, st.st_mtime_ns, entry[3] if entry else None))
+            for pending, parsed in enumerate(parse_files(jobs), start=1):
+                done.read += self._apply(parsed, known.get(parsed.job.rel))
+                if pending % BATCH_FILES == 0:
                     self._db.execute("COMMIT")
-                    self._db.execute("BEGIN IMMEDIATE")
-                    pending = 0
+                    self._begin()
             self._db.execute("COMMIT")
         except BaseException:
             self._db.execute("ROLLBACK")
@@ -403,43 +309,31 @@ class SymbolStore:
         )
         return {path: (file_id, size, mtime, digest) for file_id, path, size, mtime, digest in rows}
 
-    def _read_one(self, rel: str, st: os.stat_result, entry: tuple[int, int, int, bytes] | None) -> bool:
-        """Read ``rel`` again when its bytes changed; True when its facts were written anew."""
-        language = indexed_language(rel)
-        if language is None:
+    def _apply(self, parsed: Parsed, entry: tuple[int, int, int, bytes] | None) -> bool:
+        """Write what reading one file gave; True when its facts were written anew."""
+        job = parsed.job
+        if parsed.skipped == "not code":
             return False
-        reason = f"over {MAX_FILE_BYTES // (1024 * 1024)} MiB" if st.st_size > MAX_FILE_BYTES else None
-        data = b""
-        if reason is None:
-            try:
-                with open(os.path.join(self.root, rel), "rb") as handle:
-                    data = handle.read(MAX_FILE_BYTES + 1)
-            except OSError:
-                reason = "unreadable"
-        if reason is None and binary_kind(data[:8192]) is not None:
-            reason = "binary"
-        if reason is not None:
+        if parsed.skipped:
             if entry is not None:
-                self._remove([rel])
+                self._remove([job.rel])
             self._db.execute(
-                "INSERT OR REPLACE INTO skipped VALUES (?, ?, ?, ?)", (rel, reason, st.st_size, st.st_mtime_ns)
+                "INSERT OR REPLACE INTO skipped VALUES (?, ?, ?, ?)", (job.rel, parsed.skipped, job.size, job.mtime_ns)
             )
             return False
-        self._db.execute("DELETE FROM skipped WHERE path = ?", (rel,))
-        digest = _hash(data)
-        if entry is not None and entry[3] == digest:  # touched, not changed
-            self._db.execute(
-                "UPDATE files SET size = ?, mtime_ns = ? WHERE id = ?", (st.st_size, st.st_mtime_ns, entry[0])
-            )
+        self._db.execute("DELETE FROM skipped WHERE path = ?", (job.rel,))
+        if parsed.facts is None and entry is not None:  # touched, not changed
+            self._db.execute("UPDATE files SET size = ?, mtime_ns = ? WHERE id = ?", (job.size, job.mtime_ns, entry[0]))
             return False
-        facts = facts_of(language, data)
-        self._write(rel, facts, st, digest, entry[0] if entry is not None else None)
+        if parsed.facts is None:
+            return False
+        self._write(job, parsed.facts, parsed.digest, entry[0] if entry is not None else None)
         return True
 
-    def _write(self, rel: str, facts: FileFacts, st: os.stat_result, digest: bytes, file_id: int | None) -> None:
-        module = python_module(rel) if facts.language == "python" else ""
+    def _write(self, job: Job, facts: FileFacts, digest: bytes, file_id: int | None) -> None:
+        module = python_module(job.rel) if facts.language == "python" else ""
         exports = json.dumps(facts.exports) if facts.exports is not None else None
-        row = (rel, facts.language, st.st_size, st.st_mtime_ns, digest, module, exports, facts.problem)
+        row = (job.rel, facts.language, job.size, job.mtime_ns, digest, module, exports, facts.problem)
         if file_id is None:
             file_id = self._db.execute(
                 "INSERT INTO files (path, language, size, mtime_ns, hash, module, exports, problem) "
@@ -469,7 +363,7 @@ class SymbolStore:
     # --- reading it ---------------------------------------------------------------------------
 
     def query(self, sql: str, args: Sequence[object] = ()) -> list[tuple[object, ...]]:
-        """Rows of a read-only ``sql`` over the tables (see ``_SCHEMA``)."""
+        """Rows of a read-only ``sql`` over the tables (see ``SCHEMA``)."""
         with self._lock:
             return list(self._db.execute(sql, args))
 
@@ -485,12 +379,21 @@ class SymbolStore:
         return int(str(self.query("SELECT COUNT(*) FROM files")[0][0]))
 
 
-def rows_to_definitions(rows: Iterable[tuple[object, ...]]) -> Iterator[Definition]:
-    """``Definition``s of rows ``(name, kind, first, last, line, signature, scope, bases)``."""
-    for name, kind, first, last, line, signature, scope, bases in rows:
-        numbers = int(str(first)), int(str(last)), int(str(line))
-        parents = tuple(str(bases).split(",")) if bases else ()
-        yield Definition(str(name), str(kind), *numbers, str(signature), str(scope), parents)
+def _mtime_of(path: str) -> int | None:
+    try:
+        return os.stat(path).st_mtime_ns
+    except OSError:
+        return None
 
 
-__all__ = ["Binding", "Definition", "Refresh", "Skipped", "SymbolStore", "Use", "rows_to_definitions", "store_path"]
+__all__ = [
+    "MAX_FILE_BYTES",
+    "Binding",
+    "Definition",
+    "Refresh",
+    "Skipped",
+    "SymbolStore",
+    "Use",
+    "rows_to_definitions",
+    "store_path",
+]

@@ -1,4 +1,5 @@
-"""What the tools share: their context, loading a file's text, and the model's knowledge of it."""
+"""What the tools share: their context, the instruction files a result brings, and the model's
+knowledge of a file."""
 
 from __future__ import annotations
 
@@ -7,21 +8,17 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from ..config import Limits, Policy
+from ..config.settings import Limits, Policy
 from ..errors import EditError, FileMissing, LeanreadError, NotAFile, NotText
-from ..instructions import Instruction, governing, load
-from ..knowledge import Knowledge, KnownLine, carry_records, know
-from ..ledger import LedgerStore, LineRange, ViewRecord
-from ..lineindex import LineIndexCache, StaleIndex
+from ..files.safeopen import read_regular
+from ..files.textfile import IndexedLines, TextFile, binary_kind, decode
+from ..files.workspace import Resolved, Workspace
+from ..files.writeback import atomic_write
+from ..ledger.knowledge import Knowledge, KnownLine, carry_records, know
+from ..ledger.store import LedgerStore, LineRange, ViewRecord
 from ..pruning import AuditHook, FocusAudit, LocalPruner, Pruner, backend_name
-from ..safeopen import read_regular
-from ..textfile import IndexedLines, TextFile, binary_kind, decode, decode_indexed
 from ..tokens import count_tokens
-from ..workspace import Resolved, Workspace, read_regular_file
-from ..writeback import atomic_write
-
-#: Line indexes of big files, shared by every session of the process.
-_INDEXES = LineIndexCache()
+from .instructions import Instruction, governing, load
 
 #: Bytes of one instruction file attached to a result at most.
 INSTRUCTION_BYTES = 16 * 1024
@@ -62,25 +59,6 @@ def replaces_nothing(text: str) -> dict[str, int]:
     counts as shown and saves nothing."""
     tokens = count_tokens(text)
     return {"tokens": tokens, "full_tokens": tokens}
-
-
-def load_text(ctx: ToolContext, resolved: Resolved, first: int = 1, limit: int | None = None) -> TextFile:
-    """The file decoded whole, or for a file over ``limits.index_bytes`` the window of ``limit``
-    lines from ``first`` read through the cached line index (``limit=None``: decode whole).
-
-    The index is of the file as it is when it is opened (not as of ``resolved``'s ``stat``); a
-    file that grows meanwhile, as a log does, is served as of the bytes indexed
-    (``TextFile.growing``). A file replaced or rewritten during the pass is indexed once more.
-    """
-    if limit is None or resolved.size <= ctx.limits.index_bytes:
-        return decode(read_regular_file(resolved), resolved.display, ctx.limits.sniff_bytes)
-    head = read_regular_file(resolved, ctx.limits.sniff_bytes)
-    budget = ctx.limits.max_bytes + 4 * ctx.limits.max_line_chars
-    try:
-        index = _INDEXES.current(resolved.real, name=resolved.display)
-    except StaleIndex:  # replaced or rewritten during the pass: index what is there now
-        index = _INDEXES.current(resolved.real, name=resolved.display)
-    return decode_indexed(index, resolved.real, resolved.display, head, first, limit, budget)
 
 
 def whole_lines(text_file: TextFile) -> list[str] | None:

@@ -5,20 +5,17 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ..errors import InvalidArgument
-from ..ledger import LedgerStore
+from ..ledger.store import LedgerStore
 from ..result import ToolResult
 from .common import ToolContext
+from .spec import BOOKKEEPING, Arguments, Param, ToolSpec, string
 
 NAME = "context"
 
 ACTIONS = ("forget", "compact", "rewind")
 
-#: Description of each parameter (MCP input schema, CLI help).
-PARAMETERS: dict[str, str] = {
-    "action": "forget, compact or rewind.",
-    "call_ids": "forget: the call ids of the results that left the context window.",
-    "call_id": "compact: the last call id summarised away; rewind: the call id the conversation went back to.",
-}
+#: Description of ``action`` (MCP input schema, CLI help).
+ACTION = "forget, compact or rewind."
 
 
 def run(ctx: ToolContext, action: str, call_ids: Sequence[str] = (), call_id: str | None = None) -> ToolResult:
@@ -108,3 +105,25 @@ def compact_sessions(ledger: LedgerStore, session_ids: Sequence[str]) -> ToolRes
     return ToolResult(
         f"compact: {results} tool results of {len(gone)} sessions are now out of the context window.", metadata=metadata
     )
+
+
+def _call(ctx: ToolContext, args: Arguments, call_id: str) -> ToolResult:
+    return run(ctx, args["action"], args["call_ids"] or (), args["call_id"])
+
+
+#: ``context`` names other calls and takes no call id of its own; it is offered only when a
+#: harness asks (``Session.call(tools=...)``, ``serve --expose-context-tool``).
+SPEC = ToolSpec(
+    NAME,
+    (
+        Param("action", "string", ACTION, required=True, enum=ACTIONS),
+        Param("call_ids", "array", "forget: the call ids of the results that left the context window."),
+        string(
+            "call_id", "compact: the last call id summarised away; rewind: the call id the conversation went back to."
+        ),
+    ),
+    BOOKKEEPING,
+    _call,
+    offered=False,
+    numbered=False,
+)

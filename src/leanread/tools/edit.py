@@ -6,17 +6,19 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import NamedTuple
 
-from ..diffing import format_hunk, hunks, window_lines
-from ..editing import EMPTY_OLD_STRING, EditPlan, plan_edit
+from ..code.diffs import hunks, window_lines
+from ..code.edit_plan import EMPTY_OLD_STRING, EditPlan, plan_edit
+from ..code.syntax import parse_warning
 from ..errors import EditError, InvalidArgument, MultipleMatches, NoMatch, NotAFile, PathChanged
-from ..knowledge import Knowledge, as_known, hunk_spans, hunks_known, know, patch_numbers, ranges_of
-from ..protected import refuse_config_change, refuse_protected_path
-from ..render import cut_line, span
+from ..files.names import parse_path
+from ..files.protected import refuse_config_change, refuse_protected_path
+from ..files.textfile import TextFile, decode, unshow_nul
+from ..files.workspace import Resolved, read_regular_file
+from ..files.writeback import encode_edit, file_lock
+from ..ledger.knowledge import Knowledge, as_known, hunk_spans, hunks_known, know, patch_numbers, ranges_of
 from ..result import ToolResult
-from ..syntax import parse_warning
-from ..textfile import TextFile, decode, unshow_nul
-from ..workspace import Resolved, read_regular_file
-from ..writeback import encode_edit, file_lock
+from ..view.hunks import format_hunk
+from ..view.render import cut_line, span
 from .common import (
     ToolContext,
     decoded_for_write,
@@ -28,16 +30,9 @@ from .common import (
     whole_lines,
 )
 from .races import Arrival, arrival, changed_lines, changes_since, current_span, refusal
+from .spec import EDITS, Arguments, ToolSpec, flag, string
 
 NAME = "edit"
-
-#: Model-facing description of each parameter (MCP input schema, CLI help).
-PARAMETERS: dict[str, str] = {
-    "path": "Relative to the workspace root, or absolute inside it.",
-    "old_string": "Text you were shown of the file's current version, copied exactly; it must occur once.",
-    "new_string": "The text to put in its place.",
-    "replace_all": "true: replace every occurrence.",
-}
 
 #: Lines of context shown around the change in the result.
 CONTEXT_LINES = 1
@@ -61,7 +56,7 @@ class _Written(NamedTuple):
 
 @dataclass(frozen=True)
 class EditRequest:
-    """The parameters of one ``edit`` call (see ``PARAMETERS``)."""
+    """The parameters of one ``edit`` call (see ``SPEC``)."""
 
     path: str
     old_string: str
@@ -344,3 +339,21 @@ def run(ctx: ToolContext, request: EditRequest, call_id: str) -> ToolResult:
     if warning:
         metadata["warning"] = warning
     return ToolResult(text, metadata=metadata)
+
+
+def _call(ctx: ToolContext, args: Arguments, call_id: str) -> ToolResult:
+    request = EditRequest(parse_path(args["path"]), args["old_string"], args["new_string"], args["replace_all"])
+    return run(ctx, request, call_id)
+
+
+SPEC = ToolSpec(
+    NAME,
+    (
+        string("path", "", required=True),
+        string("old_string", "Text to replace; it must occur once unless replace_all.", required=True),
+        string("new_string", "", required=True),
+        flag("replace_all", "true: replace every occurrence."),
+    ),
+    EDITS,
+    _call,
+)

@@ -22,10 +22,10 @@ import stat
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
-from ..counts import plural
-from ..render import BINARY_NAMES
-from ..rglog import RgLog, parse_log, source_name
-from ..search import ignore_file
+from ..files.rglog import RgLog, parse_log, source_name
+from ..files.ripgrep import ignore_file
+from ..view.counts import plural
+from ..view.render import BINARY_NAMES
 from .common import ToolContext
 
 __all__ = ["LeftOut", "left_out", "left_out_note"]

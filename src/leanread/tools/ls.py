@@ -1,7 +1,7 @@
 """The ``ls`` tool: a compact tree of a folder, with the noise left out.
 
-Result: the folder listed, then its tree, then a note only when one is needed (a collapsed
-folder, a cut listing, an empty folder, other roots)::
+Result: the folder listed, then its tree, then a note only when one is needed (a folder the
+entry cap collapsed, a cut listing, an empty folder, other roots)::
 
     src:
     leanread/
@@ -9,10 +9,9 @@ folder, a cut listing, an empty folder, other roots)::
       tools/
         common.py
       cli.py
+    main/java/com/example/ (12 files)
     CLAUDE.md -> AGENTS.md
     README.md
-
-    (A folder shown with a file count is collapsed: ls it, or pass a larger depth.)
 
 No ``<path>``/``<type>``/``<content>`` envelope, as grep has none: it cost about 19 tokens a
 listing. When a name reads like leanread's frame, or ends with ``:`` as the first line does, the
@@ -22,8 +21,10 @@ so no file name can pose as the tool or as another folder's head.
 Folders come first, then files and links, each sorted by name; two spaces of indent per level. The
 files are ``rg --files`` below the folder: ``.gitignore`` rules, ``.git``, ``node_modules``,
 ``__pycache__`` and the deny list left out by ripgrep, virtualenvs (a folder holding ``pyvenv.cfg``)
-here. So a folder with no file left is not shown. Up to ``depth`` levels are shown; deeper folders,
-and folders whose entries do not fit in the entry cap, are shown collapsed with their file count.
+here. So a folder with no file left is not shown. A chain of folders that each hold only the next
+is one row and one level (``main/java/com/example/``). Up to ``depth`` levels are shown; deeper
+folders, and folders whose entries do not fit in the entry cap, are shown collapsed with their file
+count, except in a flat listing (``depth=1``), whose folders are all closed as ``ls`` shows them.
 
 ripgrep does not report symbolic links, so each folder shown is scanned for them: a link is listed
 as ``name -> target`` (the target as the tools take it, ``/`` after a folder), ``-> … (missing)``
@@ -42,15 +43,16 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..counts import plural
 from ..errors import InvalidArgument, NotAFile
-from ..frame import Own, frame_like, framed, one_line
-from ..names import show_path
+from ..files.names import parse_optional, show_path
+from ..files.ripgrep import RgOptions
+from ..files.search_files import list_files
 from ..result import ToolResult
-from ..search import RgOptions
-from ..search_files import list_files
+from ..view.counts import plural
+from ..view.frame import Own, frame_like, framed, one_line
 from .common import DenyFilter, ToolContext, replaces_nothing
 from .leftout import left_out, left_out_note
+from .spec import READ_ONLY, Arguments, ToolSpec, count, flag, string
 
 NAME = "ls"
 
@@ -66,18 +68,10 @@ VENV_MARKER = "pyvenv.cfg"
 #: The constants ``ls.txt`` quotes (see ``tools.description``).
 FACTS: dict[str, object] = {"depth": DEPTH, "max_entries": MAX_ENTRIES}
 
-#: Model-facing description of each parameter (MCP input schema, CLI help).
-PARAMETERS: dict[str, str] = {
-    "path": "Relative to the workspace root. Default: the root.",
-    "depth": f"Levels to show. Default: {DEPTH}.",
-    "max_entries": f"Entries to show. Default: {MAX_ENTRIES}.",
-    "include_ignored": "true: also list files that .gitignore, .ignore or .rgignore rules leave out.",
-}
-
 
 @dataclass(frozen=True)
 class LsRequest:
-    """The parameters of one ``ls`` call (see ``PARAMETERS``)."""
+    """The parameters of one ``ls`` call (see ``SPEC``)."""
 
     path: str | None = None
     depth: int | None = None
@@ -155,12 +149,37 @@ def _tree(paths: Sequence[str], top: str, ctx: ToolContext, dropped: list[str]) 
     return root
 
 
+def _lone_folder(folder: _Folder, real: str, ctx: ToolContext) -> str | None:
+    """The name of the one entry of ``folder`` when that entry is a folder (no file, no link shown
+    beside it), else None."""
+    if folder.files or len(folder.folders) != 1:
+        return None
+    probe = _Folder()
+    _scan(probe, real, ctx)
+    return None if probe.links else next(iter(folder.folders))
+
+
+def _merge_chains(folder: _Folder, real: str, ctx: ToolContext) -> None:
+    """Give each subfolder of ``folder`` that holds only one folder, which holds only one folder,
+    and so on, the path of the whole chain as its name (``main/java/com/``), so a deep package
+    path is one row and one level, not one of each per folder."""
+    merged: dict[str, _Folder] = {}
+    for name, child in folder.folders.items():
+        path, child_real = name, os.path.join(real, name)
+        while (only := _lone_folder(child, child_real, ctx)) is not None:
+            path, child_real, child = f"{path}/{only}", os.path.join(child_real, only), child.folders[only]
+        merged[path] = child
+    folder.folders = merged
+
+
 def _expand(root: _Folder, top: str, depth: int, cap: int, ctx: ToolContext) -> tuple[int, bool]:
     """Mark folders expanded level by level while their entries fit in ``cap``, scanning each
-    folder considered for its links; returns the entries shown and whether the top folder itself
-    was cut. The work follows the tree: a level with no folder left ends it, whatever ``depth``."""
+    folder considered for its links and merging its chains of lone folders (``_merge_chains``: a
+    chain is one level); returns the entries shown and whether the top folder itself was cut. The
+    work follows the tree: a level with no folder left ends it, whatever ``depth``."""
     root.expanded = True
     _scan(root, top, ctx)
+    _merge_chains(root, top, ctx)
     used = min(root.entries(), cap)
     level = [(root, top)]
     for _ in range(depth - 1):
@@ -174,6 +193,7 @@ def _expand(root: _Folder, top: str, depth: int, cap: int, ctx: ToolContext) -> 
                     child.capped = True
                     continue
                 _scan(child, child_real, ctx)
+                _merge_chains(child, child_real, ctx)
                 if used + child.entries() <= cap:
                     child.expanded = True
                     used += child.entries()
@@ -188,8 +208,10 @@ def _files(count: int) -> str:
     return f"{count} file" + ("" if count == 1 else "s")
 
 
-def _rows(folder: _Folder, indent: str, rows: list[str], cap: int | None = None) -> int:
-    """Append the rows of an expanded folder; returns how many folders were shown collapsed."""
+def _rows(folder: _Folder, indent: str, rows: list[str], cap: int | None = None, counts: bool = True) -> int:
+    """Append the rows of an expanded folder; returns how many folders were shown collapsed.
+    ``counts``: a collapsed folder shows its file count (False for a flat listing, ``depth=1``,
+    where no folder is open, so none needs telling apart from an open one)."""
     collapsed = 0
     leaves = sorted([(name, show_path(name)) for name in folder.files] + list(folder.links.items()))
     names = [(name, True) for name in sorted(folder.folders)] + [(row, False) for _, row in leaves]
@@ -202,7 +224,7 @@ def _rows(folder: _Folder, indent: str, rows: list[str], cap: int | None = None)
             rows.append(f"{indent}{show_path(name)}/")
             collapsed += _rows(child, indent + "  ", rows)
         else:
-            rows.append(f"{indent}{show_path(name)}/ ({_files(child.count)})")
+            rows.append(f"{indent}{show_path(name)}/" + (f" ({_files(child.count)})" if counts else ""))
             collapsed += 1
     return collapsed
 
@@ -220,16 +242,17 @@ def _collapsed_by(folder: _Folder) -> set[bool]:
     return reasons
 
 
-def _collapsed_note(reasons: set[bool], cap: int) -> str:
-    """How to open the folders shown collapsed: a larger depth helps only those the depth left so,
-    a larger cap only those the cap did."""
+def _collapsed_note(reasons: set[bool], cap: int) -> str | None:
+    """How to open the folders shown collapsed when the entry cap left some so: a larger depth
+    helps only those the depth left so, a larger cap only those the cap did. None when the depth
+    alone did: a folder at the depth asked for, shown with its file count, says that itself."""
+    if reasons == {False}:
+        return None
     if reasons == {True}:
         return (
             f"(A folder shown with a file count is collapsed to keep the listing to {cap} entries: ls it, "
             "or pass a larger max_entries.)"
         )
-    if reasons == {False}:
-        return "(A folder shown with a file count is collapsed: ls it, or pass a larger depth.)"
     return (
         f"(A folder shown with a file count is collapsed, by the depth or to keep the listing to {cap} entries: "
         "ls it, or pass a larger depth or max_entries.)"
@@ -262,9 +285,8 @@ def _notes(
                 "listing of every entry, or ls a subfolder.)"
             )
         ]
-    if collapsed:
-        return [Own(_collapsed_note(_collapsed_by(root), limit))]
-    return []
+    note = _collapsed_note(_collapsed_by(root), limit) if collapsed else None
+    return [Own(note)] if note is not None else []
 
 
 def tree_text(where: str, rows: Sequence[str], notes: Sequence[str]) -> str:
@@ -301,11 +323,12 @@ def run(ctx: ToolContext, request: LsRequest, call_id: str) -> ToolResult:
     paths = list_files(target.real, options, cwd=target.real, log=log)
     dropped: list[str] = []
     root = _tree(paths, target.real, ctx, dropped)
+    folders = _folders(root)  # before chains of folders are merged into one row each
     used, cut = _expand(root, target.real, depth, cap, ctx)
     rows: list[str] = []
-    collapsed = _rows(root, "", rows, cap if cut else None)
+    collapsed = _rows(root, "", rows, cap if cut else None, counts=depth > 1)
     where = target.display
-    folders, links = _folders(root), _links(root)
+    links = _links(root)
     notes = _notes(where, root, cap if cut else None, collapsed, folders, links, cap)
     left = left_out_note(left_out(ctx, bytes(log), target.real, dropped), "ls")
     if left is not None:
@@ -329,3 +352,22 @@ def run(ctx: ToolContext, request: LsRequest, call_id: str) -> ToolResult:
         **replaces_nothing(text),
     }
     return ToolResult(text, metadata=metadata)
+
+
+def _call(ctx: ToolContext, args: Arguments, call_id: str) -> ToolResult:
+    request = LsRequest(parse_optional(args["path"]), args["depth"], args["max_entries"], args["include_ignored"])
+    return run(ctx, request, call_id)
+
+
+SPEC = ToolSpec(
+    NAME,
+    (
+        string("path", "Folder. Default: the root."),
+        count("depth", f"Levels to show. Default: {DEPTH}.", 1),
+        count("max_entries", f"Entries to show. Default: {MAX_ENTRIES}.", 1),
+        flag("include_ignored", "true: list ignored paths too (not secrets)."),
+    ),
+    READ_ONLY,
+    _call,
+    facts=FACTS,
+)

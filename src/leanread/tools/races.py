@@ -15,9 +15,9 @@ import os
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from ..diffing import Opcode
-from ..knowledge import latest_hash, line_opcodes, map_lines
-from ..render import cut_line, span
+from ..code.diffs import Opcode
+from ..ledger.knowledge import latest_hash, line_opcodes, map_lines
+from ..view.render import cut_line, span
 from .common import ToolContext
 
 #: Current lines quoted at most when an edit is refused for a concurrent change.

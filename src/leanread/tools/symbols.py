@@ -20,14 +20,17 @@ from dataclasses import replace
 
 from ..errors import InvalidArgument, LeanreadError
 from ..result import ToolResult
-from ..symbols import Answer, Found, find_definitions, find_references
+from ..symbols import Answer, Found, find_likely, find_references
 from ..symbols.render import (
     MAX_REFERENCES,
     definitions_text,
+    likely_note,
     members_text,
     no_definition_text,
+    others_line,
     references_text,
     skipped_note,
+    targets_note,
 )
 from ..tokens import count_tokens
 from .common import ToolContext
@@ -49,6 +52,7 @@ def _answer(find: Callable[..., Answer], ctx: ToolContext, symbol: str) -> Answe
 
 def _index_metadata(answer: Answer) -> dict[str, object]:
     return {
+        "definitions_found": answer.total,
         "indexed_files": answer.files,
         "skipped_files": answer.skipped,
         "index_read": sum(r.read for r in answer.refreshes),
@@ -61,9 +65,24 @@ def _plain(text: str, call_id: str, answer: Answer, kind: str) -> ToolResult:
     return ToolResult(text, metadata=metadata)
 
 
-def read_symbol(ctx: ToolContext, symbol: str, call_id: str, read: Callable[[str, int, int], ToolResult]) -> ToolResult:
-    """The answer to ``read(symbol=symbol)`` without a path; ``read(path, offset, limit)`` reads
-    one definition as the read tool does.
+def _near(ctx: ToolContext) -> tuple[str | None, str]:
+    """The file the session read last (realpath, and as shown), when there is one: a name is
+    looked up as that file sees it."""
+    shown = ctx.ledger.last_path(ctx.session_id)
+    real = ctx.workspace.locate(shown) if shown else None
+    return (real, shown or "") if real is not None and os.path.isfile(real) else (None, "")
+
+
+def read_symbol(
+    ctx: ToolContext,
+    symbol: str,
+    call_id: str,
+    read: Callable[[str, int, int], ToolResult],
+    within: str | None = None,
+) -> ToolResult:
+    """The answer to ``read(symbol=symbol)`` without a path (as the file read last sees the
+    name), or with the folder ``within`` (a realpath: that folder's definitions, ranked);
+    ``read(path, offset, limit)`` reads one definition as the read tool does.
 
     Raises:
         InvalidArgument: the name is empty.
@@ -71,25 +90,28 @@ def read_symbol(ctx: ToolContext, symbol: str, call_id: str, read: Callable[[str
     """
     if not symbol.strip():
         raise InvalidArgument('symbol is empty; pass a name such as "Store.get", or a path to read.')
-    answer = _answer(find_definitions, ctx, symbol)
+    near, near_shown = _near(ctx) if within is None else (None, "")
+    answer = _answer(lambda w, p, q: find_likely(w, p, q, near, within), ctx, symbol)
     found = answer.definitions
     if not found:
         text = no_definition_text(symbol, answer.files, skipped_note(answer.skipped))
         return _plain(text, call_id, answer, "symbols")
     if len(found) > 1:
-        text = definitions_text(symbol, found, str)
+        text = definitions_text(symbol, found, str, answer.total, answer.resolved_from, near_shown)
         result = _plain(text, call_id, answer, "symbols")
         result.metadata["definitions"] = [_row(f) for f in found]
         return result
     definition = found[0].definition
     if found[0].members and definition.last - definition.first + 1 > MAP_LINES:
-        result = _plain(members_text(symbol, found[0], str), call_id, answer, "symbols")
+        others = others_line(symbol, answer.total - 1)
+        text = members_text(symbol, found[0], str) + (f"\n{others}" if others else "")
+        result = _plain(text, call_id, answer, "symbols")
         result.metadata["definitions"] = [_row(found[0])]
         return result
     shown = read(found[0].path, definition.first, definition.last - definition.first + 1)
     if shown.is_error:
         return shown
-    note = f"({symbol}: defined in {found[0].path}, lines {definition.first}-{definition.last}{_via(found[0])}.)\n"
+    note = likely_note(symbol, found[0], answer.total, answer.resolved_from, str) + "\n"
     metadata = {**shown.metadata, **_index_metadata(answer), "definitions": [_row(found[0])]}
     metadata["tokens"] = count_tokens(note + shown.text)
     return replace(shown, text=note + shown.text, metadata=metadata)
@@ -113,7 +135,8 @@ def grep_symbol(ctx: ToolContext, symbol: str, path: str | None, limit: int | No
     """
     if not symbol.strip():
         raise InvalidArgument('symbol is empty; pass a name such as "Store.get", or a pattern.')
-    answer = _answer(find_references, ctx, symbol)
+    near, _ = _near(ctx)
+    answer = _answer(lambda w, p, q: find_references(w, p, q, near), ctx, symbol)
     if not answer.definitions:
         text = no_definition_text(symbol, answer.files, skipped_note(answer.skipped))
         return _plain(text, call_id, answer, "references")
@@ -135,6 +158,7 @@ def grep_symbol(ctx: ToolContext, symbol: str, path: str | None, limit: int | No
         return lines[shown][line - 1] if 0 < line <= len(lines[shown]) else ""
 
     text = references_text(symbol, answer.definitions, uses, str, line_text, limit or MAX_REFERENCES)
+    text += targets_note(symbol, len(answer.definitions), answer.total, answer.resolved_from, str)
     result = _plain(text, call_id, answer, "references")
     result.metadata["references"] = [
         {"path": u.path, "line": u.line, "label": u.label, "enclosing": u.enclosing} for u in uses

@@ -5,15 +5,16 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 
-from ..editing import refuse_markers
+from ..code.edit_plan import refuse_markers
 from ..errors import Denied, FileMissing, NotAFile, OutsideWorkspace
-from ..knowledge import ranges_of
-from ..protected import refuse_config_change, refuse_protected_path
+from ..files.names import parse_path
+from ..files.protected import refuse_config_change, refuse_protected_path
+from ..files.safeopen import make_folders
+from ..files.textfile import decode, unshow_nul
+from ..files.workspace import read_regular_file
+from ..files.writeback import encode_edit, file_lock
+from ..ledger.knowledge import ranges_of
 from ..result import ToolResult
-from ..safeopen import make_folders
-from ..textfile import decode, unshow_nul
-from ..workspace import read_regular_file
-from ..writeback import encode_edit, file_lock
 from .common import (
     ToolContext,
     decoded_for_write,
@@ -24,19 +25,14 @@ from .common import (
 )
 from .edit import EditRefused
 from .races import Arrival, arrival, write_refusal
+from .spec import WRITES, Arguments, ToolSpec, string
 
 NAME = "write"
-
-#: Model-facing description of each parameter (MCP input schema, CLI help).
-PARAMETERS: dict[str, str] = {
-    "path": "Relative to the workspace root, or absolute inside it.",
-    "content": "The whole new content of the file.",
-}
 
 
 @dataclass(frozen=True)
 class WriteRequest:
-    """The parameters of one ``write`` call (see ``PARAMETERS``)."""
+    """The parameters of one ``write`` call (see ``SPEC``)."""
 
     path: str
     content: str
@@ -158,3 +154,18 @@ def run(ctx: ToolContext, request: WriteRequest, call_id: str) -> ToolResult:
         **replaces_nothing(text),
     }
     return ToolResult(text, metadata=metadata)
+
+
+def _call(ctx: ToolContext, args: Arguments, call_id: str) -> ToolResult:
+    return run(ctx, WriteRequest(parse_path(args["path"]), args["content"]), call_id)
+
+
+SPEC = ToolSpec(
+    NAME,
+    (
+        string("path", "", required=True),
+        string("content", "", required=True),
+    ),
+    WRITES,
+    _call,
+)

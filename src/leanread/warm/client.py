@@ -38,7 +38,7 @@ def main() -> None:
         done = warm_call(argv)
         if done is not None:
             sys.exit(done)
-    from leanread.cli import main as full
+    from leanread.cli.main import main as full
 
     full()
 

@@ -39,7 +39,7 @@ def _build_command_once() -> None:
     signatures on every call: 85 % of a warm read's time)."""
     import typer.main
 
-    from .. import cli
+    from ..cli import main as cli  # the module: its main() calls the app bound here
 
     command = typer.main.get_command(cli.app)
 
@@ -153,7 +153,7 @@ def decode_request(data: bytes) -> tuple[list[str], str, dict[str, str], bool]:
 def handle(data: bytes) -> bytes:
     """Run one call as the CLI would in the caller's folder and environment: its reply (exit
     status, stdout and stderr, or the command the client must run itself)."""
-    from ..cli import main as cli_main
+    from ..cli.main import main as cli_main
 
     argv, cwd, env, tty = decode_request(data)
     saved_env = dict(os.environ)

@@ -7,7 +7,8 @@ behaviours, side by side (issue 6).
   agent's file-changing shell commands confined to it.
 - ``strategies/``: one class per file (``strategy.Strategy``).
 - ``reconstruct``: the model's view rebuilt from leanread's outputs alone (the truthfulness check).
-- ``report``: Markdown, JSON, chart; ``run``: the whole folder with a progress bar.
+- ``figures``: totals and ratios per strategy; ``report``: them as Markdown, JSON, chart; ``run``:
+  the whole folder with a progress bar.
 """
 
 from __future__ import annotations

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from ...errors import NotText
-from ...textfile import decode
+from ...files.textfile import decode
 
 
 @dataclass(frozen=True)

@@ -7,7 +7,7 @@ from __future__ import annotations
 import difflib
 from collections.abc import Sequence
 
-from ...diffing import common_ends
+from ...code.diffs import common_ends
 
 
 class LineIds:

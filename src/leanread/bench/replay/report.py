@@ -1,157 +1,45 @@
-"""The replay's report: totals and ratios, the Markdown section for BENCHMARKS.md, the JSON
-results for machines, and a PNG chart of the totals per strategy."""
+"""The replay's report: the Markdown section for BENCHMARKS.md, the JSON results for machines,
+and a PNG chart of the totals per strategy, from the figures of ``figures``."""
 
 from __future__ import annotations
 
 import datetime
 import json
 import platform
-from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from ...extras import install_command, missing_extra
-from .engine import KINDS, TraceResult, usage_summary
+from ...config.extras import install_command, missing_extra
+from .engine import KINDS
+from .figures import (
+    BASELINE,
+    CROSS_CHECK,
+    CROSS_CHECK_READS,
+    GOAL,
+    OUTLINE_CROSS_CHECK,
+    OUTLINE_GOAL,
+    OUTLINE_GOAL_DEDUP,
+    READ_GREP,
+    TIMES,
+    cross_check_applies,
+    outline_figures,
+    ratio_of,
+    summary,
+)
 from .run import ReplayRun
-from .tooldefs import Definitions, definitions_for, leanread_definitions
 
-#: Our own earlier replay of the anchors on the 32 shared traces (issue 6): read tokens over
-#: 282 servable reads, sources from PyPI, o200k_base.
-CROSS_CHECK: dict[str, int] = {
-    "opencode": 565_015,
-    "kilo-plain": 443_038,
-    "claude-code": 566_410,
-    "opencode-dedup": 561_877,
-    "floor": 398_358,
-}
-CROSS_CHECK_READS = 282
-#: The shared trace set those totals are of: the cross-check applies only to a run of it.
-CROSS_CHECK_TRACES = 32
-#: The goal of issue 6: leanread at most this share of opencode's tokens.
-GOAL = 0.72
-#: The goal of issue 7: an outline strategy's reads, follow-ups included, at most this share of
-#: opencode's (the second with leanread's line-level dedup on the other reads, as leanread-outline
-#: has), and the issue's own rough model of it.
-OUTLINE_GOAL = 0.35
-OUTLINE_GOAL_DEDUP = 0.30
-OUTLINE_CROSS_CHECK = (0.344, 0.304)
-BASELINE = "opencode"
-#: The multiplication sign of ratios.
-TIMES = "\u00d7"
-READ_GREP = ("read", "grep")
-
-
-def totals(results: list[TraceResult]) -> dict[str, Counter[str]]:
-    """Tokens per strategy per op kind, summed over the traces."""
-    out: dict[str, Counter[str]] = {}
-    for r in results:
-        for name, counts in r.tokens.items():
-            out.setdefault(name, Counter()).update(counts)
-    return out
-
-
-def _sum(counts: Counter[str], kinds: tuple[str, ...]) -> int:
-    return sum(counts[k] for k in kinds)
-
-
-def _ratio(value: int, base: int) -> float:
-    return value / base if base else float("nan")
-
-
-def outline_figures(notes: Counter[str], counts: Counter[str], base: Counter[str]) -> dict[str, Any] | None:
-    """What an outline strategy's notes say (``strategies/leanread_outline.py``): outlines given,
-    follow-up reads and their tokens, later-used lines by where the model had them from, and its
-    reads with the follow-ups charged to edits added, against opencode's reads."""
-    if not notes.get("reads: outline"):
-        return None
-    kinds = {k.split(": ", 1)[1]: v for k, v in notes.items() if k.startswith("follow-up reads: ")}
-    used = {k.split(": ", 1)[1]: v for k, v in notes.items() if k.startswith("used lines: ")}
-    before_edits = notes.get("follow-up tokens: before edits", 0)
-    tokens = before_edits + notes.get("follow-up tokens: before reads", 0)
-    reads = counts["read"] + before_edits
-    return {
-        "outlines": notes["reads: outline"],
-        "follow_up_reads": sum(kinds.values()),
-        "follow_up_reads_by_kind": kinds,
-        "follow_up_tokens": tokens,
-        "follow_up_tokens_before_edits": before_edits,
-        "used_lines": used,
-        "outline_share": round(used.get("outline", 0) / sum(used.values()), 4) if used else 0.0,
-        "reads_with_follow_ups": reads,
-        "ratio_reads_with_follow_ups": round(_ratio(reads, base["read"]), 4),
-    }
-
-
-def summary(run: ReplayRun) -> dict[str, Any]:
-    """The figures the Markdown, the chart and the JSON share."""
-    results = run.results
-    sums = totals(results)
-    base = sums.get(BASELINE, Counter())
-    unservable = Counter(u["why"].split(" (")[0] for r in results for u in r.unservable if u["op"] == "read")
-    changes: Counter[str] = Counter()
-    shell: Counter[str] = Counter()
-    notes: dict[str, Counter[str]] = {}
-    for r in results:
-        changes.update(r.changes)
-        shell.update(r.shell)
-        for name, c in r.notes.items():
-            notes.setdefault(name, Counter()).update(c)
-    strategies = {}
-    ours = leanread_definitions()
-    base_defs = _definitions(BASELINE, ours) * len(results)
-    for cls in run.strategies:
-        counts = sums.get(cls.name, Counter())
-        defs = definitions_for(cls.name, ours)
-        charged = (defs.tokens if defs else 0) * len(results)
-        strategies[cls.name] = {
-            "title": cls.title,
-            "tokens": {k: counts[k] for k in KINDS},
-            "read": counts["read"],
-            "read_grep": _sum(counts, READ_GREP),
-            "all": _sum(counts, KINDS),
-            "ratio_read": round(_ratio(counts["read"], base["read"]), 4),
-            "ratio_read_grep": round(_ratio(_sum(counts, READ_GREP), _sum(base, READ_GREP)), 4),
-            "ratio_all": round(_ratio(_sum(counts, KINDS), _sum(base, KINDS)), 4),
-            "definitions": defs.tools if defs else None,
-            "definitions_source": defs.source if defs else "no texts of its tools: not charged",
-            "definitions_per_trace": defs.tokens if defs else 0,
-            "all_with_definitions": _sum(counts, KINDS) + charged,
-            "ratio_all_with_definitions": round(
-                _ratio(_sum(counts, KINDS) + charged, _sum(base, KINDS) + base_defs), 4
-            ),
-            "cross_check_read": CROSS_CHECK.get(cls.name),
-            "notes": dict(notes.get(cls.name, Counter())),
-            "outline": outline_figures(notes.get(cls.name, Counter()), counts, base),
-            "measurable": not cls.needs_note or any(k.startswith(cls.needs_note) for k in notes.get(cls.name, ())),
-            "needs": cls.needs_note,
-        }
-    return {
-        "traces": len(results),
-        "failed_traces": run.failed,
-        "servable_reads": sum(r.reads for r in results),
-        "unservable_reads": dict(unservable),
-        "calls": dict(sum((r.calls for r in results), Counter())),
-        "changes": dict(changes),
-        "shell": dict(shell),
-        "divergences": [f"{r.name}: {d}" for r in results for d in r.divergences],
-        "usage": usage_summary(results),
-        "strategies": strategies,
-        "sources": {
-            r.name: r.source.describe() + (f" (placed under {r.layout_prefix}/)" if r.layout_prefix else "")
-            for r in results
-        },
-    }
-
-
-def _definitions(strategy: str, ours: Definitions) -> int:
-    """Tokens of ``strategy``'s tool definitions, once (0 when we have no texts of them)."""
-    defs = definitions_for(strategy, ours)
-    return defs.tokens if defs else 0
-
-
-def cross_check_applies(figures: dict[str, Any]) -> bool:
-    """Issue 6's fixed totals are of the shared set: 32 traces, 282 servable reads."""
-    return bool(figures["traces"] == CROSS_CHECK_TRACES and figures["servable_reads"] == CROSS_CHECK_READS)
+__all__ = [
+    "NO_CHART",
+    "as_json",
+    "chart_figure",
+    "chart_strategies",
+    "cross_check_applies",
+    "markdown",
+    "outline_figures",
+    "summary",
+    "write_chart",
+    "write_outputs",
+]
 
 
 def as_json(run: ReplayRun, command: str) -> dict[str, Any]:
@@ -243,11 +131,11 @@ def shell_lines(st: dict[str, Any]) -> list[str]:
             continue
         total = answered + sum(passed.values())
         why = ", ".join(f"{v} {k}" for k, v in sorted(passed.items(), key=lambda kv: (-kv[1], kv[0])))
-        against = f" Reads + greps: {_ratio(f['read_grep'], bash['read_grep']):.3f} {TIMES} bash." if bash else ""
+        against = f" Reads + greps: {ratio_of(f['read_grep'], bash['read_grep']):.3f} {TIMES} bash." if bash else ""
         lines += [
             "",
             f"{name}: of the agents' {total} read and search commands, {answered} answered by leanread "
-            f"({_ratio(answered, total):.1%}), {total - answered} run as they are ({why or 'none'}); "
+            f"({ratio_of(answered, total):.1%}), {total - answered} run as they are ({why or 'none'}); "
             f"{notes.get('shell: passed output differs', 0)} of those printed other than bash -c.{against}",
         ]
     return lines
@@ -354,7 +242,7 @@ def markdown(run: ReplayRun, command: str, chart: str | None = None) -> str:
         ratio = o["ratio_reads_with_follow_ups"]
         used = o["used_lines"]
         met = ratio <= OUTLINE_GOAL_DEDUP and not s["divergences"]
-        floor = _ratio(o["reads_with_follow_ups"], st["floor"]["read"]) if "floor" in st else float("nan")
+        floor = ratio_of(o["reads_with_follow_ups"], st["floor"]["read"]) if "floor" in st else float("nan")
         by_kind = ", ".join(f"{v} {k}" for k, v in sorted(o["follow_up_reads_by_kind"].items()))
         lines += [
             "",
@@ -365,7 +253,11 @@ def markdown(run: ReplayRun, command: str, chart: str | None = None) -> str:
             f"{used.get('other output', 0)} by other output (greps, windows, earlier follow-ups), "
             f"{used.get('follow-up', 0)} fetched by a follow-up. Reads with every follow-up: "
             f"{_n(o['reads_with_follow_ups'])} tokens, {ratio:.3f} {TIMES} opencode, {floor:.3f} {TIMES} the floor"
-            + (f", {_ratio(o['reads_with_follow_ups'], lean['read']):.3f} {TIMES} leanread" if lean is not None else "")
+            + (
+                f", {ratio_of(o['reads_with_follow_ups'], lean['read']):.3f} {TIMES} leanread"
+                if lean is not None
+                else ""
+            )
             + f". Goal (issue 7): ≤ {OUTLINE_GOAL:.2f} {TIMES} opencode — "
             + ("met" if ratio <= OUTLINE_GOAL and not s["divergences"] else "not met")
             + f"; ≤ {OUTLINE_GOAL_DEDUP:.2f} {TIMES} with leanread's dedup on the other reads (which this strategy "
@@ -396,9 +288,9 @@ def markdown(run: ReplayRun, command: str, chart: str | None = None) -> str:
     defs = {n: st[n]["definitions_per_trace"] for n in names}
     for r in run.results:
         values = {n: r.total(n, READ_GREP) for n in names}
-        ratios = [_ratio(values[n], values.get(BASELINE, 0)) if n in values else float("nan") for n in leanreads]
+        ratios = [ratio_of(values[n], values.get(BASELINE, 0)) if n in values else float("nan") for n in leanreads]
         if "leanread" in values and BASELINE in values:
-            ratios.append(_ratio(r.total("leanread") + defs["leanread"], r.total(BASELINE) + defs[BASELINE]))
+            ratios.append(ratio_of(r.total("leanread") + defs["leanread"], r.total(BASELINE) + defs[BASELINE]))
         else:
             ratios.append(float("nan"))
         unserv = sum(1 for u in r.unservable if u["op"] == "read")

@@ -84,8 +84,8 @@ def tool_tokens(name: str, description: str, schema: dict[str, object]) -> int:
 
 def leanread_definitions(expose_context_tool: bool = False) -> Definitions:
     """leanread's ``tools/list`` as a server with default settings gives it, counted per tool."""
-    from ...ledger import MemoryLedger
-    from ...server import build_server
+    from ...ledger.store import MemoryLedger
+    from ...mcp.server import build_server
 
     with tempfile.TemporaryDirectory() as root:
         server = build_server([root], ledger=MemoryLedger(), expose_context_tool=expose_context_tool)

@@ -31,6 +31,12 @@ The pipeline is ``pipeline.run``, one module per step:
 from __future__ import annotations
 
 from ... import pruning
+from ...errors import InvalidArgument
+from ...files.names import parse_optional
+from ...result import ToolResult
+from ..common import ToolContext
+from ..spec import READ_ONLY, Arguments, ToolSpec, count, flag, string
+from ..symbols import grep_symbol
 from .pipeline import run
 from .request import (
     FACTS,
@@ -38,7 +44,6 @@ from .request import (
     LINE_CHARS,
     MAX_RESULTS,
     NAME,
-    PARAMETERS,
     READ_CONTEXT,
     WINDOW_CHARS,
     WINDOW_LEAD,
@@ -51,11 +56,59 @@ __all__ = [
     "LINE_CHARS",
     "MAX_RESULTS",
     "NAME",
-    "PARAMETERS",
     "READ_CONTEXT",
+    "SPEC",
     "WINDOW_CHARS",
     "WINDOW_LEAD",
     "GrepRequest",
     "pruning",
     "run",
 ]
+
+
+def _call(ctx: ToolContext, args: Arguments, call_id: str) -> ToolResult:
+    path, pattern, symbol = parse_optional(args["path"]), args["pattern"], args["symbol"]
+    if symbol is not None and pattern:
+        raise InvalidArgument("Pass either pattern or symbol, not both; symbol finds a name's uses.")
+    if symbol is not None:
+        return grep_symbol(ctx, symbol, path, args["max_results"], call_id)
+    request = GrepRequest(
+        pattern or "",
+        path,
+        args["glob"],
+        args["type"],
+        args["case_insensitive"],
+        args["context"],
+        args["before"],
+        args["after"],
+        args["max_results"],
+        args["offset"],
+        args["files_only"],
+        args["focus"],
+        args["include_ignored"],
+    )
+    return run(ctx, request, call_id)
+
+
+SPEC = ToolSpec(
+    NAME,
+    (
+        string("pattern", "Rust regex: no look-around or back-references.", positional=True),
+        string("path", "Folder or file. Default: the root."),
+        string("glob", "Glob, e.g. *.py or !*.min.js.", flags=("-g",)),
+        string("type", "ripgrep file type, e.g. py.", flags=("-t",)),
+        flag("case_insensitive", "", flags=("-i",)),
+        count("context", "Lines around each match.", 0, flags=("-C",)),
+        count("before", "", 0, flags=("-B",)),
+        count("after", "", 0, flags=("-A",)),
+        count("max_results", f"Matches to show. Default: {MAX_RESULTS}.", 1),
+        count("offset", "First match (files_only: file) to show, 1-based.", 0),
+        flag("files_only", "true: the matching files with their match counts.", flags=("-l",)),
+        string("focus", "A question: a long result keeps the matches relevant to it."),
+        flag("include_ignored", "true: also files .gitignore, .ignore or .rgignore leave out (not secrets)."),
+        string("symbol", 'Instead of pattern: a name\'s uses, e.g. "Store.get".'),
+    ),
+    READ_ONLY,
+    _call,
+    facts=FACTS,
+)

@@ -4,15 +4,18 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from ...render import CUT_MARKER, byte_size
-from ...search import FileHits, Hit, RgOptions, search_json
-from ...textfile import TextFile, shown
-from ...workspace import Resolved
-from ..common import ToolContext
+from ...files.ripgrep import FileHits, Hit, RgOptions, search_json
+from ...files.textfile import TextFile, shown
+from ...files.workspace import Resolved
+from ...ledger.knowledge import Knowledge
+from ...view.frame import Own
+from ...view.marks import marker_pays
+from ...view.render import CUT_MARKER, byte_size
+from ..common import ToolContext, knowledge_of
 from .lines import Prepared, prepare
 from .request import LINE_CHARS, WINDOW_CHARS, WINDOW_LEAD
 
@@ -28,6 +31,7 @@ class Shown:
     matches: list[tuple[int, int]] = field(default_factory=list)  # (line, column) of each match shown
     groups: list[tuple[int, list[int]]] = field(default_factory=list)  # per match: (rows, lines shown whole)
     cut: bool = False  # a line of the file was shown cut
+    knowledge: Knowledge | None = None  # what the model knew of the file before this call
 
 
 @dataclass
@@ -82,29 +86,91 @@ ID_SLOT = "\x00"
 ID_BYTES = 0
 
 
+@dataclass(frozen=True)
+class GroupRows:
+    """The rows of one match's group: ``rows`` (a run of lines the model holds may be one marker
+    row), the lines among them shown whole (the grant), the match's 0-based column, and whether a
+    line was shown cut."""
+
+    rows: list[str]
+    whole: list[int]
+    column: int
+    cut: bool
+
+
+def _held_marker(first: int, last: int, match: int) -> str:
+    """The row that stands for lines ``first``-``last``, which the model holds as read; it names
+    the match's line when the run holds it (read's wording, so ``edit`` refuses it as text)."""
+    span = f"line {first}" if first == last else f"lines {first}-{last}"
+    where = f"; the match is line {match}" if first <= match <= last else ""
+    return f"… {span} unchanged since you read them{where} …"
+
+
 def _rows(
-    group: tuple[int, int, int], line_of: Callable[[int], str], hit: Hit, text_file: TextFile
-) -> tuple[list[str], list[int], int]:
-    """The rows of one match's group, the lines among them shown whole, and the match's column."""
+    group: tuple[int, int, int],
+    line_of: Callable[[int], str],
+    hit: Hit,
+    text_file: TextFile,
+    held: Collection[int] = frozenset(),
+) -> GroupRows:
+    """The rows of one match's group; a run of lines in ``held`` (the model has them as text under
+    these numbers) is one marker row where that pays (``marks.marker_pays``)."""
     first, match, last = group
-    rows: list[str] = []
+    rows: list[tuple[int, str]] = []
     whole: list[int] = []
     column = 0
+    cut = False
     for n in range(first, last + 1):
         line = line_of(n)
         if n == match:
             column = _column(hit, text_file, line)
             if len(line) > LINE_CHARS:
-                rows.append(f"{ID_SLOT}{n}\t{_window(line, n, column)}")
+                rows.append((n, f"{ID_SLOT}{n}\t{_window(line, n, column)}"))
+                cut = True
                 continue
-            rows.append(f"{ID_SLOT}{n}\t{line}")
+            rows.append((n, f"{ID_SLOT}{n}\t{line}"))
         elif len(line) > LINE_CHARS:
-            rows.append(f"{n}-\t{line[:LINE_CHARS]}{CUT_MARKER.format(length=len(line))}")
+            rows.append((n, f"{n}-\t{line[:LINE_CHARS]}{CUT_MARKER.format(length=len(line))}"))
+            cut = True
             continue
         else:
-            rows.append(f"{n}-\t{line}")
+            rows.append((n, f"{n}-\t{line}"))
         whole.append(n)
-    return rows, whole, column
+    if not held:
+        return GroupRows([row for _, row in rows], whole, column, cut)
+    return _marked(rows, whole, column, cut, set(held), match)
+
+
+def _marked(
+    rows: list[tuple[int, str]], whole: list[int], column: int, cut: bool, held: set[int], match: int
+) -> GroupRows:
+    """``rows`` (line, row) with each run of whole lines in ``held`` put as one marker row where
+    the marker pays; the lines it stands for are no longer in ``whole`` (this call did not show
+    them; the model's earlier read did)."""
+    shown_whole = set(whole)
+    out: list[str] = []
+    kept: list[int] = []
+    i = 0
+    while i < len(rows):
+        j = i
+        while j < len(rows) and rows[j][0] in held and rows[j][0] in shown_whole:
+            j += 1
+        if j > i:
+            run = rows[i:j]
+            marker = _held_marker(run[0][0], run[-1][0], match)
+            if marker_pays(marker, [row.replace(ID_SLOT, "") for _, row in run]):
+                out.append(Own((ID_SLOT if any(n == match for n, _ in run) else "") + marker))
+            else:
+                out.extend(row for _, row in run)
+                kept.extend(n for n, _ in run)
+            i = j
+            continue
+        n, row = rows[i]
+        out.append(row)
+        if n in shown_whole:
+            kept.append(n)
+        i += 1
+    return GroupRows(out, kept, column, cut)
 
 
 @dataclass
@@ -159,17 +225,19 @@ def render_page(
             continue
         resolved, text_file, line_of = ready.resolved, ready.text_file, ready.line_of
         hits = ready.hits[skip : skip + take]
-        entry = Shown(resolved, text_file)
+        knowledge = knowledge_of(ctx, resolved, text_file, keep_version=False)
+        entry = Shown(resolved, text_file, knowledge=knowledge)
         header_bytes = len(shown(resolved.display).encode("utf-8")) + 1
         groups = _groups([h.line for h in hits], before, after, len(text_file.lines))
+        held = held_as_read(knowledge)
         for group, hit in zip(groups, hits, strict=True):
-            rows, whole, column = _rows(group, line_of, hit, text_file)
-            size = sum(len(r.encode("utf-8")) + 1 for r in rows) + ID_BYTES + (0 if entry.rows else header_bytes)
+            made = _rows(group, line_of, hit, text_file, held)
+            size = sum(len(r.encode("utf-8")) + 1 for r in made.rows) + ID_BYTES + (0 if entry.rows else header_bytes)
             while not used and size > budget and group[0] < group[2]:  # the first match alone is too big:
                 first, match, last = group  # narrow its context until it fits the cap
                 group = (first + (match - first + 1) // 2, match, last - (last - match + 1) // 2)
-                rows, whole, column = _rows(group, line_of, hit, text_file)
-                size = sum(len(r.encode("utf-8")) + 1 for r in rows) + ID_BYTES + header_bytes
+                made = _rows(group, line_of, hit, text_file, held)
+                size = sum(len(r.encode("utf-8")) + 1 for r in made.rows) + ID_BYTES + header_bytes
                 capped_context = True
             if used and used + size > budget:
                 if entry.matches:
@@ -177,11 +245,11 @@ def render_page(
                 return shown_files, _with_not_text(notes, not_text), consumed, True
             used += size
             consumed += 1
-            entry.rows.extend(rows)
-            entry.whole.extend(whole)
-            entry.groups.append((len(rows), whole))
-            entry.cut = entry.cut or len(whole) < len(rows)
-            entry.matches.append((hit.line, column + 1))
+            entry.rows.extend(made.rows)
+            entry.whole.extend(made.whole)
+            entry.groups.append((len(made.rows), made.whole))
+            entry.cut = entry.cut or made.cut
+            entry.matches.append((hit.line, made.column + 1))
         if entry.matches:
             shown_files.append(entry)
     if capped_context:
@@ -190,6 +258,12 @@ def render_page(
             "instead.)"
         )
     return shown_files, _with_not_text(notes, not_text), consumed, capped_context
+
+
+def held_as_read(knowledge: Knowledge) -> frozenset[int]:
+    """Line numbers of the current version the model has as text under the same numbers (a read,
+    an edit or a write still visible; not grep or outline rows): the lines a marker may stand for."""
+    return frozenset(n for n, line in knowledge.as_text().lines.items() if line.then == n)
 
 
 def _with_not_text(notes: list[str], count: int) -> list[str]:
@@ -212,9 +286,15 @@ def assemble(shown_files: Sequence[Shown], ids: Sequence[str]) -> tuple[list[str
                 match_id = next(it)
                 line, column = next(pending)
                 matches.append({"id": match_id, "path": s.resolved.display, "line": line, "column": column})
-                row = row.replace(ID_SLOT, "", 1)
+                row = without_slot(row)
             body.append(row)
     return body, matches
+
+
+def without_slot(row: str) -> str:
+    """``row`` with its match's ``ID_SLOT`` taken out, still ``Own`` when it was (a marker)."""
+    plain = row.replace(ID_SLOT, "", 1)
+    return Own(plain) if isinstance(row, Own) else plain
 
 
 class Pager:

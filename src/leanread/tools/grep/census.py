@@ -14,10 +14,10 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
-from ...rglog import ignored_lines, parse_log
-from ...search import FileHits, RgOptions
-from ...search_files import not_utf8_files
-from ...workspace import Resolved
+from ...files.rglog import ignored_lines, parse_log
+from ...files.ripgrep import FileHits, RgOptions
+from ...files.search_files import not_utf8_files
+from ...files.workspace import Resolved
 from ..common import DenyFilter, ToolContext
 from .mirror import Decoded, judge, private, under
 

@@ -16,10 +16,10 @@ import tempfile
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 
-from ...render import BINARY_NAMES, byte_size
-from ...search import FileHits, RgOptions, count_files, search_json
-from ...search_files import type_globs
-from ...textfile import shown
+from ...files.ripgrep import FileHits, RgOptions, count_files, search_json
+from ...files.search_files import type_globs
+from ...files.textfile import shown
+from ...view.render import BINARY_NAMES, byte_size
 from ..common import ToolContext
 from .mirror import TREES, Decoded, private, under
 

@@ -8,12 +8,12 @@ from collections.abc import Sequence
 from typing import Any
 
 from ... import pruning
-from ...frame import Own
+from ...files.textfile import shown
 from ...pruning import guards
-from ...textfile import shown
 from ...tokens import count_tokens
+from ...view.frame import Own
 from ..common import ToolContext
-from .assemble import ID_BYTES, ID_SLOT, Focused, Pager, Shown
+from .assemble import ID_BYTES, ID_SLOT, Focused, Pager, Shown, without_slot
 from .render import Showing, grep_text, page_text, summary_line
 from .request import FOCUS_MATCHES, plural
 
@@ -159,7 +159,7 @@ def _focused_rows(shown_files: Sequence[Shown], kept: set[int], first: int) -> F
             if index in kept:
                 flush()
                 if entry is None:
-                    entry = Shown(s.resolved, s.text_file)
+                    entry = Shown(s.resolved, s.text_file, knowledge=s.knowledge)
                     files.append(entry)
                     rows.append(shown(s.resolved.display))
                 rows.extend(group_rows)
@@ -188,6 +188,6 @@ def fill(focused: Focused, ids: Sequence[str]) -> tuple[list[str], list[dict[str
             match_id = next(it)
             s, line, column = next(pending)
             matches.append({"id": match_id, "path": s.resolved.display, "line": line, "column": column})
-            row = row.replace(ID_SLOT, "", 1)
+            row = without_slot(row)
         body.append(row)
     return body, matches

@@ -11,11 +11,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from ...errors import LeanreadError, NotText, PathError
-from ...names import show_path
-from ...search import FileHits, Hit, parse_hits
-from ...textfile import IndexedLines, TextFile, content_hash, shown
-from ...workspace import Resolved, read_regular_file
-from ..common import ToolContext, load_text
+from ...files.names import show_path
+from ...files.ripgrep import FileHits, Hit, parse_hits
+from ...files.textfile import IndexedLines, TextFile, content_hash, load_text, shown
+from ...files.workspace import Resolved, read_regular_file
+from ..common import ToolContext
 
 
 def _loader(
@@ -28,14 +28,14 @@ def _loader(
         LeanreadError: as ``load_text``; ``PathError`` when the file changed between the windows.
     """
     if resolved.size <= ctx.limits.index_bytes:
-        whole = load_text(ctx, resolved)
+        whole = load_text(resolved, ctx.limits)
         return whole, lambda n: whole.lines[n - 1]
     held: dict[int, str] = {}
     first_file: TextFile | None = None
     for a, b in spans:
         n = a
         while n <= b:
-            part = load_text(ctx, resolved, n, b - n + 1)
+            part = load_text(resolved, ctx.limits, n, b - n + 1)
             if first_file is None:
                 first_file = part
             elif part.content_hash != first_file.content_hash and not part.growing:  # growing: appended to
@@ -51,7 +51,7 @@ def _loader(
             if not got:
                 break
     if first_file is None:
-        first_file = load_text(ctx, resolved, 1, 1)
+        first_file = load_text(resolved, ctx.limits, 1, 1)
     return first_file, lambda n: held[n]
 
 

@@ -27,8 +27,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from ...errors import LeanreadError
-from ...sniff import binary_kind
-from ...textfile import TextFile, decode
+from ...files.sniff import binary_kind
+from ...files.textfile import TextFile, decode
 from ..common import ToolContext
 
 __all__ = ["KEPT", "MIRROR", "TREES", "Decoded", "Mirror", "judge", "needs_decoding", "private", "under"]

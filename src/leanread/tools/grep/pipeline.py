@@ -9,9 +9,9 @@ from __future__ import annotations
 from dataclasses import replace
 
 from ...errors import InvalidArgument
-from ...knowledge import ranges_of
+from ...files.ripgrep import RgOptions
+from ...ledger.knowledge import ranges_of
 from ...result import ToolResult
-from ...search import RgOptions
 from ...tokens import count_tokens
 from ..common import ToolContext, audit_focus, knowledge_of, record_view
 from ..leftout import left_out_note
@@ -69,7 +69,7 @@ def run(ctx: ToolContext, request: GrepRequest, call_id: str) -> ToolResult:
     ids = ctx.ledger.put_matches(ctx.session_id, shown_matches)
     body, matches = assemble(page.files, ids) if page.focused is None else fill(page.focused, ids)
     for s in page.files:
-        knowledge = knowledge_of(ctx, s.resolved, s.text_file, keep_version=False)
+        knowledge = s.knowledge or knowledge_of(ctx, s.resolved, s.text_file, keep_version=False)
         record_view(ctx, call_id, s.resolved, s.text_file, ranges_of(s.whole), kind="grep", knowledge=knowledge)
     text = grep_text(target.display, body, [*literal, *page.notes, *skipped_note, page.summary])
     if page.focus is not None:

@@ -3,16 +3,17 @@ listing, and the page as shown without focus."""
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
 from ...errors import InvalidArgument
-from ...frame import Own, frame_like, framed
-from ...render import byte_size
+from ...files.textfile import shown
 from ...result import ToolResult
-from ...textfile import shown
 from ...tokens import count_tokens
+from ...view.frame import Own, frame_like, framed
+from ...view.render import byte_size
 from ..common import ToolContext, replaces_nothing
 from .assemble import Focused, Shown, assemble
 from .request import plural
@@ -137,6 +138,26 @@ def page_text(shown_files: Sequence[Shown], where: str, notes: Sequence[str], su
     return grep_text(where, body, [*notes, summary])
 
 
+def by_folder(counts: Sequence[tuple[str, int]]) -> list[str]:
+    """The rows of a files-only page: ``path (N matches)`` per file (paths sorted), except that
+    two or more files in a row from one folder come under its path, ``folder/``, each as
+    ``  name (N matches)``: a deep folder's path is written once, not once per file."""
+    rows: list[str] = []
+    i = 0
+    while i < len(counts):
+        folder = os.path.dirname(counts[i][0])
+        j = i
+        while j < len(counts) and os.path.dirname(counts[j][0]) == folder:
+            j += 1
+        if j - i > 1 and folder:
+            rows.append(shown(folder + "/"))
+            rows.extend(f"  {shown(os.path.basename(p))} ({plural(n, 'match')})" for p, n in counts[i:j])
+        else:
+            rows.extend(f"{shown(p)} ({plural(n, 'match')})" for p, n in counts[i:j])
+        i = j
+    return rows
+
+
 def files_only(
     ctx: ToolContext,
     call_id: str,
@@ -148,15 +169,16 @@ def files_only(
     notes: Sequence[str] = (),
     no_match: str | None = None,
 ) -> ToolResult:
-    """The files that match, ``path (N matches)`` one per line, paged over files, ``notes`` before the
-    summary; ``no_match``: the summary when nothing matched (default ``no_matches(where)``)."""
+    """The files that match, ``path (N matches)`` one per line (``by_folder``: files of one folder
+    under its path), paged over files, ``notes`` before the summary; ``no_match``: the summary
+    when nothing matched (default ``no_matches(where)``)."""
     if total and first > len(files):
         raise InvalidArgument(
             f"offset={first} is past the last file: {plural(len(files), 'file')} match; "
             f"use an offset from 1 to {len(files)}."
         )
     page = files[first - 1 : first - 1 + cap]
-    rows = [f"{shown(ctx.workspace.display(f.path))} ({plural(f.count, 'match')})" for f in page]
+    rows = by_folder([(ctx.workspace.display(f.path), f.count) for f in page])
     last = first + len(page) - 1
     if not total:
         summary = no_match or no_matches(where)

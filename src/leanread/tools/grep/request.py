@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ...counts import plural as plural
 from ...errors import InvalidArgument
+from ...view.counts import plural as plural
 
 NAME = "grep"
 
@@ -38,30 +38,9 @@ FACTS: dict[str, object] = {
     "read_context": READ_CONTEXT,
 }
 
-#: Model-facing description of each parameter (MCP input schema, CLI help).
-PARAMETERS: dict[str, str] = {
-    "pattern": "Rust regex: escape ( [ { . * + ? | to match them literally; no look-around or back-references.",
-    "path": "Folder or file to search, relative to the workspace root. Default: the root.",
-    "glob": "Only paths matching this glob, e.g. *.py, src/**/*.ts, !*.min.js.",
-    "type": "Only files of this ripgrep type, e.g. py, js, ts, rust, go.",
-    "case_insensitive": "true: ignore case.",
-    "context": "Lines to show around each match.",
-    "before": "Lines to show before each match.",
-    "after": "Lines to show after each match.",
-    "max_results": f"Matches to show. Default: {MAX_RESULTS}.",
-    "offset": "1-based number of the first match (with files_only: file) to show, to page on.",
-    "files_only": "true: only the matching files, with their match counts.",
-    "include_ignored": "true: also search files that .gitignore, .ignore or .rgignore rules leave out (never secrets "
-    "on the deny list).",
-    "focus": 'A complete question, e.g. "Where is the retry delay computed?": a long result keeps only the matches '
-    "most relevant to it.",
-    "symbol": 'Instead of pattern: a name\'s uses, e.g. "Store.get".',
-}
-
-
 @dataclass(frozen=True)
 class GrepRequest:
-    """The parameters of one ``grep`` call (see ``PARAMETERS``); ``type`` is ``file_type`` here."""
+    """The parameters of one ``grep`` call (see ``SPEC``); ``type`` is ``file_type`` here."""
 
     pattern: str
     path: str | None = None

@@ -8,17 +8,17 @@ import os
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from ...render import binary_skipped
-from ...search import FileHits, RgOptions, count_files, search_json
-from ...search_fallback import Searched, search_or_literal
-from ...search_files import type_globs
-from ...textfile import shown
-from ...workspace import Resolved
+from ...files.ripgrep import FileHits, RgOptions, count_files, search_json
+from ...files.search_files import type_globs
+from ...files.textfile import shown
+from ...files.workspace import Resolved
+from ...view.render import binary_skipped
 from ..common import DenyFilter, ToolContext
 from ..leftout import LeftOut, left_out
 from .census import Started
 from .decoded import places, search_decoded, too_big_note
 from .lines import Prepared, prepare
+from .literal import Searched, search_or_literal
 from .mirror import Decoded
 
 

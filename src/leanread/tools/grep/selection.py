@@ -15,11 +15,11 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import replace
 
-from ...counts import plural
-from ...search import RgOptions
-from ...search_files import has_files, list_files, type_globs
-from ...textfile import shown
-from ...workspace import Resolved
+from ...files.ripgrep import RgOptions
+from ...files.search_files import has_files, list_files, type_globs
+from ...files.textfile import shown
+from ...files.workspace import Resolved
+from ...view.counts import plural
 from ..common import DenyFilter, ToolContext
 from .render import no_matches
 

@@ -20,9 +20,50 @@ envelope, the facts line, the metadata, attached instructions).
 
 from __future__ import annotations
 
+from ...config.settings import READ_MODES
+from ...view.formats import FORMATS
+from ..spec import READ_ONLY, Param, ToolSpec, count, flag, string
+from .call import read_call
 from .focus import OUTLINE_FOCUS_NOTE
 from .outline import OUTLINE_SHARE
 from .pipeline import READERS, run
 from .request import NAME, PARAMETERS, ReadRequest
 
-__all__ = ["NAME", "OUTLINE_FOCUS_NOTE", "OUTLINE_SHARE", "PARAMETERS", "READERS", "ReadRequest", "run"]
+__all__ = ["NAME", "OUTLINE_FOCUS_NOTE", "OUTLINE_SHARE", "PARAMETERS", "READERS", "SPEC", "ReadRequest", "run"]
+
+_P = PARAMETERS
+
+SPEC = ToolSpec(
+    NAME,
+    (
+        string("path", _P["path"]),
+        Param("match_id", "string", _P["match_id"], hidden=True),
+        string("symbol", _P["symbol"]),
+        count("offset", _P["offset"], 0),
+        count("limit", _P["limit"], 1),
+        Param("format", "string", _P["format"], default="plain", enum=FORMATS),
+        flag("fresh", _P["fresh"]),
+        count("char_offset", _P["char_offset"], 1),
+        count("context_before", _P["context_before"], 0, hidden=True),
+        count("context_after", _P["context_after"], 0, hidden=True),
+        Param("mode", "string", _P["mode"], enum=READ_MODES),
+        string("focus", _P["focus"]),
+    ),
+    READ_ONLY,
+    read_call,
+    # the command lists the window first, then the match, then the rest
+    cli_order=(
+        "path",
+        "offset",
+        "limit",
+        "format",
+        "char_offset",
+        "match_id",
+        "context_before",
+        "context_after",
+        "mode",
+        "symbol",
+        "focus",
+        "fresh",
+    ),
+)

@@ -7,18 +7,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ...diffing import DiffLine, format_hunk, hunks, moved_clause, moved_runs, window_lines
-from ...formats import Format, decorate
-from ...frame import Own
-from ...knowledge import Knowledge, KnownLine, as_known, hunks_known, ranges_of
-from ...ledger import LineRange
-from ...marks import marker_pays
-from ...render import Window, render_unchanged, unchanged_marker, unchanged_note
-from ...textfile import TextFile
+from ...code.diffs import DiffLine, hunks, moved_runs, window_lines
+from ...ledger.knowledge import Knowledge, KnownLine, as_known, hunks_known, ranges_of
+from ...ledger.store import LineRange
 from ...tokens import count_tokens
-from ...workspace import Resolved
-from ..common import ToolContext
-from .shared import render, render_lines
+from ...view.formats import decorate
+from ...view.frame import Own
+from ...view.hunks import format_hunk, moved_clause
+from ...view.marks import marker_pays
+from ...view.render import Window, render_unchanged, unchanged_marker, unchanged_note
+from .shared import Page
 
 
 @dataclass
@@ -60,11 +58,10 @@ def _known_runs(window: Window, knowledge: Knowledge) -> list[tuple[int, int, Kn
     return runs
 
 
-def _elided_of(
-    ctx: ToolContext, resolved: Resolved, text_file: TextFile, window: Window, fmt: Format, knowledge: Knowledge
-) -> Output:
+def _elided_of(page: Page) -> Output:
     """The window with each run of lines the model already has replaced by a marker, where the
     marker pays (``marker_pays``)."""
+    window, knowledge, fmt = page.window, page.knowledge, page.job.fmt
     body: list[str] = []
     shown: list[int] = []
     placed: list[int] = []  # lines a marker stands for: the model now has them under these numbers
@@ -83,17 +80,16 @@ def _elided_of(
         shown.extend(n for n in range(a, b + 1) if n not in cut)
     changed = None
     if knowledge.changed_since is not None and points_to:
-        changed = f"({resolved.display} changed since you read it; the lines marked unchanged are as you saw them.)"
-    text = render_lines(ctx, resolved, text_file, window, body, note=changed)
+        changed = f"({page.display} changed since you read it; the lines marked unchanged are as you saw them.)"
+    text = page.render_lines(body, note=changed)
     mode = "elided" if points_to else "full"
     return Output(text, ranges_of(shown), list(dict.fromkeys(points_to)), mode, renumbered=tuple(placed))
 
 
-def _stub_of(
-    ctx: ToolContext, resolved: Resolved, text_file: TextFile, window: Window, knowledge: Knowledge
-) -> Output | None:
+def _stub_of(page: Page) -> Output | None:
     """The stub when the model has every line of the window of this very version and the stub
     pays (``marker_pays``)."""
+    window, knowledge = page.window, page.knowledge
     if not knowledge.unchanged or not window.lines or knowledge.missing(window.first, window.last):
         return None
     if window.cut_lines or any(knowledge.lines[n].then != n for n in range(window.first, window.last + 1)):
@@ -101,7 +97,8 @@ def _stub_of(
     if not marker_pays(unchanged_note(window), window.lines):
         return None
     calls = sorted({knowledge.lines[n].call_id for n in range(window.first, window.last + 1)}, key=_call_order)
-    text = render_unchanged(resolved.display, window, ctx.limits, final_newline=text_file.final_newline)
+    final_newline = page.lines.text_file.final_newline
+    text = render_unchanged(page.display, window, page.job.ctx.limits, final_newline=final_newline)
     return Output(text, (), calls, "stub")
 
 
@@ -133,14 +130,13 @@ def _implied_lines_known(
     return True
 
 
-def _diff_of(
-    ctx: ToolContext, resolved: Resolved, text_file: TextFile, window: Window, knowledge: Knowledge
-) -> Output | None:
+def _diff_of(page: Page) -> Output | None:
     """The window as a unified diff against the version the model saw, when it saw every line
     the diff leaves out or removes."""
+    window, knowledge = page.window, page.knowledge
     if knowledge.opcodes is None or knowledge.seen_text is None or window.cut_lines:
         return None
-    lines = window_lines(knowledge.opcodes, knowledge.seen_text, text_file.lines, window.first, window.last)
+    lines = window_lines(knowledge.opcodes, knowledge.seen_text, page.lines.text_file.lines, window.first, window.last)
     if lines is None or all(line.tag == " " for line in lines):
         return None
     groups = hunks(lines, context=1)
@@ -156,57 +152,38 @@ def _diff_of(
     outside = [(n, knowledge.lines[n].then) for n in range(window.first, window.last + 1) if n not in in_hunks]
     moved = moved_clause(moved_runs(outside))
     header = Own(
-        f"({resolved.display} changed since you read it. Lines {window.first}-{window.last} as a diff against "
+        f"({page.display} changed since you read it. Lines {window.first}-{window.last} as a diff against "
         f"what you were shown; lines outside the hunks are unchanged{';' + moved if moved else ''}.)"
     )
-    text = render_lines(ctx, resolved, text_file, window, [header, *body], shown_as="diff")
+    text = page.render_lines([header, *body], shown_as="diff")
     window_numbers = tuple(range(window.first, window.last + 1))
     return Output(text, ranges_of(in_hunks), calls, "diff", renumbered=window_numbers)
 
 
-def answer_of(
-    ctx: ToolContext,
-    resolved: Resolved,
-    text_file: TextFile,
-    window: Window,
-    fmt: Format,
-    knowledge: Knowledge,
-    fresh: bool,
-    named: bool = False,
-) -> Output:
+def answer_of(page: Page, fresh: bool) -> Output:
     """The cheapest truthful answer: the full window, a stub, a diff, or the window with markers
-    (when ``named``, the window is a definition asked for by name: shown from its first line, or
-    as a stub, a diff or markers only when the model has every line of it). ``knowledge``: what the model has
-    as text (``Knowledge.as_text``)."""
-    full = Output(render(ctx, resolved, text_file, window, fmt), window.full_ranges, [], "full")
-    chosen = _cheapest(ctx, resolved, text_file, window, fmt, knowledge, fresh, full, named)
+    (``fresh``: the full window). A definition asked for by name (``Page.named``) is shown from its
+    first line, or as a stub, a diff or markers only when the model has every line of it."""
+    full = Output(page.render(), page.window.full_ranges, [], "full")
+    chosen = _cheapest(page, fresh, full)
     chosen.full_tokens = full.tokens
     return chosen
 
 
-def _cheapest(
-    ctx: ToolContext,
-    resolved: Resolved,
-    text_file: TextFile,
-    window: Window,
-    fmt: Format,
-    knowledge: Knowledge,
-    fresh: bool,
-    full: Output,
-    named: bool,
-) -> Output:
-    if fresh or fmt != "plain" or knowledge.seen_hash is None or not window.lines:
+def _cheapest(page: Page, fresh: bool, full: Output) -> Output:
+    if fresh or page.job.fmt != "plain" or page.knowledge.seen_hash is None or not page.window.lines:
         return full  # line numbers were asked for: a stub or markers would not give them
-    stub = _stub_of(ctx, resolved, text_file, window, knowledge)
+    stub = _stub_of(page)
     if stub is not None and stub.tokens < full.tokens:
         return stub
-    diff = _diff_of(ctx, resolved, text_file, window, knowledge)
+    diff = _diff_of(page)
     if diff is not None and diff.tokens * 2 < full.tokens:
         return diff
-    elided = _elided_of(ctx, resolved, text_file, window, fmt, knowledge)
+    elided = _elided_of(page)
+    window = page.window
     whole = len(elided.renumbered) == len(window.lines)  # markers only: the model has every line
     if whole and not marker_pays(unchanged_note(window), window.lines):
         return full  # they must pay as the stub they stand in for would
-    if named and not whole:
+    if page.named and not whole:
         return full  # a definition asked for by name is not cut up by markers
     return elided if elided.tokens < full.tokens else full

@@ -5,10 +5,10 @@ from __future__ import annotations
 import os
 
 from ...errors import InvalidArgument, PathError
-from ...names import show_path
-from ...render import render_window, select_window
+from ...files.names import show_path
 from ...result import ToolResult
 from ...tokens import count_tokens
+from ...view.render import render_window, select_window
 from .focus import unfocused
 from .request import Job, first_line
 from .shared import window_metadata

@@ -8,7 +8,7 @@ from dataclasses import replace
 from ... import documents
 from ...documents import registry as document_registry
 from ...errors import InvalidArgument
-from ...textfile import TextFile, content_hash
+from ...files.textfile import TextFile, content_hash
 from ..common import new_instructions
 from .request import Job
 from .shared import Lines, load_document

@@ -10,11 +10,11 @@ from typing import Any
 
 from ...documents import ImagePayload
 from ...documents import images as document_images
+from ...files.textfile import content_hash
 from ...memo import LRU
-from ...render import envelope
 from ...result import ImageData, ToolResult
-from ...textfile import content_hash
 from ...tokens import count_tokens
+from ...view.render import envelope
 from ..common import knowledge_of, new_instructions, record_view
 from .focus import unfocused
 from .request import Job

@@ -5,7 +5,7 @@ notebook JSON, a notebook is read as the text file it is, to edit it."""
 from __future__ import annotations
 
 from ... import documents
-from ...textfile import content_hash
+from ...files.textfile import content_hash
 from .document import extracted_lines
 from .request import Job
 from .shared import Lines, load_document

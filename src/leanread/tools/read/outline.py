@@ -7,25 +7,33 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
+from ...code.outline import (
+    HEAD_TAIL_LINES,
+    Outline,
+    Symbol,
+    find_symbol,
+    head_and_tail,
+    language_of,
+    outline,
+    shown_lines,
+)
+from ...code.outlinehead import head_lines
 from ...errors import InvalidArgument
-from ...knowledge import Knowledge, ranges_of
-from ...outline import HEAD_TAIL_LINES, Outline, Symbol, find_symbol, head_and_tail, language_of, outline, shown_lines
-from ...render import render_outline, render_outline_unchanged
+from ...files.textfile import IndexedLines, content_hash, load_text
+from ...ledger.knowledge import Knowledge, ranges_of
 from ...result import ToolResult
-from ...textfile import IndexedLines, TextFile, content_hash
 from ...tokens import count_tokens
-from ...workspace import Resolved
-from ..common import ToolContext, knowledge_of, load_text, record_view
-from .shared import facts_of, sight
+from ...view.render import render_outline, render_outline_unchanged
+from ..common import knowledge_of, record_view
+from .shared import Opened, facts_of, sight
 
 
-def big(ctx: ToolContext, resolved: Resolved, text_file: TextFile) -> bool:
+def big(opened: Opened) -> bool:
     """Whether a whole-file read gets the outline in ``auto`` mode."""
-    lines = len(text_file.lines)
+    limits, resolved = opened.job.ctx.limits, opened.resolved
+    lines = len(opened.text_file.lines)
     # A file of a few huge lines (minified code) is already compact as read cuts it.
-    return lines > ctx.limits.outline_lines or (
-        resolved.size > ctx.limits.outline_bytes and lines > 2 * HEAD_TAIL_LINES
-    )
+    return lines > limits.outline_lines or (resolved.size > limits.outline_bytes and lines > 2 * HEAD_TAIL_LINES)
 
 
 #: A whole read of a big file that fits one window gets its outline only when the outline is at
@@ -42,12 +50,13 @@ class Map:
     whole: tuple[int, ...]
 
 
-def map_of(ctx: ToolContext, resolved: Resolved, text_file: TextFile, start: int) -> Map:
+def map_of(opened: Opened, start: int) -> Map:
     """The outline of the file, its definitions from line ``start`` on."""
+    ctx, resolved, text_file = opened.job.ctx, opened.resolved, opened.text_file
     total = len(text_file.lines)
     if isinstance(text_file.lines, IndexedLines):  # too big to parse: head and tail through the index
         made = head_and_tail(total)
-        held = {n: load_text(ctx, resolved, n, 1).lines[n - 1] for n in shown_lines(made)}
+        held = {n: load_text(resolved, ctx.limits, n, 1).lines[n - 1] for n in shown_lines(made)}
         line_of: Callable[[int], str] = held.__getitem__
     else:
         made = outline(resolved.display, text_file.lines)
@@ -61,12 +70,13 @@ def map_of(ctx: ToolContext, resolved: Resolved, text_file: TextFile, start: int
     return Map(made, text, whole)
 
 
-def pays(ctx: ToolContext, resolved: Resolved, text_file: TextFile, mapped: Map) -> bool:
+def pays(opened: Opened, mapped: Map) -> bool:
     """Whether a whole read in ``auto`` mode gets the outline rather than the text: always for a
     file over one window. One that fits gets its text when the outline would be unsure (code that
     does not parse), would hide most of it (head and tail of a file that is not a log, one
     definition over half the file) or would cost over ``OUTLINE_SHARE`` of its bytes."""
-    fits = len(text_file.lines) <= ctx.limits.max_lines and resolved.size <= ctx.limits.max_bytes
+    limits, resolved = opened.job.ctx.limits, opened.resolved
+    fits = len(opened.text_file.lines) <= limits.max_lines and resolved.size <= limits.max_bytes
     made = mapped.made
     if not fits:
         return True
@@ -81,19 +91,12 @@ def _one_body(made: Outline) -> bool:
     return any(not any(t is not s and s.first <= t.first and t.last <= s.last for t in made.symbols) for s in big)
 
 
-def read_outline(
-    ctx: ToolContext,
-    resolved: Resolved,
-    text_file: TextFile,
-    call_id: str,
-    attached: tuple[str, ...],
-    mapped: Map,
-    start: int,
-    fresh: bool,
-) -> ToolResult:
+def read_outline(opened: Opened, mapped: Map, start: int) -> ToolResult:
     """The outline ``mapped`` (of the file's definitions from line ``start`` on); its head,
     signature and tail lines count as seen. The same outline again, while the model still has it
-    and every line it shows, is a stub (unless ``fresh``)."""
+    and every line it shows, is a stub (unless the read is ``fresh``)."""
+    ctx, resolved, text_file, call_id = opened.job.ctx, opened.resolved, opened.text_file, opened.job.call_id
+    attached, fresh = opened.attached, opened.job.request.fresh
     made, text, whole = mapped.made, mapped.text, mapped.whole
     knowledge = knowledge_of(ctx, resolved, text_file)
     outline_view, as_lines = sight(resolved, f"outline@{start}", content_hash(text.encode()), len(text))
@@ -105,6 +108,9 @@ def read_outline(
     shown = () if earlier else ranges_of(whole)
     # outline rows: seen (an edit may change them), not held as text (``knowledge.INDEX_KINDS``)
     record_view(ctx, call_id, resolved, text_file, shown, kind="outline", knowledge=knowledge, instructions=attached)
+    runs = () if earlier else text_runs(made, whole)
+    if runs:  # the head (imports, a log's head and tail) is the file's text: a later read may mark it
+        record_view(ctx, call_id, resolved, text_file, runs, kind="read")
     tokens = count_tokens(text)
     metadata: dict[str, Any] = {
         "call_id": call_id,
@@ -125,6 +131,15 @@ def read_outline(
     return ToolResult(text, metadata=metadata)
 
 
+def text_runs(made: Outline, whole: tuple[int, ...]) -> tuple[tuple[int, int], ...]:
+    """The runs of lines an outline shows as the file's text, every line of the run in order
+    under its number: its head, the imports among its rows, a log's tail (of the lines in
+    ``whole``, those shown uncut); line ranges, 1-based and inclusive."""
+    text = {*head_lines(made.head), *head_lines(made.later)}
+    text |= set(range(made.tail, made.total + 1)) if made.tail else set()
+    return ranges_of(tuple(n for n in whole if n in text))
+
+
 def _earlier_outline(seen: Knowledge, knowledge: Knowledge, whole: tuple[int, ...]) -> str | None:
     """The call that gave this very outline, when it is still in the context window and the model
     has every line the outline shows whole, under the same number."""
@@ -135,16 +150,17 @@ def _earlier_outline(seen: Knowledge, knowledge: Knowledge, whole: tuple[int, ..
     return seen.lines[1].call_id
 
 
-def definition(resolved: Resolved, text_file: TextFile, name: str) -> tuple[Symbol, str | None]:
+def definition(opened: Opened, name: str) -> tuple[Symbol, str | None]:
     """The definition ``name`` of the file, and why its range may be off (see ``Outline.problem``).
 
     Raises:
         InvalidArgument: no such definition (or several), the reason named when the file does
             not parse.
     """
-    made = outline(resolved.display, text_file.lines)
+    display = opened.resolved.display
+    made = outline(display, opened.text_file.lines)
     try:
-        return find_symbol(made, name, resolved.display), made.problem
+        return find_symbol(made, name, display), made.problem
     except InvalidArgument as exc:
         if made.problem is None:
             raise

@@ -8,19 +8,20 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import replace
+from typing import Any
 
 from ...documents import registry as document_registry
-from ...knowledge import Knowledge
-from ...render import select_window
+from ...files.workspace import Resolved, read_regular_file
+from ...ledger.knowledge import Knowledge
 from ...result import ToolResult
 from ...tokens import count_tokens
-from ...workspace import Resolved, read_regular_file
+from ...view.render import select_window
 from ..common import ToolContext, audit_focus, knowledge_of, record_view
 from . import directory, document, image, notebook, text
-from .answer import answer_of
+from .answer import Output, answer_of
 from .focus import focus_whole_file, focus_window, unfocused
 from .request import Job, ReadRequest, check, first_line
-from .shared import Lines, plain_tokens, retyped, window_metadata, with_instructions
+from .shared import Lines, Page, plain_tokens, retyped, window_metadata, with_instructions
 
 #: A reader: the answer of one kind of thing, finished or as lines to serve; None when it is to be
 #: read as text instead (a notebook asked for as its JSON, a zip that holds no document).
@@ -62,14 +63,6 @@ def kind_of(ctx: ToolContext, resolved: Resolved) -> str:
     return document_registry.document_kind(resolved.display, head) or "text"
 
 
-def placed_by(knowledge: Knowledge, held: Knowledge, placed: tuple[int, ...]) -> Knowledge:
-    """What the model knows once an answer placed lines ``placed`` (markers, a diff's unchanged
-    lines) from what it ``held`` as text: ``knowledge`` with those lines owned as ``held`` says."""
-    if not placed:
-        return knowledge
-    return replace(knowledge, lines={**knowledge.lines, **{n: held.lines[n] for n in placed if n in held.lines}})
-
-
 def serve(job: Job, lines: Lines) -> ToolResult:
     """A window of ``lines``: the full window, a stub, a diff or the window with markers for
     lines the model has (``answer``), pruned to a focus question (``focus``), recorded in the
@@ -78,73 +71,93 @@ def serve(job: Job, lines: Lines) -> ToolResult:
     Raises:
         InvalidArgument: offset past the end.
     """
-    ctx, request, fmt, view, text_file = job.ctx, lines.request, job.fmt, lines.view, lines.text_file
-    limit = request.limit or ctx.limits.max_lines
-    first = first_line(request, view.display, len(text_file.lines))
-    window = select_window(text_file.lines, first, limit, ctx.limits, fmt)
-    knowledge = knowledge_of(ctx, view, text_file)
+    ctx, request, text_file = job.ctx, lines.request, lines.text_file
+    first = first_line(request, lines.view.display, len(text_file.lines))
+    window = select_window(text_file.lines, first, request.limit or ctx.limits.max_lines, ctx.limits, job.fmt)
+    knowledge = knowledge_of(ctx, lines.view, text_file)
     # what stubs, diffs and markers may stand for: lines held as text, not the match asked for
-    held = knowledge.as_text().without(request.anchor)
-    named = request.symbol is not None  # a definition asked for by name: not cut up by markers
-    focus = None
-    question = request.focus if lines.unpruned_as is None else None
-    whole = None
-    if question is not None and lines.focus_whole and not (window.first == 1 and window.stop == "eof"):
-        whole = focus_whole_file(
-            ctx,
-            view,
-            text_file,
-            fmt,
-            question,
-            held,
-            lambda w: answer_of(ctx, view, text_file, w, fmt, held, request.fresh, named),
-            request.fresh,
-            named,
-        )
-    if whole is not None:
-        window, answer, focus, unpruned = whole
-        audit_focus(ctx, "read", view.display, focus, unpruned, answer.text, "kept_lines" in focus)
-    else:
-        answer = answer_of(ctx, view, text_file, window, fmt, held, request.fresh, named)
+    page = Page(job, lines, window, knowledge.as_text().without(request.anchor))
+    answered = _answer(page)
+    if isinstance(answered, ToolResult):
+        return answered
+    page, answer, focus, full_tokens = answered
+    _record(page, answer, placed_by(knowledge, page.knowledge, answer.renumbered))
+    result = with_instructions(_result(page, answer, focus, full_tokens), lines.instructions)
+    return result if lines.unpruned_as is None else unfocused(ctx, result, job.request.focus, lines.unpruned_as)
+
+
+def _answer(page: Page) -> tuple[Page, Output, dict[str, Any] | None, int | None] | ToolResult:
+    """The page as answered (the whole file's, when a focus question was answered from it), the
+    answer, the ``focus`` metadata and the plain full window's tokens when the answer rendered
+    exactly that; or, when a focus question does not prune a big file's window, its outline."""
+    job, lines = page.job, page.lines
+    fresh = lines.request.fresh
+    question = lines.request.focus if lines.unpruned_as is None else None
+    if question is not None and lines.focus_whole and not (page.window.first == 1 and page.window.stop == "eof"):
+        whole = focus_whole_file(page, question, fresh)
+        if whole is not None:
+            page, (answer, focus, unpruned) = whole
+            audit_focus(job.ctx, "read", page.display, focus, unpruned, answer.text, "kept_lines" in focus)
+            return page, answer, focus, None
+    answer = answer_of(page, fresh)
     # the plain full window's tokens, when answer_of rendered exactly it (before focus prunes)
-    rendered_plain = whole is None and fmt == "plain" and lines.kind == "file" and lines.plain_request is None
+    rendered_plain = job.fmt == "plain" and lines.kind == "file" and lines.plain_request is None
     full_tokens = answer.full_tokens if rendered_plain else None
-    if question is not None and whole is None:
-        asked_limit = request.limit is not None
-        answer, focus, unpruned = focus_window(
-            ctx, view, text_file, window, fmt, question, asked_limit, held, answer, request.fresh, named
-        )
-        if lines.outline_instead is not None and answer.mode in ("full", "elided"):  # not pruned: its outline
-            return lines.outline_instead(focus.get("skipped") or focus.get("fail_open") or "not pruned")
-        audit_focus(ctx, "read", view.display, focus, unpruned, answer.text, "kept_lines" in focus)
+    if question is None:
+        return page, answer, None, full_tokens
+    answer, focus, unpruned = focus_window(page, question, lines.request.limit is not None, answer, fresh)
+    if lines.outline_instead is not None and answer.mode in ("full", "elided"):  # not pruned: its outline
+        return lines.outline_instead(focus.get("skipped") or focus.get("fail_open") or "not pruned")
+    audit_focus(job.ctx, "read", page.display, focus, unpruned, answer.text, "kept_lines" in focus)
+    return page, answer, focus, full_tokens
+
+
+def placed_by(knowledge: Knowledge, held: Knowledge, placed: tuple[int, ...]) -> Knowledge:
+    """What the model knows once an answer placed lines ``placed`` (markers, a diff's unchanged
+    lines) from what it ``held`` as text: ``knowledge`` with those lines owned as ``held`` says."""
+    if not placed:
+        return knowledge
+    return replace(knowledge, lines={**knowledge.lines, **{n: held.lines[n] for n in placed if n in held.lines}})
+
+
+def _record(page: Page, answer: Output, knowledge: Knowledge) -> None:
+    """What the answer showed, in the ledger under the read's call id (``knowledge``: what the
+    model knew of the file, with the lines the answer placed)."""
+    lines = page.lines
     attached = tuple(i.real for i in lines.instructions)
     record_view(
-        ctx,
-        job.call_id,
-        view,
-        text_file,
+        page.job.ctx,
+        page.job.call_id,
+        lines.view,
+        lines.text_file,
         answer.shown,
         kind="read",
-        knowledge=placed_by(knowledge, held, answer.renumbered),
+        knowledge=knowledge,
         renumbered=answer.renumbered,
         instructions=attached,
     )
+
+
+def _result(page: Page, answer: Output, focus: dict[str, Any] | None, full_tokens: int | None) -> ToolResult:
+    """The answer as the model sees it (``<type>`` the kind, a note when the file does not parse)
+    with its metadata: the window, the mode, the file's facts, the focus, the tokens of the plain
+    full read it stands for (``full_tokens``: known already when the answer rendered exactly it)."""
+    job, lines, window = page.job, page.lines, page.window
     shown = retyped(answer.text, lines.kind)
-    metadata = window_metadata(job.call_id, view.display, lines.kind, window, count_tokens(shown))
+    metadata = window_metadata(job.call_id, page.display, lines.kind, window, count_tokens(shown))
     instructions = [i.display for i in lines.instructions]
     metadata.update(
         mode=answer.mode, unchanged_since=answer.points_to or None, **lines.facts, instructions=instructions
     )
     if focus is not None:
         metadata["focus"] = focus
-    if full_tokens is None and (answer.mode != "full" or fmt != "plain" or lines.plain_request is not None):
-        asked = lines.plain_request or request
-        plain_first = first_line(asked, view.display, len(text_file.lines))
-        full_tokens = plain_tokens(ctx, view, text_file, plain_first, asked.limit, lines.kind)
+    if full_tokens is None and (answer.mode != "full" or job.fmt != "plain" or lines.plain_request is not None):
+        asked = lines.plain_request or lines.request
+        first = first_line(asked, page.display, len(lines.text_file.lines))
+        full_tokens = plain_tokens(job.ctx, lines.view, lines.text_file, first, asked.limit, lines.kind)
     if full_tokens is not None:
         metadata["full_tokens"] = full_tokens
     if lines.problem:  # the model should know the file does not parse (its own edit may have broken it)
         shown = f"{shown}\n({lines.problem}{lines.what}.)"
         metadata.update(problem=lines.problem, tokens=count_tokens(shown))
-    result = with_instructions(ToolResult(text=shown, metadata=metadata), lines.instructions)
-    return result if lines.unpruned_as is None else unfocused(ctx, result, job.request.focus, lines.unpruned_as)
+    return ToolResult(text=shown, metadata=metadata)

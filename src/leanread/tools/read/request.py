@@ -5,29 +5,25 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ...config import READ_MODES
+from ...config.settings import READ_MODES
 from ...errors import InvalidArgument, PastEnd
-from ...formats import FORMATS, Format
-from ...workspace import Resolved
+from ...files.workspace import Resolved
+from ...view.formats import FORMATS, Format
 from ..common import ToolContext
 
 NAME = "read"
 
 #: Model-facing description of each parameter (MCP input schema, CLI help).
 PARAMETERS: dict[str, str] = {
-    "path": "Relative to the workspace root, or absolute inside it. Default: the file you read last, from the line "
-    "after the last window you read of it.",
-    "offset": "First line to show, 1-based.",
-    "limit": "Lines to show.",
-    "format": "plain: lines as in the file; tab: `41<TAB>code`; colon: `41: code`; catn: `cat -n`; visible: tabs "
-    "as ^I, controls as ^X, `$` at line ends.",
-    "fresh": "true: the full text even of lines you already have.",
-    "char_offset": "With offset=N: line N from this 1-based character on (the rest of a cut line).",
-    "mode": "full: the lines even of a big file (of a notebook: its JSON, to edit it); outline: the outline of any "
-    "file.",
-    "symbol": 'One definition by name, e.g. "QuerySet.filter"; no path: search the workspace.',
-    "focus": 'A complete question, e.g. "How does parse_header handle quoted values?": only the lines relevant to it '
-    "are shown (outputs under 50 lines whole), the others as `… lines A-B omitted …`.",
+    "path": "Relative to the workspace root. Default: the last file read, after its last window.",
+    "offset": "First line, 1-based.",
+    "limit": "",
+    "format": "tab, colon, catn: with line numbers; visible: with tabs and line ends shown.",
+    "fresh": "true: the text even of lines you already have.",
+    "char_offset": "The rest of line offset, from this 1-based character on.",
+    "mode": "full: the text even of a big file (a notebook's JSON); outline: any file's outline.",
+    "symbol": 'A definition by name ("QuerySet.filter"); without path: found in the workspace.',
+    "focus": "A question: only the lines relevant to it are shown.",
     "match_id": "A grep match id (m4, from the result's metadata): the lines around that match, instead of path "
     "and offset.",
     "context_before": "With match_id: lines before the match. Default: 20.",

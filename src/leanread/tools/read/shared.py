@@ -12,16 +12,17 @@ from typing import Any
 from ... import documents
 from ...documents import registry as document_registry
 from ...errors import NotText
-from ...formats import Format
-from ...instructions import Instruction, reminder
+from ...files.textfile import TextFile
+from ...files.workspace import Resolved, read_regular_file
+from ...ledger.knowledge import Knowledge
 from ...memo import LRU
-from ...render import Window, file_facts, render_body, render_window, select_window
 from ...result import ToolResult
-from ...textfile import TextFile
 from ...tokens import count_tokens
-from ...workspace import Resolved, read_regular_file
+from ...view.formats import Format
+from ...view.render import Window, file_facts, render_body, render_window, select_window
 from ..common import ToolContext
-from .request import ReadRequest
+from ..instructions import Instruction, reminder
+from .request import Job, ReadRequest
 
 
 @dataclass(frozen=True)
@@ -52,6 +53,27 @@ class Lines:
     #: The request whose plain full read this one stands for, when not ``request`` (a symbol
     #: read: the whole file, as an agent without ``symbol=`` reads it).
     plain_request: ReadRequest | None = None
+
+
+@dataclass(frozen=True)
+class Opened:
+    """A text file opened for one read: the read (``job``), the file's text as decoded (whole, or
+    the window through the line index), and the instruction files this read attaches. The text
+    reader and the outline reader take it whole."""
+
+    job: Job
+    text_file: TextFile
+    instructions: list[Instruction]
+
+    @property
+    def resolved(self) -> Resolved:
+        """The path as ``Workspace.resolve`` checked it."""
+        return self.job.resolved
+
+    @property
+    def attached(self) -> tuple[str, ...]:
+        """The realpaths of the instruction files attached, as the ledger records them."""
+        return tuple(i.real for i in self.instructions)
 
 
 def window_metadata(call_id: str, display: str, kind: str, window: Window, tokens: int) -> dict[str, Any]:
@@ -89,7 +111,9 @@ def plain_tokens(
 
     def count() -> int:
         window = select_window(text_file.lines, first, limit or ctx.limits.max_lines, ctx.limits, "plain")
-        return count_tokens(retyped(render(ctx, view, text_file, window, "plain"), kind))
+        final_newline = text_file.final_newline
+        text = render_window(view.display, window, "plain", ctx.limits, final_newline=final_newline, facts=facts)
+        return count_tokens(retyped(text, kind))
 
     return _PLAIN_TOKENS.get_or_make(key, count)
 
@@ -107,41 +131,54 @@ def facts_of(text_file: TextFile) -> str | None:
     )
 
 
-def render_lines(
-    ctx: ToolContext,
-    resolved: Resolved,
-    text_file: TextFile,
-    window: Window,
-    body: list[str],
-    *,
-    note: str | None = None,
-    shown_as: str | None = None,
-) -> str:
-    """The window given as ``body`` (decorated lines, markers or diff hunks) in its envelope,
-    with the file's facts (``note`` above them)."""
-    facts = facts_of(text_file)
-    if note:
-        facts = f"{note}\n{facts}" if facts else note
-    return render_body(
-        resolved.display,
-        window,
-        body,
-        ctx.limits,
-        final_newline=text_file.final_newline,
-        facts=facts,
-        shown_as=shown_as,
-    )
+@dataclass(frozen=True)
+class Page:
+    """One window of a read being served: the read (``job``), the lines it serves (``lines``),
+    the window taken of them, and what the model holds of the file as text (``knowledge``,
+    ``Knowledge.as_text``: what a stub, a diff or a marker may stand for). Every step
+    of ``pipeline.serve`` (``answer``, ``focus``) takes it whole."""
 
+    job: Job
+    lines: Lines
+    window: Window
+    knowledge: Knowledge
 
-def render(ctx: ToolContext, resolved: Resolved, text_file: TextFile, window: Window, fmt: Format) -> str:
-    return render_window(
-        resolved.display,
-        window,
-        fmt,
-        ctx.limits,
-        final_newline=text_file.final_newline,
-        facts=facts_of(text_file),
-    )
+    @property
+    def display(self) -> str:
+        """The path as the model knows it."""
+        return self.lines.view.display
+
+    @property
+    def named(self) -> bool:
+        """The window is a definition asked for by name (``symbol=``): never cut up by markers."""
+        return self.lines.request.symbol is not None
+
+    def render(self, fmt: Format | None = None) -> str:
+        """The window in its envelope, each line decorated as ``fmt`` (default: the read's)."""
+        return render_window(
+            self.display,
+            self.window,
+            self.job.fmt if fmt is None else fmt,
+            self.job.ctx.limits,
+            final_newline=self.lines.text_file.final_newline,
+            facts=facts_of(self.lines.text_file),
+        )
+
+    def render_lines(self, body: list[str], *, note: str | None = None, shown_as: str | None = None) -> str:
+        """The window given as ``body`` (decorated lines, markers or diff hunks) in its envelope,
+        with the file's facts (``note`` above them)."""
+        facts = facts_of(self.lines.text_file)
+        if note:
+            facts = f"{note}\n{facts}" if facts else note
+        return render_body(
+            self.display,
+            self.window,
+            body,
+            self.job.ctx.limits,
+            final_newline=self.lines.text_file.final_newline,
+            facts=facts,
+            shown_as=shown_as,
+        )
 
 
 def with_instructions(result: ToolResult, instructions: list[Instruction]) -> ToolResult:

@@ -18,7 +18,7 @@ import tempfile
 from pathlib import Path
 from typing import ClassVar
 
-from ....ledger_sqlite import SQLiteLedger
+from ....ledger.sqlite_store import SQLiteLedger
 from ....session import Session
 from ..calls import GrepCall, ReadCall
 from ..strategy import Strategy, ripgrep_output

@@ -13,14 +13,14 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, ClassVar
 
-from ....config import Limits
-from ....dedup import call_number
-from ....ledger import MemoryLedger
-from ....render import cut_line
+from ....config.settings import Limits
+from ....ledger.dedup import call_number
+from ....ledger.store import MemoryLedger
 from ....result import ToolResult
 from ....session import Session
+from ....view.reconstruct import Divergence, View, apply_edit, apply_grep, apply_read, apply_refusal, apply_write
+from ....view.render import cut_line
 from ..calls import ChangeCall, GrepCall, ListCall, ReadCall, snapshot
-from ..reconstruct import Divergence, View, apply_edit, apply_grep, apply_read, apply_refusal, apply_write
 from ..searching import ripgrep_pattern
 from ..strategy import Strategy, plain_listing
 

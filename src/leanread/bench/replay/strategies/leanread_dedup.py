@@ -1,4 +1,4 @@
-"""leanread with the other ``dedup`` settings (``leanread.dedup``): ``on`` (stubs against any
+"""leanread with the other ``dedup`` settings (``leanread.ledger.dedup``): ``on`` (stubs against any
 earlier result still visible) and ``off`` (every read shows its text); the default ``recent`` is
 the ``leanread`` strategy. The reads pointing back at old results are noted (``STALE_AGES``), so
 the report shows what each setting costs and how often a stub would point at text a client that

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from ....view.reconstruct import apply_focus
 from ..calls import GrepCall, ReadCall
-from ..reconstruct import apply_focus
 from .leanread import Leanread
 
 

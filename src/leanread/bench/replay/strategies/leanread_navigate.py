@@ -3,8 +3,10 @@
 A grep whose one pattern asks where a name is defined (``def get_queryset``, ``class QuerySet\\b``,
 ``^\\s*function render``, ``func (s *Store) Get`` is not: only a keyword and a literal name, then
 nothing but ``(``, ``:``, ``\\b``, a space or the end) is answered by ``read(symbol=NAME)`` through
-the same Session: one definition comes back read (the model holds its lines, and a later read of
-them is a stub), several as the ranked list. A name the index does not define is searched as the
+the same Session, with the grep's one file or folder as its path (a file that does not define
+the name is refused, and the workspace is asked as the file read last sees it): one definition
+comes back read (the model holds its lines, and a later read of them is a stub), several as the
+ranked list. A name the index does not define is searched as the
 trace searched it (the grep is charged after the lookup's answer). Everything else is
 leanread-outline's.
 
@@ -24,7 +26,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from ....ledger import MemoryLedger
+from ....ledger.store import MemoryLedger
 from ....session import Session
 from ....symbols import drop_store, use_store
 from ....tokens import count_tokens
@@ -83,7 +85,7 @@ class LeanreadNavigate(LeanreadOutline):
         name = defined_name(call)
         if name is None:
             return super().grep(call)
-        result = self.session.read(symbol=name)
+        refused, result = self._lookup(call, name)
         kind = result.metadata.get("type")
         how = "definition" if kind == "file" else ("list" if result.metadata.get("definitions") else "none")
         self.notes[f"lookups: {how}"] += 1
@@ -94,15 +96,31 @@ class LeanreadNavigate(LeanreadOutline):
             file = snapshot(self.root, path)
             if file is not None:
                 first, last = int(result.metadata["offset"]), int(result.metadata["last_line"])
-                text = self.checked(ReadCall(path, first, last - first + 1, file, call.step), result)
+                text = "\n".join(
+                    [*refused, self.checked(ReadCall(path, first, last - first + 1, file, call.step), result)]
+                )
                 self.label = "lookup"
                 self.notes["lookup tokens"] += count_tokens(text)
                 return text
         self.label = "lookup"
-        self.notes["lookup tokens"] += count_tokens(result.text)
+        text = "\n".join([*refused, result.text])
+        self.notes["lookup tokens"] += count_tokens(text)
         if how == "none":
-            return "\n".join([result.text, super().grep(call)])
-        return result.text
+            return "\n".join([text, super().grep(call)])
+        return text
+
+    def _lookup(self, call: GrepCall, name: str) -> tuple[list[str], Any]:
+        """``read(symbol=name)`` in the one file or folder the grep searched, as an agent narrows it
+        (a file that does not define the name is refused: that refusal is charged, then the
+        workspace is asked, as the file read last sees the name); the workspace when it searched
+        the root or several paths. Returns the refusals' texts and the answer."""
+        paths = [p for p in call.paths if p.strip("./")]
+        if len(paths) == 1 and (self.root / paths[0]).exists():
+            narrowed = self.session.read(paths[0], symbol=name)
+            if not narrowed.is_error:
+                return [], narrowed
+            return [narrowed.text], self.session.read(symbol=name)
+        return [], self.session.read(symbol=name)
 
     def _grep_tokens(self, call: GrepCall) -> int:
         """Tokens of leanread's grep for ``call``, on a Session of its own (it records nothing here)."""

@@ -4,7 +4,7 @@
 Every line the agent uses later in a file it had as an outline (the lines of a later window, the
 lines an ``edit`` replaces) that no earlier output of this session showed (the outline's head and
 signatures, a window, a grep, a follow-up) is fetched first by a follow-up ``read`` through the
-same Session. What it reads for a line: the innermost definition that encloses it; where no
+same Session. What it reads for a line: the innermost definition listed in the outline that encloses it; where no
 definition encloses the line, or it lies outside every definition nested in the one that does (a
 class attribute, the lines between methods), a window from the line up to the next definition,
 at most 40 lines. The lines an op uses are one run, so what it lacks is read in one call, as a
@@ -28,13 +28,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar
 
+from ....code.outline import Outline, Symbol, find_symbol, outline, shown_lines
 from ....errors import InvalidArgument
-from ....outline import Outline, Symbol, find_symbol, outline, shown_lines
-from ....render import cut_line, outline_line_chars, render_outline
 from ....tokens import count_tokens
+from ....view.reconstruct import apply_outline, outline_rows
+from ....view.render import cut_line, outline_line_chars, render_outline
 from ..calls import FileSnapshot, ReadCall, snapshot
 from ..lineids import LineIds
-from ..reconstruct import apply_outline, outline_rows
 from ..strategy import MAX_BYTES, window
 from .leanread import Leanread
 
@@ -205,8 +205,9 @@ class LeanreadOutline(Leanread):
     def _span(made: Outline, file: FileSnapshot, n: int) -> Span:
         """What a follow-up for line ``n`` reads: the innermost definition around it, or the
         window from it to the next definition (at most WINDOW_LINES)."""
-        symbol = enclosing(made.symbols, n)
-        end = gap(made.symbols, symbol, n)
+        listed = tuple(s for s in made.symbols if s.listed)  # the rows the model was shown
+        symbol = enclosing(listed, n)
+        end = gap(listed, symbol, n)
         if symbol is None or end is not None:
             return Span(n, n + max(1, min(WINDOW_LINES, (end or file.total) - n + 1)) - 1, None)
         return Span(symbol.first, symbol.last, symbol)

@@ -1,0 +1,110 @@
+"""Rows of the SQLite ledger's tables to and from leanread's values, and the writes that several
+of the store's methods share (run inside the store's transaction, on its connection).
+
+Free-text columns hold the UTF-8 bytes of the string, ``surrogatepass`` so any Python ``str``, a
+non-UTF-8 file name included, round-trips (``blob``, ``text_of``).
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Sequence
+from typing import Any
+
+from .store import LineRange, NextWindow, ViewRecord
+
+COLUMNS = "call_id, path, content_hash, ranges, size, mtime_ns, kind, instructions, visible, seq"
+
+
+def blob(text: str) -> bytes:
+    """A string as stored in a BLOB column: UTF-8, lone surrogates kept (``surrogatepass``)."""
+    return text.encode("utf-8", "surrogatepass")
+
+
+def text_of(data: bytes) -> str:
+    """The inverse of ``blob``."""
+    return data.decode("utf-8", "surrogatepass")
+
+
+def compact_json(value: Any) -> str:
+    """Compact JSON (ASCII only, so lone surrogates survive as ``\\udcxx`` escapes)."""
+    return json.dumps(value, separators=(",", ":"))
+
+
+def ranges_json(record: ViewRecord) -> list[list[int]]:
+    """``[[a, b], …]``, with the origin as a third number where it differs from ``a``."""
+    origins = record.origins or tuple(a for a, _ in record.ranges)
+    return [[a, b] if o == a else [a, b, o] for (a, b), o in zip(record.ranges, origins, strict=True)]
+
+
+def row_to_record(row: tuple[Any, ...]) -> ViewRecord:
+    call_id, path, content_hash, ranges, size, mtime_ns, kind, instructions, visible, seq = row
+    triples = [(int(item[0]), int(item[1]), int(item[2]) if len(item) > 2 else None) for item in json.loads(ranges)]
+    spans: tuple[LineRange, ...] = tuple((a, b) for a, b, _ in triples)
+    origins = tuple(a if then is None else then for a, _, then in triples)
+    return ViewRecord(
+        call_id=text_of(call_id),
+        path=text_of(path),
+        content_hash=content_hash,
+        ranges=spans,
+        origins=origins if any(o != a for o, (a, _) in zip(origins, spans, strict=True)) else (),
+        size=size,
+        mtime_ns=mtime_ns,
+        kind=kind,
+        instructions=tuple(json.loads(instructions)),
+        visible=bool(visible),
+        seq=seq,
+    )
+
+
+def count_hide(conn: sqlite3.Connection, session: bytes) -> None:
+    """Bump the session's hide counter, inside the transaction that hid records."""
+    conn.execute(
+        "INSERT INTO counters (session, hides) VALUES (?, 1) ON CONFLICT (session) DO UPDATE SET hides = hides + 1",
+        (session,),
+    )
+
+
+#: A ``ViewRecord`` as the ``records`` columns after ``session`` hold it, its ``seq`` left out.
+RecordRow = tuple[bytes, bytes, str, str, int, int, str, str, int]
+
+
+def record_row(record: ViewRecord) -> RecordRow:
+    return (
+        blob(record.call_id),
+        blob(record.path),
+        record.content_hash,
+        compact_json(ranges_json(record)),
+        record.size,
+        record.mtime_ns,
+        record.kind,
+        compact_json(list(record.instructions)),
+        int(record.visible),
+    )
+
+
+def insert_records(conn: sqlite3.Connection, session: bytes, rows: Sequence[RecordRow]) -> range:
+    """Append ``rows`` to the session under its next seqs, in one counter step; run inside a write
+    transaction. Returns the seqs given, in order."""
+    [(last,)] = conn.execute(
+        "INSERT INTO counters (session, seqs) VALUES (?, ?) "
+        "ON CONFLICT (session) DO UPDATE SET seqs = seqs + excluded.seqs RETURNING seqs",
+        (session, len(rows)),
+    ).fetchall()
+    seqs = range(last - len(rows) + 1, last + 1)
+    conn.executemany(
+        f"INSERT INTO records (session, {COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        [(session, *row, seq) for row, seq in zip(rows, seqs, strict=True)],
+    )
+    return seqs
+
+
+def upsert_last_path(conn: sqlite3.Connection, session: bytes, path: str, next_window: NextWindow | None) -> None:
+    line, char = next_window or (None, None)
+    conn.execute(
+        "INSERT INTO last_paths (session, path, next_line, next_char) VALUES (?, ?, ?, ?) "
+        "ON CONFLICT (session) DO UPDATE SET path = excluded.path, next_line = excluded.next_line, "
+        "next_char = excluded.next_char",
+        (session, blob(path), line, char),
+    )

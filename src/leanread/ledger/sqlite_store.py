@@ -1,0 +1,509 @@
+"""The SQLite ``LedgerStore``: the default store, on disk, so a session resumed later keeps its dedup.
+
+One file holds every session of a user (or of a workspace, when the caller passes a path); it
+is opened in WAL mode, so readers never block the writer; a call id is handed out by one
+``INSERT … RETURNING`` and every other write that reads first (``record``, ``compact``,
+``rewind``) runs in a ``BEGIN IMMEDIATE`` transaction, so several processes (two ``leanread
+serve`` on one machine) can share the file without ever handing out the same call id or ``seq``
+twice, and records become visible in ``seq`` order. A statement keyed by call id names its index
+(``INDEXED BY records_by_call``): without statistics SQLite's planner takes the primary key for
+``call_id = ? AND visible = 1`` and reads the whole session. Within a process one connection
+serves every thread, guarded by a lock.
+
+The file's schema and its upgrades are in ``sqlite_schema``, rows to and from leanread's values
+in ``sqlite_rows``. Every failure of the file (corrupt, unreadable, locked too long, newer
+schema) is a one-sentence ``LeanreadError`` naming the file and the next step, never a raw
+``sqlite3`` traceback.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import sqlite3
+import threading
+import zlib
+from collections.abc import Collection, Iterable, Iterator, Sequence
+from dataclasses import replace
+from pathlib import Path
+from types import TracebackType
+
+from ..errors import LeanreadError
+from ..memo import Puts
+from .sqlite_rows import (
+    COLUMNS,
+    blob,
+    count_hide,
+    insert_records,
+    record_row,
+    row_to_record,
+    text_of,
+    upsert_last_path,
+)
+from .sqlite_schema import BUSY_TIMEOUT_MS, SCHEMA_VERSION, create_or_upgrade, default_ledger_path, switch_to_wal
+from .store import (
+    LastPath,
+    MatchLocation,
+    NextWindow,
+    ViewRecord,
+    match_id,
+    match_number,
+    unknown_call,
+)
+from .transcript import CallRecord, SessionSummary
+from .transcript_sqlite import encoded_call, insert_call, insert_encoded, select_call, select_calls, select_sessions
+from .viewcache import ViewCache
+
+__all__ = ["BUSY_TIMEOUT_MS", "SCHEMA_VERSION", "SQLiteLedger", "default_ledger_path", "shared_ledger"]
+
+
+class SQLiteLedger:
+    """A ``LedgerStore`` in a SQLite file; survives restarts and can be shared by processes.
+
+    Args:
+        path: the database file; created (with its folders) when missing. Default:
+            ``default_ledger_path()``. A new file is made readable by its owner only, since
+            it keeps the texts of the file versions shown.
+
+    Raises:
+        LeanreadError: the file (or its folder) cannot be created or opened, is not a leanread
+            ledger, is corrupt, or was written by a newer leanread (schema version above
+            ``SCHEMA_VERSION``). Every method raises it too when the file fails later (disk
+            full, locked by another process for more than ``BUSY_TIMEOUT_MS``, closed store).
+
+    Usable as a context manager; ``close()`` releases the file.
+    """
+
+    def __init__(self, path: str | os.PathLike[str] | None = None) -> None:
+        self.path = Path(os.fspath(path)) if path is not None else default_ledger_path()
+        self._lock = threading.Lock()
+        self._closed = False
+        self._puts = Puts()
+        self._views = ViewCache()
+        created = self._prepare_folder()
+        try:
+            self._conn = sqlite3.connect(
+                self.path,
+                timeout=BUSY_TIMEOUT_MS / 1000,
+                isolation_level=None,
+                check_same_thread=False,
+            )
+        except sqlite3.Error as exc:
+            raise self._error(exc) from exc
+        try:
+            self._open(created)
+        except sqlite3.Error as exc:
+            self._conn.close()
+            raise self._error(exc) from exc
+        except BaseException:
+            self._conn.close()
+            raise
+
+    # --- opening ---------------------------------------------------------------------------
+
+    def _prepare_folder(self) -> bool:
+        """Create the file's folder; returns whether the file is new."""
+        folder = self.path.parent
+        try:
+            if not folder.is_dir():
+                folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+            return not self.path.exists()
+        except OSError as exc:
+            raise LeanreadError(
+                f"Cannot create the folder {folder} for the leanread ledger ({exc.strerror or exc}); "
+                "pass another ledger path."
+            ) from exc
+
+    def _open(self, created: bool) -> None:
+        conn = self._conn
+        conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+        switch_to_wal(conn)
+        conn.execute("PRAGMA synchronous = NORMAL")
+        if created:
+            with contextlib.suppress(OSError):  # best effort: a file system without modes keeps the default
+                os.chmod(self.path, 0o600)
+        if self._schema_version() == SCHEMA_VERSION:
+            return
+        with self._transaction():
+            create_or_upgrade(conn, self.path)
+
+    def _schema_version(self) -> int:
+        row = self._conn.execute("PRAGMA user_version").fetchone()
+        return int(row[0])
+
+    def _error(self, exc: sqlite3.Error) -> LeanreadError:
+        """One sentence for a failure of the file: what happened to which file, and what to do."""
+        name = getattr(exc, "sqlite_errorname", "")
+        reason = str(exc) or name or type(exc).__name__
+        if name in ("SQLITE_BUSY", "SQLITE_LOCKED") or "locked" in reason:
+            return LeanreadError(
+                f"The ledger file {self.path} stayed locked by another process for more than "
+                f"{BUSY_TIMEOUT_MS // 1000} s; retry, or give each server its own ledger path."
+            )
+        if name in ("SQLITE_NOTADB", "SQLITE_CORRUPT") or "not a database" in reason or "malformed" in reason:
+            return LeanreadError(
+                f"The ledger file {self.path} is corrupt or not a leanread ledger ({reason}); "
+                "delete it (a new ledger is started) or pass another ledger path."
+            )
+        return LeanreadError(
+            f"Cannot use the ledger file {self.path} ({reason}); make sure it is a readable and writable "
+            "file on a local disk with space left, or pass another ledger path."
+        )
+
+    # --- plumbing --------------------------------------------------------------------------
+
+    @contextlib.contextmanager
+    def _guard(self) -> Iterator[sqlite3.Connection]:
+        """Hold the lock and turn every ``sqlite3`` failure into a ``LeanreadError``."""
+        with self._lock:
+            if self._closed:
+                raise LeanreadError(f"The ledger store of {self.path} is closed; open a new SQLiteLedger.")
+            try:
+                yield self._conn
+            except sqlite3.Error as exc:
+                raise self._error(exc) from exc
+
+    @contextlib.contextmanager
+    def _transaction(self) -> Iterator[sqlite3.Connection]:
+        """A write transaction taken up front (``BEGIN IMMEDIATE``); rolled back on any error."""
+        conn = self._conn
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            yield conn
+            conn.execute("COMMIT")
+        except BaseException:
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
+            raise
+
+    def close(self) -> None:
+        """Close the connection (idempotent); later calls raise ``LeanreadError``."""
+        with self._lock:
+            if not self._closed:
+                self._closed = True
+                self._conn.close()
+
+    def __enter__(self) -> SQLiteLedger:
+        return self
+
+    def __exit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        return f"SQLiteLedger({str(self.path)!r})"
+
+    # --- LedgerStore -----------------------------------------------------------------------
+
+    def new_call_id(self, session_id: str) -> str:
+        """A call id not yet used in ``session_id``: ``r1``, ``r2``, …, unique across processes."""
+        with self._guard() as conn:  # one statement: atomic on its own, across processes too
+            [(number,)] = conn.execute(
+                "INSERT INTO counters (session, calls) VALUES (?, 1) "
+                "ON CONFLICT (session) DO UPDATE SET calls = calls + 1 RETURNING calls",
+                (blob(session_id),),
+            ).fetchall()
+        return f"r{number}"
+
+    def record(self, session_id: str, record: ViewRecord) -> ViewRecord:
+        """Append ``record``; returns it with its ``seq`` set (1, 2, … per session)."""
+        session = blob(session_id)
+        row = record_row(record)
+        with self._guard(), self._transaction() as conn:
+            [first] = insert_records(conn, session, [row])
+        return replace(record, seq=first)
+
+    def finish_call(
+        self, session_id: str, records: Sequence[ViewRecord], last: LastPath | None, call: CallRecord | None
+    ) -> None:
+        """One call's kept writes (see ``LedgerStore.finish_call``) in one write transaction; the
+        rows and the transcript body are encoded before it begins."""
+        session = blob(session_id)
+        rows = [record_row(record) for record in records]
+        body = None if call is None else encoded_call(call)
+        with self._guard(), self._transaction() as conn:
+            if rows:
+                insert_records(conn, session, rows)
+            if last is not None:
+                upsert_last_path(conn, session, *last)
+            if body is not None:
+                insert_encoded(conn, session, body)
+
+    def views_of(self, session_id: str, path: str) -> list[ViewRecord]:
+        """Every record of ``path`` in the session, oldest first, visible or not; only those
+        added since this process last asked are read from the file (see ``viewcache``)."""
+        session, file = blob(session_id), blob(path)
+
+        def fetch(after: int) -> tuple[None, int, list[ViewRecord]]:
+            with self._guard() as conn:
+                conn.execute("BEGIN")  # one snapshot for the counter and the rows
+                try:
+                    counter = conn.execute("SELECT hides FROM counters WHERE session = ?", (session,)).fetchone()
+                    rows = conn.execute(
+                        f"SELECT {COLUMNS} FROM records WHERE session = ? AND path = ? AND seq > ? ORDER BY seq",
+                        (session, file, after),
+                    ).fetchall()
+                finally:
+                    if conn.in_transaction:
+                        conn.execute("COMMIT")
+            return None, (counter[0] if counter else 0), [row_to_record(row) for row in rows]
+
+        def hidden(seqs: list[int]) -> set[int]:
+            gone: set[int] = set()
+            with self._guard() as conn:
+                for start in range(0, len(seqs), 500):  # the held records still visible: few, looked up by key
+                    chunk = seqs[start : start + 500]
+                    marks = ", ".join("?" * len(chunk))
+                    rows = conn.execute(
+                        f"SELECT seq FROM records WHERE session = ? AND seq IN ({marks}) AND visible = 0",
+                        (session, *chunk),
+                    ).fetchall()
+                    gone.update(seq for (seq,) in rows)
+            return gone
+
+        return self._views.views(session_id, path, fetch, hidden)
+
+    def visible_instructions(self, session_id: str) -> set[str]:
+        """Instruction files attached to results still visible in the session."""
+        with self._guard() as conn:
+            rows = conn.execute(
+                "SELECT instructions FROM records INDEXED BY records_with_instructions "
+                "WHERE session = ? AND visible = 1 AND instructions != '[]'",
+                (blob(session_id),),
+            ).fetchall()
+        return {name for (files,) in rows for name in json.loads(files)}
+
+    def call_states(self, session_id: str) -> dict[str, bool]:
+        """Every call id of the session → whether any record of it is still visible."""
+        with self._guard() as conn:
+            rows = conn.execute(
+                "SELECT call_id, max(visible) FROM records WHERE session = ? GROUP BY call_id ORDER BY min(seq)",
+                (blob(session_id),),
+            ).fetchall()
+        return {text_of(call_id): bool(visible) for call_id, visible in rows}
+
+    def forget(self, session_id: str, call_ids: Iterable[str]) -> int:
+        """Mark the results of ``call_ids`` as gone; returns how many visible records were marked.
+        Unknown ids are ignored."""
+        session = blob(session_id)
+        ids = [(session, blob(call_id)) for call_id in set(call_ids)]
+        with self._guard() as conn:
+            if not ids:
+                return 0
+        with self._guard(), self._transaction() as conn:
+            cursor = conn.executemany(
+                "UPDATE records INDEXED BY records_by_call SET visible = 0 "
+                "WHERE session = ? AND call_id = ? AND visible = 1",
+                ids,
+            )
+            count_hide(conn, session)
+            return max(cursor.rowcount, 0)
+
+    def compact(self, session_id: str, up_to_call_id: str) -> int:
+        """Mark every result up to and including ``up_to_call_id`` as gone, with the lines carried
+        on their behalf later; returns how many visible records were marked.
+
+        Raises:
+            InvalidArgument: the session has no result with that call id.
+        """
+        owners = (
+            "seq <= ? OR call_id IN (SELECT call_id FROM records WHERE session = ? AND kind != 'carry' "
+            "GROUP BY call_id HAVING max(seq) <= ?)"
+        )
+        return self._hide_around(session_id, up_to_call_id, owners, uses=3)
+
+    def rewind(self, session_id: str, to_call_id: str) -> int:
+        """Mark every result after ``to_call_id`` (and every record made after it) as gone;
+        returns how many visible records were marked.
+
+        Raises:
+            InvalidArgument: the session has no result with that call id.
+        """
+        return self._hide_around(session_id, to_call_id, "seq > ?", uses=1)
+
+    def _hide_around(self, session_id: str, call_id: str, condition: str, *, uses: int) -> int:
+        """Hide the visible records matching ``condition``, whose ``?`` marks stand for the call's
+        place (its last own record) and, between them, the session."""
+        session = blob(session_id)
+        with self._guard(), self._transaction() as conn:
+            (limit,) = conn.execute(
+                "SELECT max(seq) FROM records INDEXED BY records_by_call "
+                "WHERE session = ? AND call_id = ? AND kind != 'carry'",
+                (session, blob(call_id)),
+            ).fetchone()
+            if limit is None:
+                raise unknown_call(call_id)
+            params: list[object] = [session]
+            params += [limit, session, limit] if uses == 3 else [limit]
+            cursor = conn.execute(
+                f"UPDATE records SET visible = 0 WHERE session = ? AND visible = 1 AND ({condition})", params
+            )
+            count_hide(conn, session)
+            return cursor.rowcount
+
+    def put_version(self, content_hash: str, text: str) -> None:
+        """Keep the logical text of a shown file version (shared by every session of the file)."""
+        if self._puts.seen(content_hash, text):
+            return
+        packed = zlib.compress(blob(text))
+        with self._guard() as conn:
+            conn.execute(
+                "INSERT INTO versions (hash, text) VALUES (?, ?) "
+                "ON CONFLICT (hash) DO UPDATE SET text = excluded.text WHERE text IS NOT excluded.text",
+                (content_hash, packed),
+            )
+
+    def get_version(self, content_hash: str) -> str | None:
+        """The text kept by ``put_version``, or None."""
+        with self._guard() as conn:
+            row = conn.execute("SELECT text FROM versions WHERE hash = ?", (content_hash,)).fetchone()
+        if row is None:
+            return None
+        try:
+            return text_of(zlib.decompress(row[0]))
+        except (zlib.error, UnicodeDecodeError, TypeError) as exc:
+            raise LeanreadError(
+                f"The ledger file {self.path} holds a damaged text for version {content_hash}; "
+                "delete the file (a new ledger is started) or pass another ledger path."
+            ) from exc
+
+    def set_last_path(self, session_id: str, path: str, next_window: NextWindow | None = None) -> None:
+        """Remember the file the session read last (as the model knows it) and where its next
+        window starts, in one row."""
+        with self._guard() as conn:
+            upsert_last_path(conn, blob(session_id), path, next_window)
+
+    def last_path(self, session_id: str) -> str | None:
+        """The path given to ``set_last_path`` last, or None."""
+        with self._guard() as conn:
+            row = conn.execute("SELECT path FROM last_paths WHERE session = ?", (blob(session_id),)).fetchone()
+        return None if row is None else text_of(row[0])
+
+    def next_window(self, session_id: str) -> NextWindow | None:
+        """The ``next_window`` given to ``set_last_path`` last, or None (also for a row of a version 4 file)."""
+        with self._guard() as conn:
+            row = conn.execute(
+                "SELECT next_line, next_char FROM last_paths WHERE session = ?", (blob(session_id),)
+            ).fetchone()
+        return None if row is None or row[0] is None else (int(row[0]), int(row[1]))
+
+    def sessions_under(self, root: str) -> list[str]:
+        """Ids of the sessions with a record of ``root`` or of a file inside it, sorted."""
+        base = root.rstrip("/")
+        prefix = blob(base + "/")
+        with self._guard() as conn:
+            rows = conn.execute(
+                "SELECT DISTINCT session FROM records WHERE path = ? OR substr(path, 1, ?) = ?",
+                (blob(base or "/"), len(prefix), prefix),
+            ).fetchall()
+        return sorted(text_of(session) for (session,) in rows)
+
+    def put_matches(self, session_id: str, matches: Sequence[MatchLocation]) -> list[str]:
+        """Keep grep hits ``(realpath, line)`` under the session's next ids ``m<n>``, numbered in
+        one write transaction, so two processes never hand out the same id; returns the ids."""
+        if not matches:
+            return []
+        session = blob(session_id)
+        with self._guard(), self._transaction() as conn:
+            (last,) = conn.execute(
+                "SELECT coalesce(max(number), 0) FROM matches WHERE session = ?", (session,)
+            ).fetchone()
+            conn.executemany(
+                "INSERT INTO matches (session, number, path, line) VALUES (?, ?, ?, ?)",
+                [(session, last + i + 1, blob(path), line) for i, (path, line) in enumerate(matches)],
+            )
+        return [match_id(last + i + 1) for i in range(len(matches))]
+
+    def get_match(self, session_id: str, match_id: str) -> MatchLocation | None:
+        """The ``(realpath, line)`` kept under ``match_id`` in this session, or None."""
+        number = match_number(match_id)
+        if number is None:
+            return None
+        with self._guard() as conn:
+            row = conn.execute(
+                "SELECT path, line FROM matches WHERE session = ? AND number = ?", (blob(session_id), number)
+            ).fetchone()
+        return None if row is None else (text_of(row[0]), int(row[1]))
+
+    # --- TranscriptStore -------------------------------------------------------------------
+
+    def record_call(self, session_id: str, call: CallRecord) -> CallRecord:
+        """Append ``call`` to the session's transcript (one insert); returns it numbered."""
+        with self._guard(), self._transaction() as conn:
+            return insert_call(conn, session_id, call)
+
+    def calls(
+        self, session_id: str, first: int = 1, limit: int | None = None, *, bodies: bool = True
+    ) -> list[CallRecord]:
+        """The session's calls numbered ``first`` on, at most ``limit``; see ``TranscriptStore``."""
+        with self._guard() as conn:
+            try:
+                return select_calls(conn, session_id, first, limit, bodies)
+            except ValueError as exc:
+                raise self._damaged("a tool call's text") from exc
+
+    def find_call(self, session_id: str, call_id: str) -> CallRecord | None:
+        """The last call of the session with ``call_id``, or None."""
+        with self._guard() as conn:
+            try:
+                return select_call(conn, session_id, call_id)
+            except ValueError as exc:
+                raise self._damaged(f"the text of call {call_id}") from exc
+
+    def sessions(self) -> list[SessionSummary]:
+        """Every session with a transcript, the most recently active first."""
+        with self._guard() as conn:
+            return select_sessions(conn)
+
+    def session_paths(self, session_id: str) -> list[str]:
+        """The files the session showed lines of, in the order first shown."""
+        with self._guard() as conn:
+            rows = conn.execute(
+                "SELECT path FROM records WHERE session = ? AND kind != 'call' GROUP BY path ORDER BY min(seq)",
+                (blob(session_id),),
+            ).fetchall()
+        return [text_of(path) for (path,) in rows]
+
+    def session_views(self, session_id: str, call_ids: Collection[str] | None = None) -> list[ViewRecord]:
+        """Every view record of the session, oldest first; only those of ``call_ids`` when given."""
+        session = blob(session_id)
+        with self._guard() as conn:
+            if call_ids is None:
+                rows = conn.execute(f"SELECT {COLUMNS} FROM records WHERE session = ? ORDER BY seq", (session,))
+                return [row_to_record(row) for row in rows.fetchall()]
+            found = [
+                row
+                for call_id in set(call_ids)
+                for row in conn.execute(
+                    f"SELECT {COLUMNS} FROM records INDEXED BY records_by_call WHERE session = ? AND call_id = ?",
+                    (session, blob(call_id)),
+                ).fetchall()
+            ]
+        return sorted((row_to_record(row) for row in found), key=lambda r: r.seq)
+
+    def _damaged(self, what: str) -> LeanreadError:
+        return LeanreadError(
+            f"The ledger file {self.path} holds {what} damaged; "
+            "delete the file (a new ledger is started) or pass another ledger path."
+        )
+
+
+_SHARED: dict[str, SQLiteLedger] = {}
+_SHARED_LOCK = threading.Lock()
+
+
+def shared_ledger(path: str | os.PathLike[str] | None = None) -> SQLiteLedger:
+    """One ``SQLiteLedger`` per file for the whole process (default ``default_ledger_path()``),
+    so every ``Session`` of a process shares one connection to it.
+
+    Raises:
+        LeanreadError: the file cannot be opened or is not a leanread ledger.
+    """
+    key = os.path.realpath(path if path is not None else default_ledger_path())
+    with _SHARED_LOCK:
+        store = _SHARED.get(key)
+        if store is None:
+            store = _SHARED[key] = SQLiteLedger(key)
+        return store
