@@ -1,0 +1,133 @@
+"""The closest text of a file to an old_string that was not found, for the ``NoMatch``
+refusal: candidate windows by rare lines and words, ranked by line similarity; the refusal quotes it.
+Pure; line numbers are 1-based."""
+
+from __future__ import annotations
+
+import bisect
+import difflib
+import re
+from collections.abc import Sequence
+from itertools import accumulate
+
+from ..errors import NoMatch
+from .edit_text import lines_of
+
+#: Lines of the file quoted at most in a NoMatch message.
+MAX_QUOTED_LINES = 8
+#: Characters of one quoted line at most in a NoMatch message.
+MAX_QUOTED_CHARS = 200
+# Finding the closest text for NoMatch: a word or line found in more lines than MAX_POSTINGS
+# does not vote; at most MAX_WORDS words of old_string (the longest) are looked for; the
+# MAX_CANDIDATES best-voted windows are compared line by line on MAX_SCORED_CHARS characters.
+MAX_POSTINGS = 1000
+MAX_WORDS = 200
+MAX_CANDIDATES = 30
+MAX_SCORED_CHARS = 200
+# Without votes, a file of at most MAX_BRUTE_LINES (lines x old_string's lines) is compared
+# window by window; a window less alike than MIN_BRUTE_SIMILARITY (0-1) is not quoted.
+MAX_BRUTE_LINES = 20_000
+MIN_BRUTE_SIMILARITY = 0.4
+_WORD = re.compile(r"\w{2,}")
+
+
+# --- the closest text, for NoMatch -----------------------------------------------------------------
+
+
+def _closest(text: str, file_lines: Sequence[str], old_lines: Sequence[str]) -> tuple[int, int] | None:
+    """0-based inclusive ``(first, last)`` of the window of ``file_lines`` (the lines of
+    ``text``) most like ``old_lines``, of the same height; None when nothing is alike.
+
+    Candidate windows come from votes, each weighted by its rarity: old lines found whole in the
+    file, and words (``\\w{2,}``) of old lines found anywhere, vote for the window that would
+    align them. The best-voted windows are ranked by the mean line-by-line similarity. Without
+    votes, a small file is searched window by window.
+    """
+    total = len(file_lines)
+    height = min(len(old_lines), total)
+    if height == 0:
+        return None
+    votes: dict[int, float] = {}
+
+    def vote(index: int, spots: Sequence[int], weight: float) -> None:
+        if len(spots) > MAX_POSTINGS:
+            return  # too common to tell windows apart
+        for spot in spots:
+            start = min(max(spot - index, 0), total - height)
+            votes[start] = votes.get(start, 0.0) + weight / len(spots)
+
+    wanted = {line.strip() for line in old_lines} - {""}
+    if not wanted:
+        return None  # only whitespace: nothing to compare
+    where: dict[str, list[int]] = {}
+    for number, line in enumerate(file_lines):
+        if (key := line.strip()) in wanted:
+            where.setdefault(key, []).append(number)
+    words_at: dict[str, list[int]] = {}
+    for index, line in enumerate(old_lines):
+        for word in set(_WORD.findall(line)):
+            words_at.setdefault(word, []).append(index)
+    words = sorted(words_at, key=lambda word: (-len(word), word))[:MAX_WORDS]
+    postings: dict[str, list[int]] = {}
+    if words:
+        starts = list(accumulate((len(line) + 1 for line in file_lines), initial=0))
+        pattern = re.compile(r"\b(?:" + "|".join(map(re.escape, words)) + r")\b")
+        for match in pattern.finditer(text):
+            spots = postings.setdefault(match.group(), [])
+            if len(spots) <= MAX_POSTINGS:
+                number = bisect.bisect_right(starts, match.start()) - 1
+                if not spots or spots[-1] != number:
+                    spots.append(number)
+    for index, line in enumerate(old_lines):
+        if (key := line.strip()) in where:
+            vote(index, where[key], 2.0)
+    for word in words:
+        if word in postings:
+            for index in words_at[word]:
+                vote(index, postings[word], 1.0)
+    wanted_lines = [line.strip()[:MAX_SCORED_CHARS] for line in old_lines[:height]]
+
+    def score(start: int) -> tuple[float, int]:
+        similar = sum(
+            difflib.SequenceMatcher(None, file_lines[start + i].strip()[:MAX_SCORED_CHARS], want).ratio()
+            for i, want in enumerate(wanted_lines)
+        )
+        return similar / height, -start
+
+    if votes:
+        best = max(sorted(votes, key=lambda start: (-votes[start], start))[:MAX_CANDIDATES], key=score)
+    elif total * height <= MAX_BRUTE_LINES:
+        # Nothing shared word for word (a typo in every word, one-letter words): a small file is
+        # searched whole, and its best window quoted only when it is fairly alike.
+        best = max(range(total - height + 1), key=score)
+        if score(best)[0] < MIN_BRUTE_SIMILARITY:
+            return None
+    else:
+        return None
+    return best, best + height - 1
+
+
+def no_match(text: str, old_lines: Sequence[str], display: str) -> NoMatch:
+    file_lines = lines_of(text) if text else []
+    if not file_lines:
+        return NoMatch(f"old_string was not found in {display}, which is empty; use write to give it content.")
+    window = _closest(text, file_lines, old_lines)
+    if window is None:
+        return NoMatch(
+            f"old_string was not found in {display}, and no text in it comes close; "
+            "read the lines you mean to change and copy old_string from them exactly."
+        )
+    first, last = window
+    span = f"line {first + 1}" if first == last else f"lines {first + 1}-{last + 1}"
+    height = last - first + 1
+    shown = f"first {MAX_QUOTED_LINES} of {height} shown; " if height > MAX_QUOTED_LINES else ""
+    quote = []
+    for number in range(first, min(last, first + MAX_QUOTED_LINES - 1) + 1):
+        line = file_lines[number]
+        if len(line) > MAX_QUOTED_CHARS:
+            line = line[:MAX_QUOTED_CHARS] + f"… ({len(line)} chars in all)"
+        quote.append(f"{number + 1}: {line}")
+    return NoMatch(
+        f"old_string was not found in {display}; the closest text is at {span} "
+        f"({shown}copy old_string exactly from the file's lines):\n" + "\n".join(quote)
+    )
