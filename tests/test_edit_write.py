@@ -27,7 +27,7 @@ def test_crlf_without_final_newline_case(session: Session, root: Path) -> None:
     assert not result.is_error, result.text
     assert (root / "w.txt").read_bytes() == b"one\r\ntwo\r\ngamma"
     assert result.text == (
-        "Edited w.txt: replaced 1 occurrence; lines 1-2 are now lines 1-2."
+        "Edited lines 1-2."
     )
 
 
@@ -204,7 +204,7 @@ def test_deleting_lines_says_so(session: Session, root: Path) -> None:
     (root / "a.txt").write_text("a\nb\nc\nd\n")
     session.read("a.txt")
     result = session.edit("a.txt", "b\nc\n", "")
-    assert result.text == "Edited a.txt: replaced 1 occurrence; lines 2-3 were removed."
+    assert result.text == "Removed lines 2-3."
     assert (root / "a.txt").read_text() == "a\nd\n"
 
 

@@ -160,24 +160,38 @@ def _excerpt(
     return out, ranges_of(n for n in numbers if len(lines[n - 1]) <= max_chars)
 
 
-def _summary(plan: EditPlan, display: str) -> str:
+def _numbers(first: int, last: int) -> str:
+    return str(first) if first == last else f"{first}-{last}"
+
+
+def _rule_note(plan: EditPlan) -> str:
+    if plan.rule == "exact":
+        return ""
+    note = f" (old_string matched by the {plan.rule} rule"
+    if plan.shift:
+        columns = "1 column" if abs(plan.shift) == 1 else f"{abs(plan.shift)} columns"
+        note += (
+            "; new_string kept as given, in the file's indentation"
+            if plan.kept_indent
+            else f"; new_string indented {columns} {'deeper' if plan.shift > 0 else 'shallower'}, as the file"
+        )
+    return note + ")"
+
+
+def _summary(plan: EditPlan) -> str:
+    """One line: which lines the edit replaced and their numbers now (``Edited lines 5-7, now
+    5-9.``), how many occurrences when more than one, and the rule when not ``exact``."""
     old_first, old_last = _span(plan.old_lines)
     new_first, new_last = _span(plan.new_lines)
-    times = "1 occurrence" if plan.count == 1 else f"{plan.count} occurrences"
-    rule = "" if plan.rule == "exact" else f", matched by the {plan.rule} rule"
-    if plan.shift:
-        more = "more" if plan.shift > 0 else "less"
-        columns = "1 column" if abs(plan.shift) == 1 else f"{abs(plan.shift)} columns"
-        rule += f" (the file indents these lines {columns} {more} than old_string; " + (
-            "new_string already had the file's indentation, so it was kept as given)"
-            if plan.kept_indent
-            else "new_string was shifted alike)"
-        )
     if new_last < new_first:  # whole lines removed
-        gone = "was" if old_first == old_last else "were"
-        return f"Edited {display}: replaced {times}{rule}; {span(old_first, old_last)} {gone} removed."
-    now = "is now" if old_first == old_last else "are now"
-    return f"Edited {display}: replaced {times}{rule}; {span(old_first, old_last)} {now} {span(new_first, new_last)}."
+        head = f"Removed {span(old_first, old_last)}"
+    else:
+        head = f"Edited {span(old_first, old_last)}"
+        if (new_first, new_last) != (old_first, old_last):
+            head += f", now {_numbers(new_first, new_last)}"
+    if plan.count > 1:
+        head = f"Replaced {plan.count} occurrences; {head[0].lower()}{head[1:]}"
+    return f"{head}{_rule_note(plan)}."
 
 
 def _plan_then(ctx: ToolContext, request: EditRequest, came: Arrival) -> EditPlan | None:
@@ -321,9 +335,7 @@ def run(ctx: ToolContext, request: EditRequest, call_id: str) -> ToolResult:
                 "replaced), so nothing was edited; read it again and retry."
             )
         plan, new_file, excerpt, warning, note = _write(ctx, request, call_id, current, came)
-    text = "\n".join(
-        [_summary(plan, resolved.display), *excerpt, *([warning] if warning else []), *([note] if note else [])]
-    )
+    text = "\n".join([_summary(plan), *excerpt, *([warning] if warning else []), *([note] if note else [])])
     metadata = {
         "call_id": call_id,
         "path": resolved.display,
