@@ -1,4 +1,5 @@
-"""What an edit's result shows the model: one line when the file got what it sent."""
+"""What an edit's result shows the model: one line when the file got what it sent; the lines it
+got otherwise, the rule in a note, and the line a parse warning names."""
 
 from __future__ import annotations
 
@@ -58,3 +59,132 @@ def test_the_summary_numbers_the_new_lines(tmp_path_factory: pytest.TempPathFact
     assert result.text == f"Edited line {line}{now}."
     written = (root / "a.py").read_text().splitlines()
     assert written[line - 1 : line + extra] == new.splitlines()
+
+
+# --- written otherwise: the rule in a note, the lines that show how ---------------------------------
+
+
+def test_a_shifted_new_string_shows_the_rule_and_its_first_line(root: Path) -> None:
+    text = "def f():\n    if ready:\n        go()\n    return 1\n"
+    session = _session(root, "f.py", text)
+    result = session.edit("f.py", "if ready:\n    go()", "if ready:\n    go()\n    log()")
+    assert result.text == (
+        "Edited lines 2-3, now 2-4 (old_string matched by the whitespace rule; new_string indented 4 columns "
+        "deeper, as the file).\n2:     if ready:"
+    )
+    assert (root / "f.py").read_text() == "def f():\n    if ready:\n        go()\n        log()\n    return 1\n"
+
+
+def test_a_new_string_in_the_files_indentation_is_kept_and_only_noted(root: Path) -> None:
+    text = "def f():\n    go()\n    return 1\n"
+    session = _session(root, "f.py", text)
+    result = session.edit("f.py", "        go()", "    stop()")
+    assert result.text == (
+        "Edited line 2 (old_string matched by the whitespace rule; new_string kept as given, in the file's "
+        "indentation)."
+    )
+
+
+def test_spaces_written_as_the_files_tabs_are_shown(root: Path) -> None:
+    text = "def f():\n\tif ready:\n\t\tgo()\n"
+    session = _session(root, "f.py", text)
+    result = session.edit("f.py", "    if ready:\n        go()", "    if ready:\n        stop()")
+    assert result.text == (
+        "Edited lines 2-3 (old_string matched by the whitespace rule).\n2: \tif ready:\n3: \t\tstop()"
+    )
+
+
+def test_a_line_sent_in_old_strings_indentation_is_shown_as_the_file_got_it(root: Path) -> None:
+    text = "def f():\n    a = 1\n    b = 2\n    return 3\n"
+    session = _session(root, "f.py", text)
+    # new_string's first line has the file's indentation (kept as given); its second, equal to
+    # old_string's, takes the file's own text back: 4 spaces, not the 8 the model sent
+    result = session.edit("f.py", "        a = 1\n        b = 2", "    a = 10\n        b = 2")
+    assert result.text == (
+        "Edited lines 2-3 (old_string matched by the whitespace rule; new_string kept as given, in the file's "
+        "indentation).\n3:     b = 2"
+    )
+    assert (root / "f.py").read_text() == "def f():\n    a = 10\n    b = 2\n    return 3\n"
+
+
+@pytest.mark.parametrize(
+    ("text", "old", "new", "shown"),
+    [
+        ("def f():\n\tif x:\n\t\tgo()\n", "if x:\n    go()", "if x:\n    go()\n    stop()", "2: \tif x:"),
+        ("class A:\n  def f(self):\n    go()\n", "def f(self):\n  go()", "def f(self):\n  stop()", "2:   def f(self):"),
+    ],
+)
+def test_a_shift_in_the_files_own_characters_shows_one_line(
+    root: Path, text: str, old: str, new: str, shown: str
+) -> None:
+    session = _session(root, "f.py", text)
+    result = session.edit("f.py", old, new)
+    assert result.text.split("\n")[1:] == [shown]
+    assert "new_string indented " in result.text.split("\n")[0]
+
+
+@given(
+    depth=st.sampled_from([0, 2, 4, 8]),
+    sent=st.sampled_from([0, 2, 4, 8]),
+    extra=st.lists(st.sampled_from([0, 2, 4, 6, 8, 12]), min_size=1, max_size=4),
+)
+@settings(max_examples=30, deadline=None)
+def test_no_line_written_otherwise_than_sent_and_noted_is_hidden(
+    tmp_path_factory: pytest.TempPathFactory, depth: int, sent: int, extra: list[int]
+) -> None:
+    root = tmp_path_factory.mktemp("ws")
+    pad, send = " " * depth, " " * sent
+    text = f"def f():\n{pad}if ready:\n{pad}    go()\n{pad}done()\n"
+    session = _session(root, "f.py", text)
+    old = f"{send}if ready:\n{send}    go()"
+    new_lines = [f"{send}if ready:", *(f"{send}{' ' * k}call_{i}()" for i, k in enumerate(extra))]
+    result = session.edit("f.py", old, "\n".join(new_lines))
+    if result.is_error:
+        return  # old_string as sent is in the file (the same depth): nothing to compare
+    head, *rows = result.text.split("\n")
+    shown = {int(row.split(":", 1)[0]) for row in rows if row[:1].isdigit()}
+    shift = 0
+    if "indented " in head:
+        columns = int(head.split("indented ")[1].split(" column")[0])
+        shift = columns if "deeper" in head else -columns
+    written = (root / "f.py").read_text().split("\n")
+    for number, line in enumerate(new_lines, start=2):
+        got = written[number - 1]
+        expected = " " * max(0, len(line) - len(line.lstrip()) + shift) + line.lstrip()
+        assert got == expected or number in shown, (result.text, got, expected)
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "rule"),
+    [
+        ("value_3 = compute(3)\r\nvalue_4 = compute(4)", "v3 = 3\r\nv4 = 4", "line-endings"),
+        ("3: value_3 = compute(3)\n4: value_4 = compute(4)", "v3 = 3\nv4 = 4", "line-numbers"),
+        ("3\tvalue_3 = compute(3)\n4\tvalue_4 = compute(4)", "3\tv3 = 3\n4\tv4 = 4", "line-numbers"),
+    ],
+)
+def test_a_rule_that_writes_new_string_as_given_is_only_noted(root: Path, old: str, new: str, rule: str) -> None:
+    session = _session(root, "a.py", BODY)
+    result = session.edit("a.py", old, new)
+    assert result.text == f"Edited lines 3-4 (old_string matched by the {rule} rule)."
+    assert (root / "a.py").read_text().splitlines()[2:4] == ["v3 = 3", "v4 = 4"]
+
+
+# --- a parse warning: the line it names, when the model did not write it ---------------------------
+
+
+def test_a_parse_warning_shows_the_line_it_names_outside_the_edit(root: Path) -> None:
+    text = "def f():\n    if x:\n        pass\n    y = 1\n    return y\n"
+    session = _session(root, "f.py", text)
+    result = session.edit("f.py", "    y = 1", "y = 1")
+    assert result.text == (
+        "Edited line 4.\n5:     return y\nWarning: f.py parsed before this edit and no longer does (Python: line 5: "
+        "unexpected indent); fix it with another edit unless you meant to."
+    )
+
+
+def test_a_parse_warning_inside_the_edit_shows_no_line(root: Path) -> None:
+    session = _session(root, "f.py", "def f():\n    return 1\n")
+    result = session.edit("f.py", "    return 1", "    return (1")
+    assert result.text.split("\n")[0] == "Edited line 2."
+    assert result.text.split("\n")[1].startswith("Warning: f.py parsed before this edit and no longer does (Python: ")
+    assert len(result.text.split("\n")) == 2

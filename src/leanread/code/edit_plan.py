@@ -37,7 +37,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Literal
 
 from ..errors import InvalidArgument, MarkerInEdit, NoChange
@@ -69,8 +69,12 @@ class EditPlan:
             rule matched (negative: shallower; tabs at the tab width that made the match
             consistent); new_string was moved by as much unless ``kept_indent``; 0 for every
             other rule.
+        tab: the tab width ``shift`` is counted at.
         kept_indent: new_string's first line already had the file's indentation of the matched
             first line, so new_string was taken as given rather than shifted.
+        given: new_string as the rule took it (line endings as ``"\\n"``, copied line numbers
+            taken off), before any re-indentation: what the model expects written, but for
+            ``shift``.
     """
 
     new_text: str
@@ -79,7 +83,9 @@ class EditPlan:
     old_lines: tuple[tuple[int, int], ...]
     new_lines: tuple[tuple[int, int], ...]
     shift: int = 0
+    tab: int = 4
     kept_indent: bool = False
+    given: str = field(default="", compare=False)
 
 
 # --- the cascade -----------------------------------------------------------------------------------
@@ -158,11 +164,11 @@ def plan_edit(text: str, old: str, new: str, *, replace_all: bool = False, displ
 
     matches = substring_matches(view, old, plain_new, replace_all=replace_all)
     if matches:
-        return _plan(text, view, "exact", matches)
+        return replace(_plan(text, view, "exact", matches), given=plain_new)
 
     old_n, new_n = _normalise_endings(old), _normalise_endings(new)
     if old_n != old and (matches := substring_matches(view, old_n, new_n, replace_all=replace_all)):
-        return _plan(text, view, "line-endings", matches)
+        return replace(_plan(text, view, "line-endings", matches), given=new_n)
 
     numbered = strip_numbers(old_n)
     stripped = numbered is not None and bool(numbered.text.strip())
@@ -174,7 +180,7 @@ def plan_edit(text: str, old: str, new: str, *, replace_all: bool = False, displ
             view, numbered.text, new_s, replace_all=replace_all, line_start=True, prefer_line=numbered.first
         )
         if matches:
-            return _plan(text, view, "line-numbers", matches)
+            return replace(_plan(text, view, "line-numbers", matches), given=new_s)
         old_n, new_n = numbered.text, new_s
 
     if visible_markers(old):
@@ -187,7 +193,9 @@ def plan_edit(text: str, old: str, new: str, *, replace_all: bool = False, displ
     loose = whitespace_matches(view, old_n, new_n, replace_all=replace_all, prefer_line=first)
     if loose:
         rule: Rule = "line-numbers+whitespace" if stripped else "whitespace"
-        return replace(_plan(text, view, rule, loose[0]), shift=loose[1], kept_indent=loose[2])
+        return replace(
+            _plan(text, view, rule, loose[0]), shift=loose[1], kept_indent=loose[2], tab=loose[3], given=new_n
+        )
 
     refuse_markers(old, argument="old_string")
     raise no_match(view, lines_of(old_n), display)

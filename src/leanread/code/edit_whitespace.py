@@ -20,7 +20,8 @@ def _indent(line: str) -> str:
     return line[: len(line) - len(line.lstrip())]
 
 
-def _width(indent: str, tab: int) -> int:
+def indent_width(indent: str, tab: int) -> int:
+    """Columns ``indent`` (spaces and tabs) spans, tabs stopping every ``tab`` columns."""
     column = 0
     for char in indent:
         column = (column // tab + 1) * tab if char == "\t" else column + 1
@@ -56,7 +57,9 @@ def _window_shift(file_lines: Sequence[str], start: int, old_lines: Sequence[str
             pairs.append((_indent(f), _indent(o)))
     # Of the tab widths that make the shift uniform, one that needs no shift explains it best.
     uniform = [
-        (tab, d.pop()) for tab in _TAB_SIZES if len(d := {_width(f, tab) - _width(o, tab) for f, o in pairs}) == 1
+        (tab, d.pop())
+        for tab in _TAB_SIZES
+        if len(d := {indent_width(f, tab) - indent_width(o, tab) for f, o in pairs}) == 1
     ]
     if not uniform:
         return None
@@ -84,11 +87,11 @@ def _reindent(line: str, shift: _Shift) -> str:
     indent = _indent(line)
     if indent in shift.mapping:
         return shift.mapping[indent] + line[len(indent) :]
-    width = max(0, _width(indent, shift.tab) + shift.delta)
-    bases = [f for f in shift.mapping.values() if _width(f, shift.tab) <= width]
-    base = max(bases, key=lambda f: _width(f, shift.tab), default="")
+    width = max(0, indent_width(indent, shift.tab) + shift.delta)
+    bases = [f for f in shift.mapping.values() if indent_width(f, shift.tab) <= width]
+    base = max(bases, key=lambda f: indent_width(f, shift.tab), default="")
     tabs = base.endswith("\t") if base else (shift.style or ("tab" if "\t" in indent else "space")) == "tab"
-    extra = width - _width(base, shift.tab)
+    extra = width - indent_width(base, shift.tab)
     rendered = "\t" * (extra // shift.tab) + " " * (extra % shift.tab) if tabs else " " * extra
     return base + rendered + line[len(indent) :]
 
@@ -118,10 +121,11 @@ def _keeps_file_indent(window: Sequence[str], old_lines: Sequence[str], new: str
 
 def whitespace_matches(
     text: str, old: str, new: str, *, replace_all: bool, prefer_line: int | None = None
-) -> tuple[list[Match], int, bool] | None:
+) -> tuple[list[Match], int, bool, int] | None:
     """Whole-line matches of old_string, forgiving whitespace (see ``_window_shift``), with the
-    columns the file's indentation differs from old_string's at the first match, and whether
-    new_string was kept as given there (``_keeps_file_indent``); or None.
+    columns the file's indentation differs from old_string's at the first match, whether
+    new_string was kept as given there (``_keeps_file_indent``), and the tab width those columns
+    are counted at; or None.
 
     Raises:
         MultipleMatches: several windows match and not ``replace_all``, unless exactly one starts
@@ -176,5 +180,5 @@ def whitespace_matches(
                 elif replacement.endswith("\n"):
                     replacement = replacement[:-1]  # the file has no final newline: add none
             matches.append((begin, end, replacement))
-        return matches, found[0][1].delta, kept[0]
+        return matches, found[0][1].delta, kept[0], found[0][1].tab
     return None

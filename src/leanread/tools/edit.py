@@ -8,7 +8,8 @@ from typing import NamedTuple
 
 from ..code.diffs import hunks, window_lines
 from ..code.edit_plan import EMPTY_OLD_STRING, EditPlan, plan_edit
-from ..code.syntax import parse_warning
+from ..code.edit_whitespace import indent_width
+from ..code.syntax import parse_warning_at
 from ..errors import EditError, InvalidArgument, MultipleMatches, NoMatch, NotAFile, PathChanged
 from ..files.names import parse_path
 from ..files.protected import refuse_config_change, refuse_protected_path
@@ -34,9 +35,7 @@ from .spec import EDITS, Arguments, ToolSpec, flag, string
 
 NAME = "edit"
 
-#: Lines of context shown around the change in the result.
-CONTEXT_LINES = 1
-#: Longest excerpt shown; a longer change shows its head and tail (the model wrote the middle).
+#: Lines an edit result shows at most; past them a note names the rest for a read.
 EXCERPT_LINES = 6
 
 
@@ -50,7 +49,7 @@ class _Written(NamedTuple):
     plan: EditPlan
     new_file: TextFile
     excerpt: list[str]
-    warning: str | None  # the file parses worse than before (``syntax.parse_warning``)
+    warning: str | None  # the file parses worse than before (``syntax.parse_warning_at``)
     note: str | None  # a step after the write failed (``remember_written``)
 
 
@@ -141,23 +140,63 @@ def _check_grant(resolved: Resolved, known: Knowledge, plan: EditPlan, lines: Se
         )
 
 
-def _excerpt(
-    lines: list[str], ranges: tuple[tuple[int, int], ...], max_chars: int
-) -> tuple[list[str], tuple[tuple[int, int], ...]]:
-    """Lines around the change, numbered ``41: code`` so the model can place them and cut like
-    ``read`` cuts them, and the ranges shown whole."""
-    first, last = _span(ranges)
-    lo, hi = max(1, min(first, last) - CONTEXT_LINES), min(len(lines), max(first, last) + CONTEXT_LINES)
-    numbers = list(range(lo, hi + 1))
-    if len(numbers) > EXCERPT_LINES:
-        half = EXCERPT_LINES // 2
-        numbers = numbers[:half] + numbers[-half:]
-    out: list[str] = []
-    for i, n in enumerate(numbers):
-        if i and n != numbers[i - 1] + 1:
-            out.append(f"… lines {numbers[i - 1] + 1}-{n - 1} omitted (your new_string) …")
-        out.append(f"{n}: {cut_line(lines[n - 1], max_chars)}")
-    return out, ranges_of(n for n in numbers if len(lines[n - 1]) <= max_chars)
+def _written_otherwise(lines: Sequence[str], plan: EditPlan) -> list[int]:
+    """Lines of the new text (1-based) written otherwise than the model sent them: compared with
+    ``plan.given`` range by range, trailing whitespace aside (the rule's note says it). Where
+    new_string was shifted, a line counts as sent when it is indented by the note's columns more
+    than sent, in the file's characters; elsewhere its indentation must be the one sent."""
+    if plan.rule not in ("whitespace", "line-numbers+whitespace"):
+        return []  # the other rules write new_string as given, as a substring
+    given = plan.given.split("\n")
+    if len(given) > 1 and given[-1] == "":
+        given.pop()
+    shifted = plan.shift != 0 and not plan.kept_indent
+
+    def same(written: str, sent: str) -> bool:
+        if written.strip() != sent.strip():
+            return False
+        if not written.strip():
+            return True
+        lead, sent_lead = written[: len(written) - len(written.lstrip())], sent[: len(sent) - len(sent.lstrip())]
+        if not shifted:
+            return lead == sent_lead
+        return indent_width(lead, plan.tab) == max(0, indent_width(sent_lead, plan.tab) + plan.shift)
+
+    out: list[int] = []
+    for first, last in plan.new_lines:
+        written = list(lines[first - 1 : last])
+        if len(written) != len(given):
+            out.extend(range(first, last + 1))
+            continue
+        out.extend(first + i for i, (w, g) in enumerate(zip(written, given, strict=True)) if not same(w, g))
+    return out
+
+
+def _shown_lines(lines: Sequence[str], plan: EditPlan, warning_line: int | None) -> list[int]:
+    """The lines an edit result shows, numbered: those written otherwise than sent (and, where
+    new_string was shifted, its first line, to show the indentation), and the line a parse
+    warning names when the model did not write it."""
+    shown = set(_written_otherwise(lines, plan))
+    if plan.shift and not plan.kept_indent:
+        first = next((n for a, b in plan.new_lines for n in range(a, b + 1) if lines[n - 1].strip()), None)
+        shown |= {first} if first is not None else set()
+    written = {n for a, b in plan.new_lines for n in range(a, b + 1)}
+    if warning_line is not None and warning_line not in written and 1 <= warning_line <= len(lines):
+        shown.add(warning_line)
+    return sorted(shown)
+
+
+def _excerpt(lines: Sequence[str], numbers: list[int], max_chars: int) -> tuple[list[str], tuple[tuple[int, int], ...]]:
+    """The first ``EXCERPT_LINES`` of ``numbers`` as ``41: code`` rows, cut like ``read`` cuts
+    them, a note naming the others for a read, and the ranges shown whole."""
+    head, rest = numbers[:EXCERPT_LINES], numbers[EXCERPT_LINES:]
+    rows = [f"{n}: {cut_line(lines[n - 1], max_chars)}" for n in head]
+    if rest:
+        more = "1 more line" if len(rest) == 1 else f"{len(rest)} more lines"
+        rows.append(
+            f"({more} written otherwise, to line {rest[-1]}: read offset={rest[0]}, limit={rest[-1] - rest[0] + 1}.)"
+        )
+    return rows, ranges_of(n for n in head if len(lines[n - 1]) <= max_chars)
 
 
 def _numbers(first: int, last: int) -> str:
@@ -295,14 +334,15 @@ def _write(ctx: ToolContext, request: EditRequest, call_id: str, resolved: Resol
         display=resolved.display,
     )
     new_file = decoded_for_write(ctx, data, resolved.display)
-    warning = parse_warning(resolved.display, old_text, plan.new_text, _span(plan.new_lines)[0])
+    found = parse_warning_at(resolved.display, old_text, plan.new_text, _span(plan.new_lines)[0])
+    warning, warning_line = found if found else (None, None)
     replace_if_unchanged(resolved.real, resolved.display, original, data)
     # written: from here on nothing raises, the result says what was done
     carried = _carried(ctx, resolved.real, new_file, plan)
-    # the model wrote new_string itself: it needs to see the lines only when the file got other text
-    # than it sent (a rule other than exact matched, or the indentation shifted) or parses worse
-    as_sent = plan.rule == "exact" and not plan.shift and warning is None
-    excerpt, shown = ([], ()) if as_sent else _excerpt(list(new_file.lines), plan.new_lines, ctx.limits.max_line_chars)
+    # the model wrote new_string itself: it is shown only the lines the file got otherwise than it
+    # sent them, and the line a parse warning names
+    numbers = _shown_lines(new_file.lines, plan, warning_line)
+    excerpt, shown = _excerpt(new_file.lines, numbers, ctx.limits.max_line_chars)
     seen = ranges_of([n for a, b in (*shown, *plan.new_lines) for n in range(a, b + 1)])
     note = remember_written(ctx, call_id, resolved.real, new_file, seen, kind="edit", knowledge=carried)
     return _Written(plan, new_file, excerpt, warning, note)

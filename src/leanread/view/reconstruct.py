@@ -262,7 +262,9 @@ def apply_edit(view: View, result: ToolResult, old: str, new: str) -> None:
     shifted = {(k if k < a else k + (d - c) - (b - a)): v for k, v in view.lines.items() if not a <= k <= b}
     _shift_loose(view, a, b, (d - c) - (b - a))
     call = result.metadata["call_id"]
-    shifted.update({c + i: (text, frozenset({call})) for i, text in enumerate(block)})
+    # new_string shifted as the note says: the model holds those lines only where the result shows them
+    keep = not (old_n not in joined and "; new_string indented " in summary)
+    shifted.update({c + i: (text, frozenset({call})) for i, text in enumerate(block) if keep})
     for row in result.text.split("\n")[1:]:  # the numbered excerpt around the change, when shown
         if match := EXCERPT.match(row):
             number, text = int(match.group(1)), match.group(2)
