@@ -1,5 +1,6 @@
 """What an edit's result shows the model: one line when the file got what it sent; the lines it
-got otherwise, the rule in a note, and the line a parse warning names."""
+got otherwise, the rule in a note, the line a parse warning names; and, when old_string is not
+found, only the lines of the closest text that differ from it, or none when no text is alike."""
 
 from __future__ import annotations
 
@@ -10,6 +11,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from leanread import MemoryLedger, Session
+from leanread.code.edit_plan import plan_edit
+from leanread.errors import NoMatch
 
 BODY = "".join(f"value_{n} = compute({n})\n" for n in range(1, 31))
 
@@ -188,3 +191,70 @@ def test_a_parse_warning_inside_the_edit_shows_no_line(root: Path) -> None:
     assert result.text.split("\n")[0] == "Edited line 2."
     assert result.text.split("\n")[1].startswith("Warning: f.py parsed before this edit and no longer does (Python: ")
     assert len(result.text.split("\n")) == 2
+
+
+# --- not found: only the closest lines that differ from old_string ---------------------------------
+
+
+def _no_match(text: str, old: str) -> str:
+    with pytest.raises(NoMatch) as err:
+        plan_edit(text, old, "x")
+    return str(err.value)
+
+
+@pytest.mark.parametrize(
+    ("typo_at", "first", "last"),
+    [(5, 3, 8), (3, 3, 8), (21, 2, 21), (12, 10, 14)],
+)
+def test_not_found_quotes_only_the_closest_lines_that_differ(typo_at: int, first: int, last: int) -> None:
+    lines = BODY.splitlines()
+    old = [line.replace(f"compute({typo_at})", f"compute({typo_at}, x)") for line in lines[first - 1 : last]]
+    message = _no_match(BODY, "\n".join(old))
+    assert message == (
+        f"old_string was not found in the file; lines {first}-{last} come closest, where 1 of "
+        f"{last - first + 1} lines differs (copy old_string exactly from the file's lines):\n"
+        f"{typo_at}: value_{typo_at} = compute({typo_at})"
+    )
+
+
+@pytest.mark.parametrize("missing", [4, 6, 9])
+def test_a_line_left_out_of_old_string_is_the_one_quoted(missing: int) -> None:
+    lines = BODY.splitlines()
+    old = [line for n, line in enumerate(lines[2:10], start=3) if n != missing]
+    message = _no_match(BODY, "\n".join(old))
+    assert message.split("\n")[1:] == [f"{missing}: value_{missing} = compute({missing})"]
+    assert ", where 1 of 7 lines differs (copy old_string exactly from the file's lines):" in message
+
+
+def test_old_string_with_a_line_more_quotes_the_window() -> None:
+    lines = BODY.splitlines()
+    old = [*lines[2:4], "extra = 1", *lines[4:6]]
+    message = _no_match(BODY, "\n".join(old))
+    assert message.split("\n") == [
+        "old_string was not found in the file; lines 3-7 come closest (copy old_string exactly from the file's lines):",
+        *(f"{n}: value_{n} = compute({n})" for n in range(3, 8)),
+    ]
+
+
+def test_not_found_with_every_line_different_quotes_the_window() -> None:
+    message = _no_match(BODY, "value_3 = compute(3, a)\nvalue_4 = compute(4, b)")
+    assert message == (
+        "old_string was not found in the file; lines 3-4 come closest (copy old_string exactly from "
+        "the file's lines):\n3: value_3 = compute(3)\n4: value_4 = compute(4)"
+    )
+
+
+@pytest.mark.parametrize(
+    "old",
+    [
+        "if feature_names:\n    names = [value_12 for i in tree_.feature]\nelse:\n    names = None",
+        "def test_offset_changes():\n    fig, ax = plt.subplots(value_3)\n    d1 = datetime.datetime(1997, 1, 1)",
+        "for value_1 in range(30):\n    total += value_1 * 2\n    print(total)",
+        "import compute\n\nresult = compute.everything(verbose=True)",
+    ],
+)
+def test_text_not_alike_is_not_quoted(old: str) -> None:
+    assert _no_match(BODY, old) == (
+        "old_string was not found in the file, and no text in it comes close; read the lines you mean to "
+        "change and copy old_string from them exactly."
+    )

@@ -1,6 +1,6 @@
 """The closest text of a file to an old_string that was not found, for the ``NoMatch``
-refusal: candidate windows by rare lines and words, ranked by line similarity; the refusal quotes it.
-Pure; line numbers are 1-based."""
+refusal: candidate windows by rare lines and words, ranked by line similarity; the refusal quotes
+the lines of it that differ from old_string. Pure; line numbers are 1-based."""
 
 from __future__ import annotations
 
@@ -25,9 +25,13 @@ MAX_WORDS = 200
 MAX_CANDIDATES = 30
 MAX_SCORED_CHARS = 200
 # Without votes, a file of at most MAX_BRUTE_LINES (lines x old_string's lines) is compared
-# window by window; a window less alike than MIN_BRUTE_SIMILARITY (0-1) is not quoted.
+# window by window.
 MAX_BRUTE_LINES = 20_000
-MIN_BRUTE_SIMILARITY = 0.4
+#: The closest window is quoted only when its text (lines stripped, joined) is at least this alike
+#: (difflib ratio, 0-1) to old_string's: below it, it is not the text the model meant (measured on
+#: the shared traces' refused edits: every window quoted below 0.31 was unrelated text; 0.49 and up
+#: were the place the model meant, edited since or misremembered).
+MIN_SIMILARITY = 0.4
 _WORD = re.compile(r"\w{2,}")
 
 
@@ -98,16 +102,43 @@ def _closest(text: str, file_lines: Sequence[str], old_lines: Sequence[str]) -> 
         best = max(sorted(votes, key=lambda start: (-votes[start], start))[:MAX_CANDIDATES], key=score)
     elif total * height <= MAX_BRUTE_LINES:
         # Nothing shared word for word (a typo in every word, one-letter words): a small file is
-        # searched whole, and its best window quoted only when it is fairly alike.
+        # searched whole.
         best = max(range(total - height + 1), key=score)
-        if score(best)[0] < MIN_BRUTE_SIMILARITY:
-            return None
     else:
+        return None
+    if _similarity(file_lines[best : best + height], old_lines) < MIN_SIMILARITY:
         return None
     return best, best + height - 1
 
 
+def _similarity(window: Sequence[str], old_lines: Sequence[str]) -> float:
+    """How alike (0-1) the window's text is to old_string's, lines stripped and cut to
+    MAX_SCORED_CHARS: a missing or extra line costs only its own characters."""
+    joined = ["\n".join(line.strip()[:MAX_SCORED_CHARS] for line in lines) for lines in (window, old_lines)]
+    return difflib.SequenceMatcher(None, joined[0], joined[1], autojunk=False).ratio()
+
+
+def _differing(window: Sequence[str], old_lines: Sequence[str]) -> list[int]:
+    """0-based indexes of the window's lines that old_string does not have, leading and trailing
+    whitespace aside (the whitespace rule forgives it once the rest matches), in line order
+    (aligned, so a line missing from old_string does not make every later line differ); empty
+    when old_string has a line more between lines the window shares with it (the whole window
+    shows that better). Lines of old_string past either end of the window do not count: the
+    window has old_string's height, so one line missing from old_string pushes one out."""
+    matcher = difflib.SequenceMatcher(
+        None, [w.strip() for w in window], [o.strip() for o in old_lines], autojunk=False
+    )
+    codes = matcher.get_opcodes()
+    inner = codes[1:-1] if len(codes) > 2 else []
+    if any(tag == "insert" for tag, *_ in inner):
+        return []
+    return [i for tag, i1, i2, _, _ in codes if tag in ("replace", "delete") for i in range(i1, i2)]
+
+
 def no_match(text: str, old_lines: Sequence[str], display: str) -> NoMatch:
+    """The refusal of an old_string that is not in ``text``: the closest window's lines that
+    old_string does not have, numbered (its whole window when old_string has only lines more, at
+    most MAX_QUOTED_LINES, each at most MAX_QUOTED_CHARS), or that nothing comes close."""
     file_lines = lines_of(text) if text else []
     if not file_lines:
         return NoMatch(f"old_string was not found in {display}, which is empty; use write to give it content.")
@@ -120,14 +151,19 @@ def no_match(text: str, old_lines: Sequence[str], display: str) -> NoMatch:
     first, last = window
     span = f"line {first + 1}" if first == last else f"lines {first + 1}-{last + 1}"
     height = last - first + 1
-    shown = f"first {MAX_QUOTED_LINES} of {height} shown; " if height > MAX_QUOTED_LINES else ""
+    differ = _differing(file_lines[first : last + 1], old_lines)
+    numbers = [first + i for i in differ] if differ else list(range(first, last + 1))
+    where = ""
+    if differ and len(differ) < height:
+        where = f", where {len(differ)} of {height} lines {'differs' if len(differ) == 1 else 'differ'}"
+    shown = f"first {MAX_QUOTED_LINES} of {len(numbers)} shown; " if len(numbers) > MAX_QUOTED_LINES else ""
     quote = []
-    for number in range(first, min(last, first + MAX_QUOTED_LINES - 1) + 1):
+    for number in numbers[:MAX_QUOTED_LINES]:
         line = file_lines[number]
         if len(line) > MAX_QUOTED_CHARS:
             line = line[:MAX_QUOTED_CHARS] + f"… ({len(line)} chars in all)"
         quote.append(f"{number + 1}: {line}")
     return NoMatch(
-        f"old_string was not found in {display}; the closest text is at {span} "
+        f"old_string was not found in {display}; {span} come{'s' if first == last else ''} closest{where} "
         f"({shown}copy old_string exactly from the file's lines):\n" + "\n".join(quote)
     )
