@@ -8,7 +8,6 @@ from typing import NamedTuple
 
 from ..code.diffs import hunks, window_lines
 from ..code.edit_plan import EMPTY_OLD_STRING, EditPlan, plan_edit
-from ..code.edit_whitespace import indent_width
 from ..code.syntax import parse_warning_at
 from ..errors import EditError, InvalidArgument, MultipleMatches, NoMatch, NotAFile, PathChanged
 from ..files.names import parse_path
@@ -19,7 +18,7 @@ from ..files.writeback import encode_edit, file_lock
 from ..ledger.knowledge import Knowledge, as_known, hunk_spans, hunks_known, know, patch_numbers, ranges_of
 from ..result import ToolResult
 from ..view.hunks import format_hunk
-from ..view.render import cut_line, span
+from ..view.render import span
 from .common import (
     ToolContext,
     decoded_for_write,
@@ -30,13 +29,11 @@ from .common import (
     replaces_nothing,
     whole_lines,
 )
+from .edit_result import excerpt, shown_lines, summary
 from .races import Arrival, arrival, changed_lines, changes_since, current_span, refusal
 from .spec import EDITS, Arguments, ToolSpec, flag, string
 
 NAME = "edit"
-
-#: Lines an edit result shows at most; past them a note names the rest for a read.
-EXCERPT_LINES = 6
 
 
 class EditRefused(EditError):
@@ -138,99 +135,6 @@ def _check_grant(resolved: Resolved, known: Knowledge, plan: EditPlan, lines: Se
             f"old_string spans {span(first, last)} of {resolved.display}, but you have not seen {span(lo, hi)} of "
             f"its current version, so nothing was edited; read {them} first ({_read_hint(lo, hi)}) and retry."
         )
-
-
-def _written_otherwise(lines: Sequence[str], plan: EditPlan) -> list[int]:
-    """Lines of the new text (1-based) written otherwise than the model sent them: compared with
-    ``plan.given`` range by range, trailing whitespace aside (the rule's note says it). Where
-    new_string was shifted, a line counts as sent when it is indented by the note's columns more
-    than sent, in the file's characters; elsewhere its indentation must be the one sent."""
-    if plan.rule not in ("whitespace", "line-numbers+whitespace"):
-        return []  # the other rules write new_string as given, as a substring
-    given = plan.given.split("\n")
-    if len(given) > 1 and given[-1] == "":
-        given.pop()
-    shifted = plan.shift != 0 and not plan.kept_indent
-
-    def same(written: str, sent: str) -> bool:
-        if written.strip() != sent.strip():
-            return False
-        if not written.strip():
-            return True
-        lead, sent_lead = written[: len(written) - len(written.lstrip())], sent[: len(sent) - len(sent.lstrip())]
-        if not shifted:
-            return lead == sent_lead
-        return indent_width(lead, plan.tab) == max(0, indent_width(sent_lead, plan.tab) + plan.shift)
-
-    out: list[int] = []
-    for first, last in plan.new_lines:
-        written = list(lines[first - 1 : last])
-        if len(written) != len(given):
-            out.extend(range(first, last + 1))
-            continue
-        out.extend(first + i for i, (w, g) in enumerate(zip(written, given, strict=True)) if not same(w, g))
-    return out
-
-
-def _shown_lines(lines: Sequence[str], plan: EditPlan, warning_line: int | None) -> list[int]:
-    """The lines an edit result shows, numbered: those written otherwise than sent (and, where
-    new_string was shifted, its first line, to show the indentation), and the line a parse
-    warning names when the model did not write it."""
-    shown = set(_written_otherwise(lines, plan))
-    if plan.shift and not plan.kept_indent:
-        first = next((n for a, b in plan.new_lines for n in range(a, b + 1) if lines[n - 1].strip()), None)
-        shown |= {first} if first is not None else set()
-    written = {n for a, b in plan.new_lines for n in range(a, b + 1)}
-    if warning_line is not None and warning_line not in written and 1 <= warning_line <= len(lines):
-        shown.add(warning_line)
-    return sorted(shown)
-
-
-def _excerpt(lines: Sequence[str], numbers: list[int], max_chars: int) -> tuple[list[str], tuple[tuple[int, int], ...]]:
-    """The first ``EXCERPT_LINES`` of ``numbers`` as ``41: code`` rows, cut like ``read`` cuts
-    them, a note naming the others for a read, and the ranges shown whole."""
-    head, rest = numbers[:EXCERPT_LINES], numbers[EXCERPT_LINES:]
-    rows = [f"{n}: {cut_line(lines[n - 1], max_chars)}" for n in head]
-    if rest:
-        more = "1 more line" if len(rest) == 1 else f"{len(rest)} more lines"
-        rows.append(
-            f"({more} written otherwise, to line {rest[-1]}: read offset={rest[0]}, limit={rest[-1] - rest[0] + 1}.)"
-        )
-    return rows, ranges_of(n for n in head if len(lines[n - 1]) <= max_chars)
-
-
-def _numbers(first: int, last: int) -> str:
-    return str(first) if first == last else f"{first}-{last}"
-
-
-def _rule_note(plan: EditPlan) -> str:
-    if plan.rule == "exact":
-        return ""
-    note = f" (old_string matched by the {plan.rule} rule"
-    if plan.shift:
-        columns = "1 column" if abs(plan.shift) == 1 else f"{abs(plan.shift)} columns"
-        note += (
-            "; new_string kept as given, in the file's indentation"
-            if plan.kept_indent
-            else f"; new_string indented {columns} {'deeper' if plan.shift > 0 else 'shallower'}, as the file"
-        )
-    return note + ")"
-
-
-def _summary(plan: EditPlan) -> str:
-    """One line: which lines the edit replaced and their numbers now (``Edited lines 5-7, now
-    5-9.``), how many occurrences when more than one, and the rule when not ``exact``."""
-    old_first, old_last = _span(plan.old_lines)
-    new_first, new_last = _span(plan.new_lines)
-    if new_last < new_first:  # whole lines removed
-        head = f"Removed {span(old_first, old_last)}"
-    else:
-        head = f"Edited {span(old_first, old_last)}"
-        if (new_first, new_last) != (old_first, old_last):
-            head += f", now {_numbers(new_first, new_last)}"
-    if plan.count > 1:
-        head = f"Replaced {plan.count} occurrences; {head[0].lower()}{head[1:]}"
-    return f"{head}{_rule_note(plan)}."
 
 
 def _plan_then(ctx: ToolContext, request: EditRequest, came: Arrival) -> EditPlan | None:
@@ -341,11 +245,11 @@ def _write(ctx: ToolContext, request: EditRequest, call_id: str, resolved: Resol
     carried = _carried(ctx, resolved.real, new_file, plan)
     # the model wrote new_string itself: it is shown only the lines the file got otherwise than it
     # sent them, and the line a parse warning names
-    numbers = _shown_lines(new_file.lines, plan, warning_line)
-    excerpt, shown = _excerpt(new_file.lines, numbers, ctx.limits.max_line_chars)
+    numbers = shown_lines(new_file.lines, plan, warning_line)
+    rows, shown = excerpt(new_file.lines, numbers, ctx.limits.max_line_chars)
     seen = ranges_of([n for a, b in (*shown, *plan.new_lines) for n in range(a, b + 1)])
     note = remember_written(ctx, call_id, resolved.real, new_file, seen, kind="edit", knowledge=carried)
-    return _Written(plan, new_file, excerpt, warning, note)
+    return _Written(plan, new_file, rows, warning, note)
 
 
 def run(ctx: ToolContext, request: EditRequest, call_id: str) -> ToolResult:
@@ -374,8 +278,8 @@ def run(ctx: ToolContext, request: EditRequest, call_id: str) -> ToolResult:
                 f"{resolved.display} changed while leanread was opening it (it or a folder on its path was "
                 "replaced), so nothing was edited; read it again and retry."
             )
-        plan, new_file, excerpt, warning, note = _write(ctx, request, call_id, current, came)
-    text = "\n".join([_summary(plan), *excerpt, *([warning] if warning else []), *([note] if note else [])])
+        plan, new_file, rows, warning, note = _write(ctx, request, call_id, current, came)
+    text = "\n".join([summary(plan), *rows, *([warning] if warning else []), *([note] if note else [])])
     metadata = {
         "call_id": call_id,
         "path": resolved.display,
