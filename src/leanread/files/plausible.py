@@ -70,10 +70,6 @@ _MIXED_SCRIPT = 12.0  # a letter in a word of letters of another script
 _GLUED_SYMBOL = 8.0  # a symbol between two letters of one word
 _OUTSIDE_ALPHABET = 6.0  # a Latin letter outside the alphabet of the text's language
 _ISLAND = 6.0  # a one-letter word that is no word (``_lone_letter_bits``)
-# An accented Latin letter standing alone that no language writes as a word (``ž ž the café``
-# for ``¾ ¾ the café``): rarer still, and its token is a common one (Czech, Polish, … words), so
-# the token counts alone would prefer it to the symbol it stands for.
-_LONE_LATIN = 12.0
 _CASE_FLIP = 6.0  # an upper-case letter right after a lower-case one, one of them non-ASCII
 NON_ASCII = re.compile(r"[^\x00-\x7f]")
 # Combining marks of the scripts legacy code pages hold (windows-1258 tone marks, Arabic harakat,
@@ -139,13 +135,13 @@ def _word_bits(word: str) -> float:
 def _lone_letter_bits(letter: str, words: list[str]) -> float:
     """``_ISLAND`` for a one-letter word that is no word: of a script that only one-letter words
     use on a line of longer ``words`` of one script each (``5 қ – or 10 қ`` for ``5 € – or 10 €``;
-    ``ч the perт`` for ``÷ the però``), or ``_LONE_LATIN`` for an accented Latin letter no
-    language of ``_ALPHABETS`` uses as a word (``the ľ`` for ``the ¾``)."""
+    ``ч the perт`` for ``÷ the però``), or an accented
+    Latin letter no language of ``_ALPHABETS`` uses as a word (``the ľ`` for ``the ¾``)."""
     script = script_of(letter)
     if script is None:
         return 0.0
     if script == "LATIN":
-        return 0.0 if letter.lower() in _ONE_LETTER_WORDS else _LONE_LATIN
+        return 0.0 if letter.lower() in _ONE_LETTER_WORDS else _ISLAND
     # A word of mixed scripts (``perт``) is itself a sign of a wrong reading, so it vouches for neither.
     longer: set[str | None] = set()
     for word in words:
