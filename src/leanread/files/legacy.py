@@ -115,7 +115,8 @@ class Choice:
             differ from the winner's and from each other's and read almost as well (costing
             under ``CLOSE_BITS`` more): the choice is a guess. Empty when it is clear.
         margin: the runner-up's cost minus the winner's, in bits; ``math.inf`` when no other
-            candidate decodes to a different text.
+            candidate decodes to a different text; negative when a more common encoding was
+            named over a cheaper reading that differs from it only in lone characters.
     """
 
     encoding: str
