@@ -238,10 +238,13 @@ def choose(data: bytes) -> Choice | None:
         return None
     best = found[0][0]
     close = tuple(codec for cost, codec, _ in found[1:] if cost - best < CLOSE_BITS)
-    common = _more_common_alike(found[0][1], ranked, sample, data)
-    if common is not None:  # no word tells them apart: the more common encoding, as a guess
+    passed: list[str] = []  # no word tells them apart: the more common encoding, as a guess
+    cost, codec = best, found[0][1]
+    while (common := _more_common_alike(codec, ranked, sample, data)) is not None:
+        passed.append(codec)
         cost, codec = common
-        others = (found[0][1], *(c for c in close if c != codec))
+    if passed:
+        others = tuple(dict.fromkeys(c for c in (*passed, *close) if c != codec))
         return Choice(codec, others[:MAX_ALTERNATIVES], best - cost)
     return Choice(found[0][1], close, found[1][0] - best if len(found) > 1 else math.inf)
 
