@@ -16,6 +16,7 @@ from typing import Any
 from ..code.outline import tree_sitter_parser
 from .facts import EXPORT, IMPORT, MODULE, REEXPORT, STAR, Binding, Definition, FileFacts, SourceLines, Use
 from .scan import bare_uses, receiver_before
+from .scripttypes import declared, type_names, typed_bindings
 
 _CLASSES = frozenset({"class_declaration", "abstract_class_declaration", "class"})
 _FUNCTIONS = frozenset({"function_declaration", "generator_function_declaration"})
@@ -120,13 +121,36 @@ class _Walk:
         self.members(node, name)
 
     def members(self, node: Any, name: str) -> None:
-        """The methods and fields of a class or interface ``node`` named ``name``."""
+        """The methods and fields of a class or interface ``node`` named ``name`` (a field's
+        declared type as its ``bases``; a constructor's ``private x: T`` is a field too)."""
         body = node.child_by_field_name("body")
         for member in body.named_children if body is not None else ():
             member_kind = _MEMBERS.get(member.type)
             member_name = member.child_by_field_name("name") or member.child_by_field_name("property")
             if member_kind and member_name is not None and member_name.type != "computed_property_name":
-                self.definition(f"{name}.{_text(member_name)}", member_kind, member, member_name, "member")
+                scope = "static" if any(c.type == "static" for c in member.children) else "member"
+                qualified = f"{name}.{_text(member_name)}"
+                self.definition(qualified, member_kind, member, member_name, scope, declared(member))
+                self.type_members(member.child_by_field_name("type"), qualified)
+                if member.type == "method_definition" and _text(member_name) == "constructor":
+                    self.parameter_properties(member, name)
+
+    def type_members(self, annotation: Any, name: str) -> None:
+        """The properties an inline object type (``x: { a: A; b(): void }``) gives ``name``."""
+        for part in annotation.named_children if annotation is not None else ():
+            if part.type == "union_type":
+                self.type_members(part, name)
+            elif part.type == "object_type":
+                self.members(_Body(part), name)
+
+    def parameter_properties(self, constructor: Any, name: str) -> None:
+        """``constructor(private x: T)``: the field ``name.x``."""
+        parameters = constructor.child_by_field_name("parameters")
+        for parameter in parameters.named_children if parameters is not None else ():
+            target = parameter.child_by_field_name("pattern")
+            modified = any(c.type in ("accessibility_modifier", "readonly") for c in parameter.children)
+            if modified and target is not None and target.type == "identifier":
+                self.definition(f"{name}.{_text(target)}", "property", parameter, target, "member", declared(parameter))
 
     def declarator(self, node: Any, outer: Any, prefix: str, scope: str) -> None:
         """``const x = …``: a definition; ``const x = require('m')`` and ``const {a} = require('m')``
@@ -142,10 +166,12 @@ class _Walk:
             return
         name = prefix + _text(target)
         kind = "function" if value is not None and value.type in _FUNCTION_VALUES else "variable"
-        self.definition(name, kind, outer, target, scope)
+        annotation = node.child_by_field_name("type")
+        self.definition(name, kind, outer, target, scope, declared(node))
+        self.type_members(annotation, name)
         if value is not None and value.type in _CLASSES:
             self.members(value, name)
-        if value is not None and value.type == "object":
+        if value is not None and value.type == "object" and not type_names(annotation):  # typed: the type's
             for pair in value.named_children:
                 key = pair.child_by_field_name("key") or pair.child_by_field_name("name")
                 if pair.type in ("pair", "method_definition") and key is not None and key.type == "property_identifier":
@@ -241,6 +267,17 @@ class _Walk:
                             bindings.append(Binding(_text(alias or name), IMPORT, source, _text(name), line))
 
 
+class _Body:
+    """An object type seen as a class body (its members are ``property_signature`` and
+    ``method_signature`` nodes)."""
+
+    def __init__(self, body: Any) -> None:
+        self.body = body
+
+    def child_by_field_name(self, name: str) -> Any:
+        return self.body if name == "body" else None
+
+
 def _heritage(node: Any) -> tuple[str, ...]:
     """What a class extends or implements, or an interface extends, as names or dotted names."""
     found: list[str] = []
@@ -298,6 +335,7 @@ def extract(source: bytes, language: str) -> FileFacts:
     walk = _Walk(language, SourceLines(source))
     walk.body(tree.root_node, "", "module")
     walk.facts.uses = sorted(_uses(language, tree.root_node, source, walk), key=lambda u: (u.line, u.column))
+    walk.facts.bindings += typed_bindings(language, tree.root_node, walk.def_names)
     if tree.root_node.has_error:
         walk.facts.problem = "syntax errors (parsed around them)"
     return walk.facts

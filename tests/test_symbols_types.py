@@ -1,0 +1,167 @@
+"""A member looked up on what holds it, as a TypeScript language server resolves it: a parameter's
+or local's declared type, a value made with ``new``, a destructured property, a typed constant's
+interface (not its object literal), an inline object type, a field's type, and the instance side
+of a class (its static members are the class's own)."""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from leanread.ledger.store import MemoryLedger
+from leanread.session import Session
+from leanread.symbols.facts import TYPED, Binding
+from leanread.symbols.script import extract
+
+FILES = {
+    "lib/Observable.ts": """
+        export class Observable<T> {
+          subscribe(observer?: (value: T) => void): void {}
+          pipe(): Observable<T> {
+            return this;
+          }
+        }
+        """,
+    "lib/Subject.ts": """
+        import { Observable } from './Observable';
+
+        export class Subject<T> extends Observable<T> {
+          next(value: T): void {}
+        }
+        """,
+    "lib/types.ts": """
+        export interface Subscribable<T> {
+          subscribe(observer?: (value: T) => void): void;
+        }
+        export interface Config {
+          debug: boolean;
+        }
+        export interface Provider {
+          delegate: { setInterval(handler: () => void): number } | undefined;
+        }
+        """,
+    "lib/config.ts": """
+        import { Config, Provider } from './types';
+
+        export const config: Config = {
+          debug: false,
+        };
+        export const provider: Provider = { delegate: undefined };
+        let context: { errorThrown: boolean; error: any } | null = null;
+        export function fail(err: any) {
+          context.error = err;
+        }
+        """,
+    "lib/Scheduler.ts": """
+        import { Observable } from './Observable';
+
+        export class Scheduler {
+          public static now: () => number = Date.now;
+          constructor(private readonly clock: Observable<number>) {}
+          public now: () => number;
+          schedule(): void {
+            this.clock.pipe();
+          }
+        }
+        """,
+    "ops/run.ts": """
+        import { Observable } from '../lib/Observable';
+        import { Subject } from '../lib/Subject';
+        import { Scheduler } from '../lib/Scheduler';
+        import { config, provider } from '../lib/config';
+
+        export function run(source: Observable<number>, scheduler?: Scheduler | null): void {
+          const subject = new Subject<number>();
+          const { delegate } = provider;
+          source.subscribe();
+          subject.next(1);
+          subject.subscribe();
+          scheduler.now();
+          delegate?.setInterval(() => {});
+          if (config.debug) {
+            Scheduler.now();
+          }
+        }
+        """,
+}
+
+
+def _source(name: str) -> bytes:
+    return textwrap.dedent(FILES[name]).lstrip("\n").encode()
+
+
+@pytest.fixture
+def session(tmp_path: Path) -> Session:
+    folder = tmp_path / "ws"
+    for name in FILES:
+        path = folder / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(_source(name))
+    return Session([folder], ledger=MemoryLedger())
+
+
+def _heading(session: Session, read_last: str, query: str) -> str:
+    session.read(read_last)
+    return session.read(symbol=query).text.split("\n", 1)[0]
+
+
+@pytest.mark.parametrize(
+    ("query", "heading"),
+    [
+        ("source.subscribe", "(source.subscribe: Observable.subscribe defined in lib/Observable.ts, lines 2-2"),
+        ("subject.next", "(subject.next: Subject.next defined in lib/Subject.ts, lines 4-4"),
+        ("subject.subscribe", "(subject.subscribe: Observable.subscribe defined in lib/Observable.ts, lines 2-2"),
+        ("scheduler.now", "(scheduler.now: Scheduler.now defined in lib/Scheduler.ts, lines 6-6"),
+        ("delegate.setInterval", "(delegate.setInterval: defined in lib/types.ts, lines 8-8"),
+        ("config.debug", "(config.debug: Config.debug defined in lib/types.ts, lines 5-5"),
+    ],
+)
+def test_a_member_is_looked_up_on_the_declared_type_of_what_holds_it(
+    session: Session, query: str, heading: str
+) -> None:
+    assert _heading(session, "ops/run.ts", query) == f"{heading}, as ops/run.ts sees it.)"
+
+
+def test_an_inline_object_type_and_a_fields_type_hold_members(session: Session) -> None:
+    assert _heading(session, "lib/config.ts", "context.error") == (
+        "(context.error: defined in lib/config.ts, lines 7-7, as lib/config.ts sees it.)"
+    )
+    assert _heading(session, "lib/Scheduler.ts", "Scheduler.clock.pipe") == (
+        "(Scheduler.clock.pipe: Observable.pipe defined in lib/Observable.ts, lines 3-5, as lib/Scheduler.ts sees it.)"
+    )
+
+
+def test_the_typed_names_of_a_file_are_bindings_and_declared_types_are_bases() -> None:
+    facts = extract(_source("ops/run.ts"), "typescript")
+    assert [b for b in facts.bindings if b.kind == TYPED] == [
+        Binding("source", TYPED, "", "Observable", 6),
+        Binding("scheduler", TYPED, "", "Scheduler", 6),
+        Binding("subject", TYPED, "", "Subject", 7),
+        Binding("delegate", TYPED, "", "provider.delegate", 8),
+    ]
+    scheduler = extract(_source("lib/Scheduler.ts"), "typescript")
+    assert [(d.name, d.kind, d.scope, d.bases) for d in scheduler.definitions] == [
+        ("Scheduler", "class", "module", ()),
+        ("Scheduler.now", "property", "static", ()),
+        ("Scheduler.constructor", "method", "member", ()),
+        ("Scheduler.clock", "property", "member", ("Observable",)),
+        ("Scheduler.now", "property", "member", ()),
+        ("Scheduler.schedule", "method", "member", ()),
+    ]
+    config = extract(_source("lib/config.ts"), "typescript")
+    assert [(d.name, d.bases) for d in config.definitions] == [
+        ("config", ("Config",)),
+        ("provider", ("Provider",)),
+        ("context", ()),
+        ("context.errorThrown", ()),
+        ("context.error", ()),
+        ("fail", ()),
+    ]
+
+
+def test_without_a_file_read_a_member_follows_how_other_files_type_its_holder(session: Session) -> None:
+    assert session.read(symbol="subject.next").text.split("\n", 1)[0] == (
+        "(subject.next: Subject.next defined in lib/Subject.ts, lines 4-4, as subject is typed in ops/run.ts.)"
+    )
