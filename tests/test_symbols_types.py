@@ -66,6 +66,25 @@ FILES = {
           }
         }
         """,
+    "lib/modes.ts": """
+        export enum TraceMode {
+          NONE,
+          LOG = 2,
+        }
+        export type Annotation = {
+          kind_: string
+          make_(key: string): boolean
+        } & { options_?: any }
+        export type Entry = Annotation | true
+        """,
+    "ops/trace.ts": """
+        import { TraceMode, Entry } from '../lib/modes';
+
+        export function trace(entry: Entry): TraceMode {
+          entry.make_('x');
+          return entry.options_ ? TraceMode.LOG : TraceMode.NONE;
+        }
+        """,
     "ops/run.ts": """
         import { Observable } from '../lib/Observable';
         import { Subject } from '../lib/Subject';
@@ -130,6 +149,26 @@ def test_an_inline_object_type_and_a_fields_type_hold_members(session: Session) 
     )
     assert _heading(session, "lib/Scheduler.ts", "Scheduler.clock.pipe") == (
         "(Scheduler.clock.pipe: Observable.pipe defined in lib/Observable.ts, lines 3-5, as lib/Scheduler.ts sees it.)"
+    )
+
+
+@pytest.mark.parametrize(
+    ("query", "heading"),
+    [
+        ("TraceMode.LOG", "(TraceMode.LOG: defined in lib/modes.ts, lines 3-3"),
+        ("TraceMode.NONE", "(TraceMode.NONE: defined in lib/modes.ts, lines 2-2"),
+        ("entry.make_", "(entry.make_: Annotation.make_ defined in lib/modes.ts, lines 7-7"),
+        ("entry.options_", "(entry.options_: Annotation.options_ defined in lib/modes.ts, lines 8-8"),
+    ],
+)
+def test_enum_members_and_a_type_aliases_members_are_definitions(session: Session, query: str, heading: str) -> None:
+    assert _heading(session, "ops/trace.ts", query) == f"{heading}, as ops/trace.ts sees it.)"
+
+
+def test_a_class_named_in_the_question_means_its_static_member(session: Session) -> None:
+    assert _heading(session, "ops/run.ts", "Scheduler.now") == (
+        "(Scheduler.now: defined in lib/Scheduler.ts, lines 4-4, as ops/run.ts sees it; "
+        '1 other definition of now: read(symbol="Scheduler.now", path=".").)'
     )
 
 

@@ -284,10 +284,20 @@ def django_root(cache: Path | None) -> str:
 
 def rxjs_root(cache: Path | None) -> str:
     """rxjs's ``src`` folder from its npm tarball, with a ``tsconfig.json`` (written once)."""
+    return npm_source_root(*TS_PACKAGE, cache)
+
+
+def npm_source_root(package: str, version: str, cache: Path | None) -> str:
+    """The ``src`` folder of an npm package's tarball, which ships its TypeScript sources, with a
+    ``tsconfig.json`` (written once) so the server loads it as one project.
+
+    Raises:
+        LeanreadError: npm could not fetch it.
+    """
     from .replay.source_more import fetch_npm
     from .sources import default_cache
 
-    source = fetch_npm(*TS_PACKAGE, cache or default_cache())
+    source = fetch_npm(package, version, cache or default_cache())
     root = source.root / "package" / "src" if (source.root / "package").is_dir() else source.root / "src"
     config = root / "tsconfig.json"
     if not config.exists():

@@ -21,7 +21,7 @@ from dataclasses import dataclass, replace
 
 from .facts import split_name
 from .find import Found, definitions, with_members
-from .resolve import Lookup, parts_of
+from .resolve import Lookup, Target, parts_of
 from .store import SymbolStore
 
 #: Definitions listed at most when the question's file does not resolve the name.
@@ -142,7 +142,7 @@ def _resolved(lookup: Lookup, query: str, near: str | None, within: str | None) 
     parts = parts_of(query)
     if not parts or near is None or lookup.file(near) is None:
         return []
-    targets = lookup.resolve(near, parts)
+    targets = static_members(lookup.resolve(near, parts)) if len(parts) > 1 else lookup.resolve(near, parts)
     found = [
         Found(t.path, t.definition)
         for t in targets
@@ -151,6 +151,13 @@ def _resolved(lookup: Lookup, query: str, near: str | None, within: str | None) 
         and (within is None or inside(t.path, within))
     ]
     return list({_key(f): f for f in found}.values())
+
+
+def static_members(targets: list[Target]) -> list[Target]:
+    """``targets`` of a question ``Class.member`` without the instance members that share a
+    static one's name (TypeScript's ``Scheduler.now`` is the static ``now``, not the instance's)."""
+    static = {(t.path, t.definition.name) for t in targets if t.definition.scope == "static"}
+    return [t for t in targets if t.definition.scope == "static" or (t.path, t.definition.name) not in static]
 
 
 def _imported_files(lookup: Lookup, near: str) -> set[str]:

@@ -94,7 +94,12 @@ class _Walk:
         elif kind == "function_signature" and name_node is not None:  # an overload, or declared only
             self.definition(prefix + _text(name_node), "signature", outer, name_node, scope)
         elif kind in _SIMPLE and name_node is not None:
-            self.definition(prefix + _text(name_node), _SIMPLE[kind], outer, name_node, scope)
+            value = node.child_by_field_name("value")  # a type alias's: its bases when it names types
+            self.definition(prefix + _text(name_node), _SIMPLE[kind], outer, name_node, scope, type_names(value))
+            if kind == "enum_declaration":
+                self.enum_members(node, prefix + _text(name_node))
+            else:
+                self.type_members(value, prefix + _text(name_node))
         elif kind == "internal_module" and name_node is not None:
             name = prefix + _text(name_node)
             self.definition(name, "namespace", outer, name_node, scope)
@@ -135,13 +140,24 @@ class _Walk:
                 if member.type == "method_definition" and _text(member_name) == "constructor":
                     self.parameter_properties(member, name)
 
-    def type_members(self, annotation: Any, name: str) -> None:
-        """The properties an inline object type (``x: { a: A; b(): void }``) gives ``name``."""
-        for part in annotation.named_children if annotation is not None else ():
-            if part.type == "union_type":
+    def type_members(self, node: Any, name: str) -> None:
+        """The members an object type gives ``name``: a field's or variable's annotation
+        (``x: { a: A; b(): void } | null``), or a type alias's value (``type T = {…} & {…}``)."""
+        if node is None:
+            return
+        if node.type == "object_type":
+            self.members(_Body(node), name)
+        elif node.type in ("type_annotation", "union_type", "intersection_type", "parenthesized_type"):
+            for part in node.named_children:
                 self.type_members(part, name)
-            elif part.type == "object_type":
-                self.members(_Body(part), name)
+
+    def enum_members(self, node: Any, name: str) -> None:
+        """``enum E { A, B = 2 }``: ``E.A`` and ``E.B``."""
+        body = node.child_by_field_name("body")
+        for member in body.named_children if body is not None else ():
+            key = member.child_by_field_name("name") if member.type == "enum_assignment" else member
+            if key is not None and key.type == "property_identifier":
+                self.definition(f"{name}.{_text(key)}", "constant", member, key, "member")
 
     def parameter_properties(self, constructor: Any, name: str) -> None:
         """``constructor(private x: T)``: the field ``name.x``."""
