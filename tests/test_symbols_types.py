@@ -204,3 +204,72 @@ def test_without_a_file_read_a_member_follows_how_other_files_type_its_holder(se
     assert session.read(symbol="subject.next").text.split("\n", 1)[0] == (
         "(subject.next: Subject.next defined in lib/Subject.ts, lines 4-4, as subject is typed in ops/run.ts.)"
     )
+
+
+BROKEN_TS = b"""export interface Factory extends Base {
+    <T extends Function | undefined | null>(fn: T): T
+    <T extends Function | undefined | null>(name: string, fn: T): T
+
+    (customName: string): PropertyDecorator &
+        Base
+
+    bound: Base
+}
+
+export function createFactory(auto: boolean): Factory {
+    return null as any
+}
+
+export const action: Factory = createFactory(false)
+export class Store {
+    get(): number {
+        return 1
+    }
+}
+"""
+BROKEN_JS = b"""function broken(a, {
+  return a +
+}
+
+export function createFactory() {
+  return 2
+}
+export class Store { get() { return createFactory() } }
+"""
+
+
+@pytest.mark.parametrize(
+    ("language", "source", "expected", "uses"),
+    [
+        (
+            "typescript",
+            BROKEN_TS,
+            [
+                ("Factory", "interface", 1, 9, 1),
+                ("createFactory", "function", 11, 13, 11),
+                ("action", "variable", 15, 15, 15),
+                ("Store", "class", 16, 20, 16),
+                ("Store.get", "method", 17, 19, 17),
+            ],
+            [15],
+        ),
+        (
+            "javascript",
+            BROKEN_JS,
+            [
+                ("broken", "function", 1, 3, 1),
+                ("createFactory", "function", 5, 7, 5),
+                ("Store", "class", 8, 8, 8),
+                ("Store.get", "method", 8, 8, 8),
+            ],
+            [8],
+        ),
+    ],
+)
+def test_a_statement_the_grammar_cannot_parse_loses_only_its_members(
+    language: str, source: bytes, expected: list[tuple[str, str, int, int, int]], uses: list[int]
+) -> None:
+    facts = extract(source, language)
+    assert [(d.name, d.kind, d.first, d.last, d.line) for d in facts.definitions] == expected
+    assert facts.problem == "syntax errors (parsed around them)"
+    assert [u.line for u in facts.uses if u.name == "createFactory"] == uses

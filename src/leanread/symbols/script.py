@@ -16,6 +16,7 @@ from typing import Any
 from ..code.outline import tree_sitter_parser
 from .facts import EXPORT, IMPORT, MODULE, REEXPORT, STAR, Binding, Definition, FileFacts, SourceLines, Use
 from .scan import bare_uses, receiver_before
+from .scriptrecover import parse_around
 from .scripttypes import declared, type_names, typed_bindings
 
 _CLASSES = frozenset({"class_declaration", "abstract_class_declaration", "class"})
@@ -347,11 +348,18 @@ def extract(source: bytes, language: str) -> FileFacts:
     parser = tree_sitter_parser(language)
     if parser is None:
         return FileFacts(language, problem=f"the tree-sitter {language} grammar is not installed")
-    tree = parser.parse(source)
+    tree, parsed, broken = parse_around(parser, source)
     walk = _Walk(language, SourceLines(source))
     walk.body(tree.root_node, "", "module")
-    walk.facts.uses = sorted(_uses(language, tree.root_node, source, walk), key=lambda u: (u.line, u.column))
+    for statement in broken:
+        if statement.name:
+            signature = walk.lines.signature(statement.first)
+            first, last = statement.first, statement.last
+            walk.facts.definitions.append(Definition(statement.name, statement.kind, first, last, first, signature))
+            walk.top.add(statement.name)
+    walk.facts.definitions.sort(key=lambda d: d.first)
+    walk.facts.uses = sorted(_uses(language, tree.root_node, parsed, walk), key=lambda u: (u.line, u.column))
     walk.facts.bindings += typed_bindings(language, tree.root_node, walk.def_names)
-    if tree.root_node.has_error:
+    if broken or tree.root_node.has_error:
         walk.facts.problem = "syntax errors (parsed around them)"
     return walk.facts
