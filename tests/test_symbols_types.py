@@ -85,6 +85,45 @@ FILES = {
           return entry.options_ ? TraceMode.LOG : TraceMode.NONE;
         }
         """,
+    "lib/Action.ts": """
+        export class Action {
+          execute(state: number): number {
+            return state;
+          }
+        }
+        """,
+    "lib/QueueAction.ts": """
+        import { Action } from './Action';
+        import { Scheduler } from './Scheduler';
+
+        export class QueueAction extends Action {
+          constructor(private scheduler: Scheduler) {
+            super();
+          }
+          execute(state: number): number {
+            this.scheduler.now();
+            return super.execute(state);
+          }
+        }
+        """,
+    "py/base.py": """
+        class Base:
+            def save(self):
+                return 1
+        """,
+    "py/other.py": """
+        class Other:
+            def save(self):
+                return 2
+        """,
+    "py/child.py": """
+        from py.base import Base
+
+
+        class Child(Base):
+            def go(self):
+                return self.save()
+        """,
     "ops/run.ts": """
         import { Observable } from '../lib/Observable';
         import { Subject } from '../lib/Subject';
@@ -169,6 +208,22 @@ def test_a_class_named_in_the_question_means_its_static_member(session: Session)
     assert _heading(session, "ops/run.ts", "Scheduler.now") == (
         "(Scheduler.now: defined in lib/Scheduler.ts, lines 4-4, as ops/run.ts sees it; "
         '1 other definition of now: read(symbol="Scheduler.now", path=".").)'
+    )
+
+
+@pytest.mark.parametrize(
+    ("read_last", "query", "heading"),
+    [
+        ("lib/QueueAction.ts", "execute", "(execute: defined in lib/Action.ts, lines 2-4"),
+        ("lib/QueueAction.ts", "now", "(now: defined in lib/Scheduler.ts, lines 6-6"),
+        ("py/child.py", "save", "(save: defined in py/base.py, lines 2-3"),
+    ],
+)
+def test_a_bare_member_name_is_what_the_file_read_last_uses_it_on(
+    session: Session, read_last: str, query: str, heading: str
+) -> None:
+    assert _heading(session, read_last, query) == (
+        f'{heading}, as {read_last} sees it; 1 other definition of {query}: read(symbol="{query}", path=".").)'
     )
 
 

@@ -236,11 +236,17 @@ def _enclosing(definitions: Sequence[Definition], line: int) -> Definition | Non
     return min(inside, key=lambda d: (d.last - d.first, -d.first)) if inside else None
 
 
-def _enclosing_class(definitions: Sequence[Definition], line: int) -> str | None:
+def enclosing_class(definitions: Sequence[Definition], line: int) -> Definition | None:
+    """The innermost class (interface, type, struct) of ``definitions`` around ``line``, or None."""
     inside = [
         d for d in definitions if d.first <= line <= d.last and d.kind in ("class", "interface", "type", "struct")
     ]
-    return min(inside, key=lambda d: d.last - d.first).name if inside else None
+    return min(inside, key=lambda d: d.last - d.first) if inside else None
+
+
+def _enclosing_class(definitions: Sequence[Definition], line: int) -> str | None:
+    holder = enclosing_class(definitions, line)
+    return holder.name if holder is not None else None
 
 
 @dataclass(frozen=True)

@@ -20,8 +20,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from .facts import split_name
-from .find import Found, definitions, with_members
-from .resolve import Lookup, Target, parts_of
+from .find import Found, definitions, enclosing_class, with_members
+from .resolve import FileInfo, Lookup, Target, instance_members, parts_of
 from .store import SymbolStore
 
 #: Definitions listed at most when the question's file does not resolve the name.
@@ -62,7 +62,9 @@ def likely_definitions(store: SymbolStore, query: str, near: str | None = None, 
     """
     lookup = Lookup(store)
     every = grouped(lookup, [f for f in definitions(store, query, lookup) if within is None or inside(f.path, within)])
-    resolved = grouped(lookup, _resolved(lookup, query, near, within)) if near else []
+    resolved = (
+        grouped(lookup, _resolved(lookup, query, near, within) or _used(lookup, query, near, within)) if near else []
+    )
     if resolved:
         keys = {_key(f) for f in every} | {_key(f) for f in resolved}
         return Likely(_single(lookup, resolved), len(keys), near or "")
@@ -151,6 +153,48 @@ def _resolved(lookup: Lookup, query: str, near: str | None, within: str | None) 
         and (within is None or inside(t.path, within))
     ]
     return list({_key(f): f for f in found}.values())
+
+
+def _used(lookup: Lookup, query: str, near: str | None, within: str | None) -> list[Found]:
+    """A bare member name (``execute``) as the file ``near`` uses it: what each use's receiver
+    leads to (``this.x``: the enclosing class's; ``super.x``: its bases'; ``this.clock.x``,
+    ``source.x``: as the file sees them); empty when the file does not use it on a receiver or
+    one of its uses is on something the index cannot follow."""
+    parts = parts_of(query)
+    info = lookup.file(near) if near is not None and len(parts) == 1 else None
+    uses = [(line, receiver) for line, receiver in lookup.receivers(info, parts[0])] if info is not None else []
+    if not uses or any(not receiver for _, receiver in uses):
+        return []
+    found: list[Target] = []
+    for line, receiver in uses:
+        targets = _member_on(lookup, info, line, receiver, parts[0]) if info is not None else []
+        if not targets:
+            return []
+        found += targets
+    return [
+        Found(t.path, t.definition)
+        for t in {(t.path, t.definition.line): t for t in found}.values()
+        if within is None or inside(t.path, within)
+    ]
+
+
+def _member_on(lookup: Lookup, info: FileInfo, line: int, receiver: str, name: str) -> list[Target]:
+    """Where the member ``name`` of ``receiver`` (as written at ``line`` of ``info``'s file) is
+    defined; empty when the index cannot follow the receiver."""
+    head, _, rest = receiver.partition(".")
+    if head in ("this", "self", "cls", "super"):
+        holder = enclosing_class(lookup.definitions(info), line)
+        if holder is None:
+            return []
+        chain = [*rest.split("."), name] if rest else [name]
+        if head != "super":
+            return instance_members(lookup.resolve(info.path, [*split_name(holder.name), *chain]))
+        return instance_members(
+            [t for base in holder.bases for t in lookup.resolve(info.path, [*split_name(base), *chain])]
+        )
+    if receiver == "?":
+        return []
+    return static_members(lookup.resolve(info.path, [*split_name(receiver), name]))
 
 
 def static_members(targets: list[Target]) -> list[Target]:

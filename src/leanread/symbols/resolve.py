@@ -133,6 +133,12 @@ class Lookup:
             self._bindings[info.id] = [Binding(str(a), str(b), str(c), str(d), int(str(e))) for a, b, c, d, e in rows]
         return self._bindings[info.id]
 
+    def receivers(self, info: FileInfo, name: str) -> list[tuple[int, str]]:
+        """``(line, receiver)`` of each use of ``name`` in ``info``'s file (receiver empty for a
+        bare use, ``?`` for one the index does not follow)."""
+        rows = self.store.query("SELECT line, receiver FROM uses WHERE file = ? AND name = ?", (info.id, name))
+        return [(int(str(line)), str(receiver or "")) for line, receiver in rows]
+
     def module_files(self, name: str) -> list[str]:
         """Python files whose module is ``name``, else whose module ends with ``.name``."""
         if name not in self._modules:
