@@ -301,6 +301,7 @@ export class Store { get() { return createFactory() } }
             BROKEN_TS,
             [
                 ("Factory", "interface", 1, 9, 1),
+                ("Factory.bound", "property", 8, 8, 8),
                 ("createFactory", "function", 11, 13, 11),
                 ("action", "variable", 15, 15, 15),
                 ("Store", "class", 16, 20, 16),
@@ -321,7 +322,7 @@ export class Store { get() { return createFactory() } }
         ),
     ],
 )
-def test_a_statement_the_grammar_cannot_parse_loses_only_its_members(
+def test_a_statement_the_grammar_cannot_parse_keeps_its_name_and_members_and_the_rest_of_the_file(
     language: str, source: bytes, expected: list[tuple[str, str, int, int, int]], uses: list[int]
 ) -> None:
     facts = extract(source, language)

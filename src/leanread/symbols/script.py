@@ -357,6 +357,11 @@ def extract(source: bytes, language: str) -> FileFacts:
             first, last = statement.first, statement.last
             walk.facts.definitions.append(Definition(statement.name, statement.kind, first, last, first, signature))
             walk.top.add(statement.name)
+        for member, kind, line in statement.members:
+            member_signature = walk.lines.signature(line)
+            walk.facts.definitions.append(
+                Definition(f"{statement.name}.{member}", kind, line, line, line, member_signature, "member")
+            )
     walk.facts.definitions.sort(key=lambda d: d.first)
     walk.facts.uses = sorted(_uses(language, tree.root_node, parsed, walk), key=lambda u: (u.line, u.column))
     walk.facts.bindings += typed_bindings(language, tree.root_node, walk.def_names)

@@ -27,6 +27,10 @@ _HEADER = re.compile(
     rb"(?:export\s+)?(?:default\s+)?(?:declare\s+)?(?:abstract\s+)?(?:async\s+)?"
     rb"(class|interface|function\*?|enum|type|namespace|module|const|let|var)\s+([A-Za-z_$][\w$]*)"
 )
+_MEMBER = re.compile(
+    rb"([ \t]+)(?:(?:readonly|public|private|protected|static|abstract|async|get|set)[ \t]+)*"
+    rb"([A-Za-z_$][\w$]*)[ \t]*\??[ \t]*([:(<])"
+)
 _KINDS = {
     b"const": "variable",
     b"let": "variable",
@@ -44,12 +48,15 @@ class Broken:
         first, last: its lines.
         name: the name its first line declares, or empty.
         kind: ``interface``, ``class``, ``function``, ``variable``, … (empty without a name).
+        members: ``(name, kind, line)`` of a class's or interface's members (kind ``property``,
+            ``method`` or, in an interface, ``signature``).
     """
 
     first: int
     last: int
     name: str
     kind: str
+    members: tuple[tuple[str, str, int], ...] = ()
 
 
 def parse_around(parser: Any, source: bytes) -> tuple[Any, bytes, list[Broken]]:
@@ -121,4 +128,26 @@ def _named(lines: list[bytes], first: int, last: int) -> Broken:
         return Broken(first + 1, last + 1, "", "")
     keyword = found.group(1)
     kind = _KINDS.get(keyword, keyword.decode())
-    return Broken(first + 1, last + 1, found.group(2).decode("utf-8", "replace"), kind)
+    members = _members(lines, first, last, kind) if kind in ("class", "interface") else ()
+    return Broken(first + 1, last + 1, found.group(2).decode("utf-8", "replace"), kind, members)
+
+
+def _members(lines: list[bytes], first: int, last: int, kind: str) -> tuple[tuple[str, str, int], ...]:
+    """The members of a broken class or interface body: lines at the body's first indentation
+    that start with a name and ``:``, ``?:``, ``(`` or ``<``."""
+    found: list[tuple[str, str, int]] = []
+    indent: bytes | None = None
+    for row in range(first + 1, last + 1):
+        line = lines[row]
+        stripped = line.lstrip()
+        if not stripped or stripped.startswith((b"//", b"/*", b"*")):
+            continue
+        here = line[: len(line) - len(stripped)]
+        indent = here if indent is None else indent
+        member = _MEMBER.match(line)
+        if here != indent or member is None:
+            continue
+        method = member.group(3) != b":"
+        member_kind = ("signature" if kind == "interface" else "method") if method else "property"
+        found.append((member.group(2).decode("utf-8", "replace"), member_kind, row + 1))
+    return tuple(found)
