@@ -124,6 +124,35 @@ FILES = {
             def go(self):
                 return self.save()
         """,
+    "lib/util.ts": """
+        export function helper(): number {
+          return 1;
+        }
+        export const other = 2;
+        """,
+    "app/main.ts": """
+        import {
+          other,
+          helper,
+        } from '../lib/util';
+
+        helper();
+        """,
+    "py/one.py": """
+        def helper():
+            return 1
+
+
+        other = 2
+        """,
+    "py/main.py": """
+        from py.one import (
+            other,
+            helper,
+        )
+
+        helper()
+        """,
     "ops/run.ts": """
         import { Observable } from '../lib/Observable';
         import { Subject } from '../lib/Subject';
@@ -329,3 +358,27 @@ def test_a_statement_the_grammar_cannot_parse_keeps_its_name_and_members_and_the
     assert [(d.name, d.kind, d.first, d.last, d.line) for d in facts.definitions] == expected
     assert facts.problem == "syntax errors (parsed around them)"
     assert [u.line for u in facts.uses if u.name == "createFactory"] == uses
+
+
+@pytest.mark.parametrize(
+    ("read_last", "query", "expected"),
+    [
+        (
+            "app/main.ts",
+            "helper",
+            "Uses of helper (defined at lib/util.ts:1): 2 uses in 1 file (2 import-resolved).\n"
+            "app/main.ts\n  3 import-resolved: helper,\n  6 import-resolved: helper();",
+        ),
+        (
+            "py/main.py",
+            "helper",
+            "Uses of helper (defined at py/one.py:1): 2 uses in 1 file (2 import-resolved).\n"
+            "py/main.py\n  3 import-resolved: helper,\n  6 import-resolved: helper()",
+        ),
+    ],
+)
+def test_a_name_in_an_import_over_several_lines_is_used_on_its_own_line(
+    session: Session, read_last: str, query: str, expected: str
+) -> None:
+    session.read(read_last)
+    assert session.grep(symbol=query).text.split("\n(Only uses")[0] == expected

@@ -248,7 +248,7 @@ class _Walk:
                         continue
                     local = _text(alias or name)
                     kind = REEXPORT if source else EXPORT
-                    self.facts.bindings.append(Binding(local, kind, source, _text(name), line))
+                    self.facts.bindings.append(Binding(local, kind, source, _text(name), spec.start_point[0] + 1))
             elif child.type == "namespace_export" and child.named_children:  # export * as ns from 'm'
                 self.facts.bindings.append(Binding(_text(child.named_children[-1]), REEXPORT, source, "*", line))
             elif child.type == "identifier" and not source:  # export = x
@@ -273,6 +273,7 @@ class _Walk:
             if clause.type != "import_clause":
                 continue
             for part in clause.named_children:
+                line = part.start_point[0] + 1  # a name's own line (a long import spans several)
                 if part.type == "identifier":
                     bindings.append(Binding(_text(part), IMPORT, source, "default", line))
                 elif part.type == "namespace_import" and part.named_children:
@@ -281,7 +282,8 @@ class _Walk:
                     for spec in part.named_children:
                         name, alias = spec.child_by_field_name("name"), spec.child_by_field_name("alias")
                         if name is not None:
-                            bindings.append(Binding(_text(alias or name), IMPORT, source, _text(name), line))
+                            local = _text(alias or name)
+                            bindings.append(Binding(local, IMPORT, source, _text(name), spec.start_point[0] + 1))
 
 
 class _Body:
