@@ -5,7 +5,9 @@ language server picks the one at the use from the use's scope. The index knows t
 question comes from (``near``: the file the agent read last, or the one it names), so:
 
 1. the name as that file sees it (``resolve``: its own definitions, imports, aliases,
-   inheritance) is the answer, when it leads somewhere: ``resolved_from`` says so;
+   inheritance, declared types; ``Class.member`` the static one when there is one), or a bare
+   member name as the file uses it (``this.x``, ``super.x``), is the answer, when it leads
+   somewhere: ``resolved_from`` says so;
 2. otherwise the definitions are ranked by how close they are to that file (in it, in a file it
    imports, in its folder, sharing more of its path) and cut to the best tier: those as close as
    the closest, at most ``MAX_LIKELY``; the rest are counted, never dropped silently.
