@@ -10,7 +10,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from leanread import MemoryLedger, Session
-from leanread.files.ripgrep import RgOptions, count_files
+from leanread.files.rgsearch import count_files
+from leanread.files.ripgrep import RgOptions
 from leanread.files.textfile import almost_text, binary_kind, decode
 from leanread.view.render import binary_skipped
 

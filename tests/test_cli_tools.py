@@ -58,7 +58,7 @@ def test_one_session_across_shell_calls_dedups_and_grants_edits(repo: Path) -> N
     assert first.stdout == FULL
     assert again.stdout == STUB
     assert edited.returncode == 0, edited.stderr
-    assert edited.stdout == "Edited defs.py: replaced 1 occurrence; line 3 is now line 3.\n"
+    assert edited.stdout == "Edited line 3.\n"
     assert (repo / "defs.py").read_text() == BODY.replace("return 3\n", "return 33\n")
 
 

@@ -170,11 +170,10 @@ def test_the_hooks_edit_keeps_the_files_indentation(session: Session, root: Path
     (root / "hooks.py").write_text(HOOKS)
     session.read("hooks.py")
     result = session.edit("hooks.py", "        hooks = hooks or dict()", "    hooks = hooks or {}")
+    # written as sent (new_string had the file's indentation): no line to show, the rule in a note
     assert result.text == (
-        "Edited hooks.py: replaced 1 occurrence, matched by the whitespace rule (the file indents these lines "
-        "4 columns less than old_string; new_string already had the file's indentation, so it was kept as "
-        "given); line 24 is now line 24.\n"
-        "23:         pass\n24:     hooks = hooks or {}\n25:     return hooks"
+        "Edited line 24 (old_string matched by the whitespace rule; new_string kept as given, in the file's "
+        "indentation)."
     )
     assert "warning" not in result.metadata
     assert (root / "hooks.py").read_text() == HOOKS.replace("dict()", "{}")
@@ -190,17 +189,14 @@ def test_an_edit_that_breaks_python_is_written_with_a_warning_and_the_next_step_
         "Warning: hooks.py parsed before this edit and no longer does (Python: line 25: unexpected indent); "
         "fix it with another edit unless you meant to."
     )
-    assert result.text == (
-        "Edited hooks.py: replaced 1 occurrence; line 24 is now line 24.\n"
-        "23:         pass\n24: hooks = hooks or {}\n25:     return hooks\n"
-        f"{warning}"
-    )
+    # written as sent: only the line the warning names, which the model did not write
+    assert result.text == f"Edited line 24.\n25:     return hooks\n{warning}"
     assert not result.is_error and result.metadata["warning"] == warning
     assert (root / "hooks.py").read_bytes() == HOOKS.replace(
         "    hooks = hooks or dict()", "hooks = hooks or {}"
     ).encode()
     fixed = session.edit("hooks.py", "hooks = hooks or {}", "    hooks = hooks or {}")
-    assert fixed.text == "Edited hooks.py: replaced 1 occurrence; line 24 is now line 24."  # as sent: no excerpt
+    assert fixed.text == "Edited line 24."  # as sent: no excerpt
     assert "warning" not in fixed.metadata
     assert (root / "hooks.py").read_text() == HOOKS.replace("dict()", "{}")
 

@@ -27,7 +27,7 @@ def test_crlf_without_final_newline_case(session: Session, root: Path) -> None:
     assert not result.is_error, result.text
     assert (root / "w.txt").read_bytes() == b"one\r\ntwo\r\ngamma"
     assert result.text == (
-        "Edited w.txt: replaced 1 occurrence; lines 1-2 are now lines 1-2."
+        "Edited lines 1-2."
     )
 
 
@@ -192,19 +192,22 @@ def test_a_long_line_can_be_edited_after_reading_all_of_it(session: Session, roo
 
 
 def test_edit_excerpt_cuts_long_lines_like_read(session: Session, root: Path) -> None:
-    (root / "a.txt").write_text("one\n" + "L" * 300_000 + "\nfour\n")
+    (root / "a.txt").write_text("    alpha\n    beta\n")
     session.read("a.txt")
-    result = session.edit("a.txt", "one   ", "ONE")  # a looser rule than exact: the excerpt is shown
+    # the whitespace rule shifts new_string 4 columns deeper: its first line is shown, cut as read cuts
+    result = session.edit("a.txt", "alpha\nbeta", "L" * 300_000 + "\nbeta")
     assert not result.is_error
-    assert len(result.text) < 3_000
-    assert "2: " + "L" * 2000 + "… [line cut: 300000 chars in all]" in result.text
+    assert result.text == (
+        "Edited lines 1-2 (old_string matched by the whitespace rule; new_string indented 4 columns deeper, as the "
+        "file).\n1:     " + "L" * 1996 + "… [line cut: 300004 chars in all]"
+    )
 
 
 def test_deleting_lines_says_so(session: Session, root: Path) -> None:
     (root / "a.txt").write_text("a\nb\nc\nd\n")
     session.read("a.txt")
     result = session.edit("a.txt", "b\nc\n", "")
-    assert result.text == "Edited a.txt: replaced 1 occurrence; lines 2-3 were removed."
+    assert result.text == "Removed lines 2-3."
     assert (root / "a.txt").read_text() == "a\nd\n"
 
 

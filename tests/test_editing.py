@@ -371,13 +371,12 @@ def test_no_match_quotes_the_closest_lines() -> None:
     text = "import os\n\ndef run(path):\n    data = load(path)\n    return data\n"
     message = refused(NoMatch, text, "data = load(paht)\nreturn data", "x", display="src/app.py")
     assert message == (
-        "old_string was not found in src/app.py; the closest text is at lines 4-5 "
+        "old_string was not found in src/app.py; lines 4-5 come closest, where 1 of 2 lines differs "
         "(copy old_string exactly from the file's lines):\n"
-        "4:     data = load(path)\n"
-        "5:     return data"
+        "4:     data = load(path)"
     )
     assert refused(NoMatch, text, "def runn(path):", "x") == (
-        "old_string was not found in the file; the closest text is at line 3 "
+        "old_string was not found in the file; line 3 comes closest "
         "(copy old_string exactly from the file's lines):\n"
         "3: def run(path):"
     )
@@ -388,7 +387,7 @@ def test_no_match_quote_is_short() -> None:
     old = "".join(f"line numbr {n}\n" for n in range(20, 31)) + "x" * 299
     message = refused(NoMatch, text, old, "y")
     assert message.splitlines()[0] == (
-        "old_string was not found in the file; the closest text is at lines 20-31 "
+        "old_string was not found in the file; lines 20-31 come closest "
         "(first 8 of 12 shown; copy old_string exactly from the file's lines):"
     )
     assert message.splitlines()[1:] == [f"{n}: line number {n}" for n in range(20, 28)]

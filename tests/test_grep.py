@@ -15,13 +15,8 @@ from conftest import text_of
 from mcp import Client
 
 from leanread import Limits, MemoryLedger, Session
-from leanread.files.ripgrep import (
-    RgOptions,
-    SearchUnavailable,
-    count_files,
-    find_rg,
-    search_json,
-)
+from leanread.files.rgsearch import count_files, search_json
+from leanread.files.ripgrep import RgOptions, SearchUnavailable, find_rg
 from leanread.mcp.server import build_server
 from leanread.tools import description
 from leanread.tools.common import DenyFilter

@@ -275,6 +275,12 @@ _SYMBOLS = list("§°±©®™•…‰†‡×÷½¼¾²³µ¶·«»¡¿¢£¥�
 @settings(max_examples=150, deadline=None)
 # Cyrillic reads ``÷ ÷ ÷`` as three one-letter words ``ч``, vouched for by the mixed word ``perт``.
 @example(words=["the", "però", "don’t"], between=[" "] * 12, symbols=[(0, "÷")] * 3)
+# ISO 8859-2 reads ``¾ ¾`` as two lone ``ž``: the token counts prefer a letter common in Czech words.
+@example(words=["the", "café", "café"], between=[" "] * 12, symbols=[(0, "¾")] * 2)
+# Windows-1251 reads ``÷ ¼`` as two lone Cyrillic letters; ISO 8859-10 reads ``½`` as ``―``, and
+# ISO 8859-15, more common, as a lone ``œ``.
+@example(words=["the", "don’t", "don’t"], between=[" "] * 12, symbols=[(0, "§"), (3, "÷"), (3, "¼")])
+@example(words=["the", "café", "café"], between=[" "] * 12, symbols=[(0, "§"), (3, "½"), (3, "½")])
 @given(
     # Two or more words with their accents or apostrophes: text whose only non-ASCII bytes are a
     # few stray symbols (``¡ ¼ the``) holds no evidence of its encoding.

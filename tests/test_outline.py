@@ -14,7 +14,7 @@ from clirun import leanread
 from leanread.code.outline import Symbol, find_symbol, outline
 from leanread.config.settings import Limits
 from leanread.errors import InvalidArgument
-from leanread.view.render import render_outline
+from leanread.view.outlineview import render_outline
 
 
 def _render(path: str, source: str) -> str:

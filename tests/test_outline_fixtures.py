@@ -14,7 +14,8 @@ import pytest
 
 from leanread.code.outline import outline
 from leanread.config.settings import Limits
-from leanread.view.render import cut_line, render_outline
+from leanread.view.outlineview import render_outline
+from leanread.view.render import cut_line
 
 FIXTURES = Path(__file__).parent / "fixtures" / "outline"
 #: fixture file → (the path it is outlined as, the language the outline must say)

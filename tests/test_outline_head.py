@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from leanread import MemoryLedger, Session
 from leanread.code.outline import outline
 from leanread.config.settings import Limits
-from leanread.view.render import render_outline
+from leanread.view.outlineview import render_outline
 
 FIXTURES = Path(__file__).parent / "fixtures" / "head"
 NOTE = re.compile(r"^… lines (\d+)(?:-(\d+))?: (.+), left out; read (?:them|it) with offset=(\d+), limit=(\d+) …$")

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from leanread import Limits, MemoryLedger, Session
 from leanread.code.outline import find_symbol, outline
-from leanread.view.render import render_outline
+from leanread.view.outlineview import render_outline
 
 SETTINGS = '''"""Settings."""
 

@@ -81,7 +81,7 @@ def test_refused_edits_the_named_read_and_the_edit_again_in_one_run(tmp_path: Pa
         "<path>app.py</path>\n<type>file</type>\n<content>\nline 3\n\n"
         "(Showing lines 3-3 of 30. Use offset=4 to continue.)\n</content>"
     )
-    assert turns[-1][4][1] == "Edited app.py: replaced 1 occurrence; line 3 is now line 3."
+    assert turns[-1][4][1] == "Edited line 3."
     assert (tmp_path / "app.py").read_text() == BODY.replace("line 3\n", "LINE 3\n")
 
 

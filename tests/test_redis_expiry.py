@@ -93,4 +93,4 @@ def test_an_edit_after_a_read_in_a_session_id_used_again_after_expiry_is_granted
         "(Showing lines 1-5 of 30. Use offset=6 to continue.)\n</content>"
     )
     edited = again.edit("a.txt", "line 2\n", "line two\n")
-    assert (edited.is_error, edited.text) == (False, "Edited a.txt: replaced 1 occurrence; line 2 is now line 2.")
+    assert (edited.is_error, edited.text) == (False, "Edited line 2.")

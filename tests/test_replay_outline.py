@@ -17,7 +17,7 @@ from leanread.bench.replay.strategies.leanread_outline import LeanreadOutline, e
 from leanread.bench.traces import load_trace
 from leanread.code.outline import outline
 from leanread.tokens import count_tokens
-from leanread.view.render import render_outline_unchanged
+from leanread.view.outlineview import render_outline_unchanged
 
 HEADER = {
     "instance_id": "acme__big-1",

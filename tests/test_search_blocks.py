@@ -8,7 +8,8 @@ from pathlib import Path
 from hypothesis import given
 from hypothesis import strategies as st
 
-from leanread.files.ripgrep import FileHits, RgOptions, _Blocks, count_files
+from leanread.files.rgsearch import FileHits, _Blocks, count_files
+from leanread.files.ripgrep import RgOptions
 
 
 def _messages(files: list[tuple[str, int]]) -> bytes:
@@ -54,7 +55,7 @@ def test_a_name_with_a_line_break_is_counted_as_one_file(root: Path) -> None:
 def test_a_pattern_matching_the_empty_string_keeps_the_first_spans_of_a_long_line(root: Path) -> None:
     line = "ab" * 2000
     (root / "long.txt").write_text(f"{line}\nshort\n")
-    from leanread.files.ripgrep import MAX_SPANS, parse_hits, search_json
+    from leanread.files.rgsearch import MAX_SPANS, parse_hits, search_json
 
     found = search_json("a*", [str(root / "long.txt")], RgOptions(), cwd=str(root)) or []
     hits = parse_hits(found[0].block or b"")

@@ -143,6 +143,7 @@ def test_typescript_definitions_cover_classes_members_interfaces_and_namespaces(
         ("Shape.name", "property", 12, "member"),
         ("Id", "type", 13, "module"),
         ("Color", "enum", 14, "module"),
+        ("Color.Red", "constant", 14, "member"),
         ("make", "function", 15, "module"),
         ("api", "variable", 16, "module"),
         ("api.get", "method", 16, "member"),

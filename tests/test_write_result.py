@@ -60,7 +60,7 @@ def test_write_and_edit_report_success_when_the_ledger_fails_after_writing(root:
     edit = session.edit("a.txt", "two", "three")
     assert not edit.is_error, edit.text
     assert edit.text.split("\n") == [
-        "Edited a.txt: replaced 1 occurrence; line 2 is now line 2.",
+        "Edited line 2.",
         "(The session could not record it (OperationalError); read it before you change it again.)",
     ]
     assert (root / "a.txt").read_bytes() == b"one\nthree\n"

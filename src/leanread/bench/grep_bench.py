@@ -28,7 +28,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..files.ripgrep import RgOptions, find_rg, search_json
+from ..files.rgsearch import search_json
+from ..files.ripgrep import RgOptions, find_rg
 from ..ledger.sqlite_store import SQLiteLedger
 from ..session import Session
 from ..tokens import count_tokens

@@ -1,8 +1,9 @@
 """``leanread bench navigate``: leanread's symbol index against a language server, side by side.
 
-Projects: django 4.2 (its PyPI sdist, the replay's source) against pyright, and rxjs 7.8.2 (its
-npm tarball, which ships its TypeScript sources; the ``src/`` folder with a ``tsconfig.json``
-written beside its own) against typescript-language-server. Both servers come from npm,
+Projects: django 4.2 (its PyPI sdist, the replay's source) against pyright, and rxjs 7.8.2 and
+mobx 6.13.5 (their npm tarballs, which ship their TypeScript sources; the ``src/`` folder with a
+``tsconfig.json`` written beside its own) against typescript-language-server; mobx is the check
+that what was fixed on rxjs holds on a project it was not looked at for. Both servers come from npm,
 installed into ``~/.cache/leanread/npm`` (``npm install --prefix ~/.cache/leanread/npm pyright
 typescript-language-server typescript``; ``LEANREAD_NPM_PREFIX`` overrides the folder), with the
 ``tsserver`` of TypeScript 5 under ``ts5/`` (``npm install --prefix ~/.cache/leanread/npm/ts5
@@ -47,8 +48,9 @@ from .navigate_sample import Sample, draw, is_local
 
 #: The npm packages the servers come from.
 NPM_PACKAGES = ("pyright", "typescript-language-server", "typescript")
-#: The TypeScript project: an npm package that ships its sources.
+#: The TypeScript projects: npm packages that ship their sources.
 TS_PACKAGE = ("rxjs", "7.8.2")
+TS_PACKAGES = (TS_PACKAGE, ("mobx", "6.13.5"))
 _TSCONFIG = {"compilerOptions": {"target": "esnext", "strict": True, "lib": ["esnext", "dom"]}, "include": ["**/*.ts"]}
 
 
@@ -284,10 +286,20 @@ def django_root(cache: Path | None) -> str:
 
 def rxjs_root(cache: Path | None) -> str:
     """rxjs's ``src`` folder from its npm tarball, with a ``tsconfig.json`` (written once)."""
+    return npm_source_root(*TS_PACKAGE, cache)
+
+
+def npm_source_root(package: str, version: str, cache: Path | None) -> str:
+    """The ``src`` folder of an npm package's tarball, which ships its TypeScript sources, with a
+    ``tsconfig.json`` (written once) so the server loads it as one project.
+
+    Raises:
+        LeanreadError: npm could not fetch it.
+    """
     from .replay.source_more import fetch_npm
     from .sources import default_cache
 
-    source = fetch_npm(*TS_PACKAGE, cache or default_cache())
+    source = fetch_npm(package, version, cache or default_cache())
     root = source.root / "package" / "src" if (source.root / "package").is_dir() else source.root / "src"
     config = root / "tsconfig.json"
     if not config.exists():
@@ -296,7 +308,7 @@ def rxjs_root(cache: Path | None) -> str:
 
 
 def bench_navigate(names: int = 300, refs: int = 30, cache: Path | None = None) -> list[Scores]:
-    """Both projects (see the module docstring).
+    """Every project (see the module docstring).
 
     Raises:
         LeanreadError: a server is not installed, a source cannot be fetched, or a server fails.
@@ -305,10 +317,14 @@ def bench_navigate(names: int = 300, refs: int = 30, cache: Path | None = None) 
         raise LeanreadError("node is not installed; the language servers need it.")
     python = Scores("django 4.2", "pyright")
     run_project(python, django_root(cache), server_command("pyright-langserver"), "python", (".py",), names, refs)
-    script = Scores(f"{TS_PACKAGE[0]} {TS_PACKAGE[1]} (src)", "typescript-language-server")
+    results = [python]
     ts_server = server_command("typescript-language-server")
-    run_project(script, rxjs_root(cache), ts_server, "typescript", (".ts",), names, refs, tsserver_options())
-    return [python, script]
+    for package, version in TS_PACKAGES:
+        script = Scores(f"{package} {version} (src)", "typescript-language-server")
+        root = npm_source_root(package, version, cache)
+        run_project(script, root, ts_server, "typescript", (".ts",), names, refs, tsserver_options())
+        results.append(script)
+    return results
 
 
 def _mean(values: Sequence[float]) -> str:

@@ -78,7 +78,16 @@ def _tree_errors(language: str, text: str) -> _Errors | None:
 def parse_warning(path: str, before: str, after: str, changed_from: int = 1) -> str | None:
     """The warning for an edit of ``path`` that made its text (``before`` → ``after``, logical
     text) parse worse, or None when it parses as well as before, is not code leanread parses,
-    or is too long to check.
+    or is too long to check (``parse_warning_at`` without the line).
+    """
+    found = parse_warning_at(path, before, after, changed_from)
+    return found[0] if found else None
+
+
+def parse_warning_at(path: str, before: str, after: str, changed_from: int = 1) -> tuple[str, int] | None:
+    """The warning for an edit of ``path`` that made its text (``before`` → ``after``, logical
+    text) parse worse and the 1-based line of ``after`` it names, or None when it parses as well
+    as before, is not code leanread parses, or is too long to check.
 
     Python: ``before`` parses with ``ast`` and ``after`` does not (the first error is named);
     otherwise (other languages, or Python that did not parse before) ``after`` has more
@@ -95,7 +104,8 @@ def parse_warning(path: str, before: str, after: str, changed_from: int = 1) -> 
         line, message = error
         return (
             f"Warning: {path} parsed before this edit and no longer does (Python: line {line}: {message}); "
-            "fix it with another edit unless you meant to."
+            "fix it with another edit unless you meant to.",
+            line,
         )
     old, new = _tree_errors(language, before), _tree_errors(language, after)
     if old is None or new is None or new.count <= old.count:
@@ -104,5 +114,6 @@ def parse_warning(path: str, before: str, after: str, changed_from: int = 1) -> 
     errors = f"{new.count} syntax error{'s' if new.count != 1 else ''}"
     return (
         f"Warning: {path} parses worse after this edit ({_NAMES[language]}: {errors}, {old.count} before; one at "
-        f"line {line}); fix it with another edit unless you meant to."
+        f"line {line}); fix it with another edit unless you meant to.",
+        line,
     )

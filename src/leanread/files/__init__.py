@@ -15,5 +15,6 @@ modules, nothing above. Everything that touches the file system (below the tools
   versions apart;
 - ``writeback``: logical text back to the file's own bytes, written atomically;
 - ``protected``: what ``edit`` and ``write`` never change;
-- ``ripgrep``: running ``rg`` for ``grep`` and ``ls``.
+- ``ripgrep``: finding and running ``rg`` for ``grep`` and ``ls``; ``rgsearch``: its searches
+  (matching lines and counts per file, from ``--json`` and ``--count``).
 """

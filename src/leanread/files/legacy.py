@@ -11,7 +11,10 @@ for the rest of the WHATWG standard's (``_RARE``; no other encoding is tried).
 
 The cheapest candidate wins; among candidates that give the same text the most common encoding
 is named. When candidates giving other texts cost less than ``CLOSE_BITS`` more, the choice is
-a guess and they are named as its alternatives.
+a guess and they are named as its alternatives. When the winner's text differs from a more
+common encoding's only in characters that stand alone, a letter in one where the other has a
+symbol, no word tells them apart: the more common encoding is named, as a guess with the winner
+as its alternative.
 """
 
 from __future__ import annotations
@@ -112,7 +115,8 @@ class Choice:
             differ from the winner's and from each other's and read almost as well (costing
             under ``CLOSE_BITS`` more): the choice is a guess. Empty when it is clear.
         margin: the runner-up's cost minus the winner's, in bits; ``math.inf`` when no other
-            candidate decodes to a different text.
+            candidate decodes to a different text; negative when a more common encoding was
+            named over a cheaper reading that differs from it only in lone characters.
     """
 
     encoding: str
@@ -216,8 +220,10 @@ def choose(data: bytes) -> Choice | None:
     (``_sample``); the cheapest that decodes all of ``data`` wins, and the next ones that give
     other texts of ``data`` for less than ``CLOSE_BITS`` more are its alternatives.
     """
+    sample = _sample(data)
+    ranked = _ranked(sample)
     found: list[tuple[float, str, str]] = []  # (cost, codec, text), one per text
-    for cost, codec in _ranked(_sample(data)):
+    for cost, codec in ranked:
         if found and cost - found[0][0] >= CLOSE_BITS and len(found) > 1:
             break
         try:
@@ -232,4 +238,51 @@ def choose(data: bytes) -> Choice | None:
         return None
     best = found[0][0]
     close = tuple(codec for cost, codec, _ in found[1:] if cost - best < CLOSE_BITS)
+    passed: list[str] = []  # no word tells them apart: the more common encoding, as a guess
+    cost, codec = best, found[0][1]
+    while (common := _more_common_alike(codec, ranked, sample, data)) is not None:
+        passed.append(codec)
+        cost, codec = common
+    if passed:
+        others = tuple(dict.fromkeys(c for c in (*passed, *close) if c != codec))
+        return Choice(codec, others[:MAX_ALTERNATIVES], best - cost)
     return Choice(found[0][1], close, found[1][0] - best if len(found) > 1 else math.inf)
+
+
+def _more_common_alike(
+    chosen: str, ranked: list[tuple[float, str]], sample: bytes, data: bytes
+) -> tuple[float, str] | None:
+    """The most common candidate (``_prior_bits``) more common than ``chosen`` whose reading of
+    ``sample`` differs from ``chosen``'s only in characters that stand alone (``_only_lone_differ``)
+    and that decodes all of ``data``, with its cost; None when there is none."""
+    text = sample.decode(chosen)
+    alike = [
+        (cost, codec)
+        for cost, codec in ranked
+        if _prior_bits(codec) < _prior_bits(chosen) and _only_lone_differ(text, sample.decode(codec))
+    ]
+    for cost, codec in sorted(alike, key=lambda pair: (_prior_bits(pair[1]), pair[0])):
+        try:
+            data.decode(codec)
+        except UnicodeDecodeError:
+            continue
+        return cost, codec
+    return None
+
+
+def _only_lone_differ(text: str, other: str) -> bool:
+    """Whether two readings of the same bytes differ only in characters that stand alone (no
+    letter on either side of any of them in either reading), one of them a letter in one reading
+    and a symbol in the other (``ž ž the café`` against ``¾ ¾ the café``): a lone letter's token
+    is common for the words it ends or begins, which this text does not hold."""
+    if len(text) != len(other):
+        return False
+    letter_for_symbol = False
+    for i, (a, b) in enumerate(zip(text, other, strict=True)):
+        if a == b:
+            continue
+        for reading in (text, other):
+            if (i > 0 and reading[i - 1].isalpha()) or (i + 1 < len(reading) and reading[i + 1].isalpha()):
+                return False
+        letter_for_symbol = letter_for_symbol or a.isalpha() != b.isalpha()
+    return letter_for_symbol

@@ -9,7 +9,7 @@ import os
 from collections.abc import Sequence
 from dataclasses import replace
 
-from .ripgrep import RgOptions, _base, _debug, _run, find_rg
+from .ripgrep import RgOptions, base_args, debug_args, find_rg, run_rg
 
 __all__ = ["has_files", "list_files", "not_utf8_files", "type_globs"]
 
@@ -22,8 +22,8 @@ def list_files(path: str, options: RgOptions, *, cwd: str, log: bytearray | None
         InvalidArgument: the glob is not valid.
         SearchUnavailable, LeanreadError: as ``search_json``.
     """
-    args = [*_base(options), *_debug(log), "--files", "--null", "--", path]
-    data = _run(args, options, cwd, None, log=log) or b""
+    args = [*base_args(options), *debug_args(log), "--files", "--null", "--", path]
+    data = run_rg(args, options, cwd, None, log=log) or b""
     return [os.fsdecode(name) for name in data.split(b"\0") if name]
 
 
@@ -34,8 +34,8 @@ def has_files(paths: Sequence[str], options: RgOptions, *, cwd: str) -> bool:
     Raises:
         as ``list_files``.
     """
-    args = [*_base(options), "--files", "--null", "--", *paths]
-    return _run(args, options, cwd, 0) is None
+    args = [*base_args(options), "--files", "--null", "--", *paths]
+    return run_rg(args, options, cwd, 0) is None
 
 
 def type_globs(file_type: str, options: RgOptions) -> tuple[str, ...]:
@@ -43,7 +43,7 @@ def type_globs(file_type: str, options: RgOptions) -> tuple[str, ...]:
     (asked once per process); empty for a type ripgrep does not know."""
     if not _TYPES:
         rg = find_rg()
-        data = _run([rg, "--no-config", "--type-list"], options, os.path.dirname(rg), None) or b""
+        data = run_rg([rg, "--no-config", "--type-list"], options, os.path.dirname(rg), None) or b""
         for line in data.decode("utf-8", "replace").splitlines():
             name, _, globs = line.partition(": ")
             _TYPES[name] = tuple(g.strip() for g in globs.split(","))
@@ -64,6 +64,6 @@ def not_utf8_files(paths: Sequence[str], options: RgOptions, *, cwd: str, log: b
         SearchUnavailable, LeanreadError: as ``search_json``.
     """
     plain = replace(options, case_insensitive=False, fixed_strings=False)
-    args = [*_base(plain), "--debug", "--encoding", "utf-8", "--files-with-matches", "--null"]
-    data = _run([*args, "--regexp", r"\x{FFFD}", "--", *paths], plain, cwd, None, log=log) or b""
+    args = [*base_args(plain), "--debug", "--encoding", "utf-8", "--files-with-matches", "--null"]
+    data = run_rg([*args, "--regexp", r"\x{FFFD}", "--", *paths], plain, cwd, None, log=log) or b""
     return [os.fsdecode(name) for name in data.split(b"\0") if name]

@@ -17,7 +17,8 @@ MODULE = "module"  # ``import m as b``, ``import * as b from 'm'``: b is the mod
 STAR = "star"  # ``from m import *``, ``export * from 'm'``: every public name of m
 EXPORT = "export"  # ``export { a as b }`` (no source): b is this file's own a
 REEXPORT = "reexport"  # ``export { a as b } from 'm'``: b is m's a, exported but not bound here
-BINDINGS = (IMPORT, MODULE, STAR, EXPORT, REEXPORT)
+TYPED = "typed"  # ``b: T``, ``b = new T()`` in a function: b holds a T (``const {b} = v``: v.b)
+BINDINGS = (IMPORT, MODULE, STAR, EXPORT, REEXPORT, TYPED)
 
 
 @dataclass(frozen=True)
@@ -31,10 +32,11 @@ class Definition:
         last: last line.
         line: the line of its name (its signature).
         signature: that line's text, stripped, cut at ``SIGNATURE_CHARS``.
-        scope: ``module`` (top level), ``member`` (in a class, interface or namespace) or ``local``
-            (inside a function).
+        scope: ``module`` (top level), ``member`` (in a class, interface or namespace), ``static``
+            (a member of the class itself, not of its instances) or ``local`` (inside a function).
         bases: a class's base classes as written (``Base``, ``models.Model``), for members it
-            inherits.
+            inherits; a variable's or property's declared type (``x: Observable<T>``:
+            ``Observable``), for the members its value has.
     """
 
     name: str
@@ -65,8 +67,10 @@ class Binding:
     Attributes:
         local: the name in this file (for ``STAR``: ``*``).
         kind: one of ``BINDINGS``.
-        module: the module as written (``..x``, ``./store``, ``django.db``); empty for ``EXPORT``.
-        imported: the name in that module (``IMPORT``, ``EXPORT``), or empty.
+        module: the module as written (``..x``, ``./store``, ``django.db``); empty for ``EXPORT``
+            and ``TYPED``.
+        imported: the name in that module (``IMPORT``, ``EXPORT``), the type or value path the
+            name holds (``TYPED``), or empty.
         line: where the binding is written.
     """
 

@@ -22,7 +22,7 @@ from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 
-from .facts import IMPORT, REEXPORT, Definition, split_name
+from .facts import IMPORT, REEXPORT, TYPED, Definition, split_name
 from .resolve import Lookup, Target, parts_of
 from .store import SymbolStore, rows_to_definitions
 
@@ -48,8 +48,9 @@ class Found:
     Attributes:
         path: the file, relative to the root.
         definition: the definition (qualified name, kind, lines, signature).
-        via: how it was reached when not by its own name: ``module``, or ``alias S`` (the name
-            a binding gives it); empty otherwise.
+        via: how it was reached when not by its own name: ``module``, ``alias S`` (the name
+            a binding gives it), ``as S is typed in F`` (a parameter or local ``S`` of the file
+            ``F`` declared with its class); empty otherwise.
         members: for a class, interface or namespace, the definitions directly inside it.
         lines: the name lines of every definition it stands for when it groups several side by
             side (overloads, a property's getter and setter); empty: its own only.
@@ -200,18 +201,20 @@ def _by_module(lookup: Lookup, parts: Sequence[str], exact: bool) -> list[Found]
 
 def _by_alias(store: SymbolStore, lookup: Lookup, parts: Sequence[str]) -> list[Found]:
     """``S.get`` where files bind ``S`` (``import … as S``, ``from django.contrib import
-    admin``): what each distinct binding leads to, the bindings most files use first."""
+    admin``, a parameter ``S: Store``): what each distinct binding leads to, the bindings most
+    files use first."""
     rows = store.query(
-        "SELECT MIN(f.path), b.module, b.imported, COUNT(*) AS uses FROM bindings b JOIN files f ON f.id = b.file "
-        "WHERE b.local = ? AND b.kind != 'star' GROUP BY b.module, b.imported, "
+        "SELECT MIN(f.path), b.kind, COUNT(*) AS uses FROM bindings b JOIN files f ON f.id = b.file "
+        "WHERE b.local = ? AND b.kind != 'star' GROUP BY b.kind, b.module, b.imported, "
         "CASE WHEN b.module LIKE '.%' THEN f.path ELSE '' END ORDER BY uses DESC LIMIT ?",
         (parts[0], MAX_ALIAS_FILES),
     )
     result: list[Found] = []
-    for path, _module, _imported, _uses in rows:
+    for path, kind, _uses in rows:
+        via = f"as {parts[0]} is typed in {path}" if kind == TYPED else f"alias {parts[0]}"
         for target in lookup.resolve(str(path), list(parts)):
             if target.definition.kind != "module" or len(parts) == 1:
-                result.append(Found(target.path, target.definition, f"alias {parts[0]}"))
+                result.append(Found(target.path, target.definition, via))
     return result
 
 
@@ -233,11 +236,17 @@ def _enclosing(definitions: Sequence[Definition], line: int) -> Definition | Non
     return min(inside, key=lambda d: (d.last - d.first, -d.first)) if inside else None
 
 
-def _enclosing_class(definitions: Sequence[Definition], line: int) -> str | None:
+def enclosing_class(definitions: Sequence[Definition], line: int) -> Definition | None:
+    """The innermost class (interface, type, struct) of ``definitions`` around ``line``, or None."""
     inside = [
         d for d in definitions if d.first <= line <= d.last and d.kind in ("class", "interface", "type", "struct")
     ]
-    return min(inside, key=lambda d: d.last - d.first).name if inside else None
+    return min(inside, key=lambda d: d.last - d.first) if inside else None
+
+
+def _enclosing_class(definitions: Sequence[Definition], line: int) -> str | None:
+    holder = enclosing_class(definitions, line)
+    return holder.name if holder is not None else None
 
 
 @dataclass(frozen=True)

@@ -5,7 +5,9 @@ language server picks the one at the use from the use's scope. The index knows t
 question comes from (``near``: the file the agent read last, or the one it names), so:
 
 1. the name as that file sees it (``resolve``: its own definitions, imports, aliases,
-   inheritance) is the answer, when it leads somewhere: ``resolved_from`` says so;
+   inheritance, declared types; ``Class.member`` the static one when there is one), or a bare
+   member name as the file uses it (``this.x``, ``super.x``), is the answer, when it leads
+   somewhere: ``resolved_from`` says so;
 2. otherwise the definitions are ranked by how close they are to that file (in it, in a file it
    imports, in its folder, sharing more of its path) and cut to the best tier: those as close as
    the closest, at most ``MAX_LIKELY``; the rest are counted, never dropped silently.
@@ -20,8 +22,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from .facts import split_name
-from .find import Found, definitions, with_members
-from .resolve import Lookup, parts_of
+from .find import Found, definitions, enclosing_class, with_members
+from .resolve import FileInfo, Lookup, Target, instance_members, parts_of
 from .store import SymbolStore
 
 #: Definitions listed at most when the question's file does not resolve the name.
@@ -62,7 +64,9 @@ def likely_definitions(store: SymbolStore, query: str, near: str | None = None, 
     """
     lookup = Lookup(store)
     every = grouped(lookup, [f for f in definitions(store, query, lookup) if within is None or inside(f.path, within)])
-    resolved = grouped(lookup, _resolved(lookup, query, near, within)) if near else []
+    resolved = (
+        grouped(lookup, _resolved(lookup, query, near, within) or _used(lookup, query, near, within)) if near else []
+    )
     if resolved:
         keys = {_key(f) for f in every} | {_key(f) for f in resolved}
         return Likely(_single(lookup, resolved), len(keys), near or "")
@@ -142,7 +146,7 @@ def _resolved(lookup: Lookup, query: str, near: str | None, within: str | None) 
     parts = parts_of(query)
     if not parts or near is None or lookup.file(near) is None:
         return []
-    targets = lookup.resolve(near, parts)
+    targets = static_members(lookup.resolve(near, parts)) if len(parts) > 1 else lookup.resolve(near, parts)
     found = [
         Found(t.path, t.definition)
         for t in targets
@@ -151,6 +155,55 @@ def _resolved(lookup: Lookup, query: str, near: str | None, within: str | None) 
         and (within is None or inside(t.path, within))
     ]
     return list({_key(f): f for f in found}.values())
+
+
+def _used(lookup: Lookup, query: str, near: str | None, within: str | None) -> list[Found]:
+    """A bare member name (``execute``) as the file ``near`` uses it: what each use's receiver
+    leads to (``this.x``: the enclosing class's; ``super.x``: its bases'; ``this.clock.x``,
+    ``source.x``: as the file sees them); empty when the file does not use it on a receiver or
+    one of its uses is on something the index cannot follow."""
+    parts = parts_of(query)
+    info = lookup.file(near) if near is not None and len(parts) == 1 else None
+    uses = [(line, receiver) for line, receiver in lookup.receivers(info, parts[0])] if info is not None else []
+    if not uses or any(not receiver for _, receiver in uses):
+        return []
+    found: list[Target] = []
+    for line, receiver in uses:
+        targets = _member_on(lookup, info, line, receiver, parts[0]) if info is not None else []
+        if not targets:
+            return []
+        found += targets
+    return [
+        Found(t.path, t.definition)
+        for t in {(t.path, t.definition.line): t for t in found}.values()
+        if within is None or inside(t.path, within)
+    ]
+
+
+def _member_on(lookup: Lookup, info: FileInfo, line: int, receiver: str, name: str) -> list[Target]:
+    """Where the member ``name`` of ``receiver`` (as written at ``line`` of ``info``'s file) is
+    defined; empty when the index cannot follow the receiver."""
+    head, _, rest = receiver.partition(".")
+    if head in ("this", "self", "cls", "super"):
+        holder = enclosing_class(lookup.definitions(info), line)
+        if holder is None:
+            return []
+        chain = [*rest.split("."), name] if rest else [name]
+        if head != "super":
+            return instance_members(lookup.resolve(info.path, [*split_name(holder.name), *chain]))
+        return instance_members(
+            [t for base in holder.bases for t in lookup.resolve(info.path, [*split_name(base), *chain])]
+        )
+    if receiver == "?":
+        return []
+    return static_members(lookup.resolve(info.path, [*split_name(receiver), name]))
+
+
+def static_members(targets: list[Target]) -> list[Target]:
+    """``targets`` of a question ``Class.member`` without the instance members that share a
+    static one's name (TypeScript's ``Scheduler.now`` is the static ``now``, not the instance's)."""
+    static = {(t.path, t.definition.name) for t in targets if t.definition.scope == "static"}
+    return [t for t in targets if t.definition.scope == "static" or (t.path, t.definition.name) not in static]
 
 
 def _imported_files(lookup: Lookup, near: str) -> set[str]:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 
 from ..config.policy import Policy
-from ..files.ripgrep import RgOptions
+from ..files.ripgrep import RgOptions, base_args, run_rg
 from ..files.search_files import list_files
 from .extract import indexed_language
 
@@ -45,8 +45,6 @@ def list_code(
 
 
 def _shallow(root: str, target: str, options: RgOptions) -> list[str]:
-    from ..files.ripgrep import _base, _run  # the same command line, one level deep
-
-    args = [*_base(options), "--files", "--null", "--max-depth", "1", "--", target]
-    data = _run(args, options, root, None) or b""
+    args = [*base_args(options), "--files", "--null", "--max-depth", "1", "--", target]
+    data = run_rg(args, options, root, None) or b""
     return [os.fsdecode(name) for name in data.split(b"\0") if name]

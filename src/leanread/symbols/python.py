@@ -131,10 +131,10 @@ class _Walk:
         self.facts.exports = [*(self.facts.exports or []), *names] if more else names
 
     def imports(self, node: Any) -> None:
-        line = node.start_point[0] + 1
         bindings = self.facts.bindings
         if node.type == "import_statement":
             for child in node.named_children:
+                line = child.start_point[0] + 1  # a name's own line (a long import spans several)
                 if child.type == "aliased_import":
                     module, alias = child.child_by_field_name("name"), child.child_by_field_name("alias")
                     if module is not None and alias is not None:
@@ -148,6 +148,7 @@ class _Walk:
         for child in node.named_children:
             if child == module_node:
                 continue
+            line = child.start_point[0] + 1
             if child.type == "wildcard_import":
                 bindings.append(Binding("*", STAR, module, "", line))
             elif child.type == "aliased_import":

@@ -10,7 +10,7 @@ import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from .facts import EXPORT, IMPORT, MODULE, REEXPORT, STAR, Binding, Definition, split_name
+from .facts import EXPORT, IMPORT, MODULE, REEXPORT, STAR, TYPED, Binding, Definition, split_name
 from .modules import python_files, script_files
 from .store import SymbolStore, rows_to_definitions
 
@@ -133,6 +133,12 @@ class Lookup:
             self._bindings[info.id] = [Binding(str(a), str(b), str(c), str(d), int(str(e))) for a, b, c, d, e in rows]
         return self._bindings[info.id]
 
+    def receivers(self, info: FileInfo, name: str) -> list[tuple[int, str]]:
+        """``(line, receiver)`` of each use of ``name`` in ``info``'s file (receiver empty for a
+        bare use, ``?`` for one the index does not follow)."""
+        rows = self.store.query("SELECT line, receiver FROM uses WHERE file = ? AND name = ?", (info.id, name))
+        return [(int(str(line)), str(receiver or "")) for line, receiver in rows]
+
     def module_files(self, name: str) -> list[str]:
         """Python files whose module is ``name``, else whose module ends with ``.name``."""
         if name not in self._modules:
@@ -191,20 +197,41 @@ class Lookup:
             found = self._submodule(info.module, parts, hops)
             if found:
                 return found
+        if len(parts) > 1:
+            found = self.typed(info, parts, hops)
+            if found:
+                return found
         return self.inherited(info.path, parts, hops) if len(parts) > 1 else []
 
+    def typed(self, info: FileInfo, parts: Sequence[str], hops: int = 0) -> list[Target]:
+        """``x.member`` where a parameter or local ``x`` of ``info``'s file holds a value of a
+        declared type (``TYPED`` bindings; every type it is declared with in the file, since a
+        question carries no position): the members of those types that are not static."""
+        found: list[Target] = []
+        for binding in self.bindings(info):
+            if binding.kind == TYPED and binding.local == parts[0]:
+                found += self.resolve(info.path, [*split_name(binding.imported), *parts[1:]], hops + 1)
+        return instance_members(list({(t.path, t.definition.line): t for t in found}.values()))
+
     def inherited(self, path: str, parts: Sequence[str], hops: int = 0) -> list[Target]:
-        """``Class.member`` that ``Class`` (as seen from ``path``) does not define but one of its
-        base classes does (bases followed depth first, in the order written)."""
+        """``Owner.member`` that ``Owner`` (as seen from ``path``) does not define itself: a
+        member of what it stands for when reached by another name, else of its bases (a class's
+        base classes, depth first in the order written; a variable's or property's declared type,
+        whose static members its value does not have)."""
         if hops > MAX_HOPS:
             return []
         for owner in self.resolve(path, parts[:-1], hops + 1):
-            if owner.definition.kind not in ("class", "interface"):
-                continue
+            named = split_name(owner.definition.name)
+            if owner.definition.kind != "module" and named != list(parts[:-1]):
+                found = self.resolve(owner.path, [*named, parts[-1]], hops + 1)
+                if found:
+                    return found
             for base in owner.definition.bases:
                 for parent in self.resolve(owner.path, split_name(base), hops + 1):
                     member = [*split_name(parent.definition.name), parts[-1]]
                     found = self.resolve(parent.path, member, hops + 1)
+                    if owner.definition.kind not in ("class", "interface"):
+                        found = instance_members(found)
                     if found:
                         return found
         return []
@@ -260,6 +287,13 @@ class Lookup:
             if target is not None and target.exports is not None:
                 return name in target.exports
         return not name.startswith("_")
+
+
+def instance_members(found: list[Target]) -> list[Target]:
+    """``found`` without static members when it holds others (a value of a class has its
+    instance members, the class itself its static ones)."""
+    kept = [t for t in found if t.definition.scope != "static"]
+    return kept or found
 
 
 def _module_definition(path: str) -> Definition:

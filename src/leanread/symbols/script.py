@@ -16,6 +16,8 @@ from typing import Any
 from ..code.outline import tree_sitter_parser
 from .facts import EXPORT, IMPORT, MODULE, REEXPORT, STAR, Binding, Definition, FileFacts, SourceLines, Use
 from .scan import bare_uses, receiver_before
+from .scriptrecover import parse_around
+from .scripttypes import declared, type_names, typed_bindings
 
 _CLASSES = frozenset({"class_declaration", "abstract_class_declaration", "class"})
 _FUNCTIONS = frozenset({"function_declaration", "generator_function_declaration"})
@@ -93,7 +95,12 @@ class _Walk:
         elif kind == "function_signature" and name_node is not None:  # an overload, or declared only
             self.definition(prefix + _text(name_node), "signature", outer, name_node, scope)
         elif kind in _SIMPLE and name_node is not None:
-            self.definition(prefix + _text(name_node), _SIMPLE[kind], outer, name_node, scope)
+            value = node.child_by_field_name("value")  # a type alias's: its bases when it names types
+            self.definition(prefix + _text(name_node), _SIMPLE[kind], outer, name_node, scope, type_names(value))
+            if kind == "enum_declaration":
+                self.enum_members(node, prefix + _text(name_node))
+            else:
+                self.type_members(value, prefix + _text(name_node))
         elif kind == "internal_module" and name_node is not None:
             name = prefix + _text(name_node)
             self.definition(name, "namespace", outer, name_node, scope)
@@ -120,13 +127,47 @@ class _Walk:
         self.members(node, name)
 
     def members(self, node: Any, name: str) -> None:
-        """The methods and fields of a class or interface ``node`` named ``name``."""
+        """The methods and fields of a class or interface ``node`` named ``name`` (a field's
+        declared type as its ``bases``; a constructor's ``private x: T`` is a field too)."""
         body = node.child_by_field_name("body")
         for member in body.named_children if body is not None else ():
             member_kind = _MEMBERS.get(member.type)
             member_name = member.child_by_field_name("name") or member.child_by_field_name("property")
             if member_kind and member_name is not None and member_name.type != "computed_property_name":
-                self.definition(f"{name}.{_text(member_name)}", member_kind, member, member_name, "member")
+                scope = "static" if any(c.type == "static" for c in member.children) else "member"
+                qualified = f"{name}.{_text(member_name)}"
+                self.definition(qualified, member_kind, member, member_name, scope, declared(member))
+                self.type_members(member.child_by_field_name("type"), qualified)
+                if member.type == "method_definition" and _text(member_name) == "constructor":
+                    self.parameter_properties(member, name)
+
+    def type_members(self, node: Any, name: str) -> None:
+        """The members an object type gives ``name``: a field's or variable's annotation
+        (``x: { a: A; b(): void } | null``), or a type alias's value (``type T = {…} & {…}``)."""
+        if node is None:
+            return
+        if node.type == "object_type":
+            self.members(_Body(node), name)
+        elif node.type in ("type_annotation", "union_type", "intersection_type", "parenthesized_type"):
+            for part in node.named_children:
+                self.type_members(part, name)
+
+    def enum_members(self, node: Any, name: str) -> None:
+        """``enum E { A, B = 2 }``: ``E.A`` and ``E.B``."""
+        body = node.child_by_field_name("body")
+        for member in body.named_children if body is not None else ():
+            key = member.child_by_field_name("name") if member.type == "enum_assignment" else member
+            if key is not None and key.type == "property_identifier":
+                self.definition(f"{name}.{_text(key)}", "constant", member, key, "member")
+
+    def parameter_properties(self, constructor: Any, name: str) -> None:
+        """``constructor(private x: T)``: the field ``name.x``."""
+        parameters = constructor.child_by_field_name("parameters")
+        for parameter in parameters.named_children if parameters is not None else ():
+            target = parameter.child_by_field_name("pattern")
+            modified = any(c.type in ("accessibility_modifier", "readonly") for c in parameter.children)
+            if modified and target is not None and target.type == "identifier":
+                self.definition(f"{name}.{_text(target)}", "property", parameter, target, "member", declared(parameter))
 
     def declarator(self, node: Any, outer: Any, prefix: str, scope: str) -> None:
         """``const x = …``: a definition; ``const x = require('m')`` and ``const {a} = require('m')``
@@ -142,10 +183,12 @@ class _Walk:
             return
         name = prefix + _text(target)
         kind = "function" if value is not None and value.type in _FUNCTION_VALUES else "variable"
-        self.definition(name, kind, outer, target, scope)
+        annotation = node.child_by_field_name("type")
+        self.definition(name, kind, outer, target, scope, declared(node))
+        self.type_members(annotation, name)
         if value is not None and value.type in _CLASSES:
             self.members(value, name)
-        if value is not None and value.type == "object":
+        if value is not None and value.type == "object" and not type_names(annotation):  # typed: the type's
             for pair in value.named_children:
                 key = pair.child_by_field_name("key") or pair.child_by_field_name("name")
                 if pair.type in ("pair", "method_definition") and key is not None and key.type == "property_identifier":
@@ -205,7 +248,7 @@ class _Walk:
                         continue
                     local = _text(alias or name)
                     kind = REEXPORT if source else EXPORT
-                    self.facts.bindings.append(Binding(local, kind, source, _text(name), line))
+                    self.facts.bindings.append(Binding(local, kind, source, _text(name), spec.start_point[0] + 1))
             elif child.type == "namespace_export" and child.named_children:  # export * as ns from 'm'
                 self.facts.bindings.append(Binding(_text(child.named_children[-1]), REEXPORT, source, "*", line))
             elif child.type == "identifier" and not source:  # export = x
@@ -230,6 +273,7 @@ class _Walk:
             if clause.type != "import_clause":
                 continue
             for part in clause.named_children:
+                line = part.start_point[0] + 1  # a name's own line (a long import spans several)
                 if part.type == "identifier":
                     bindings.append(Binding(_text(part), IMPORT, source, "default", line))
                 elif part.type == "namespace_import" and part.named_children:
@@ -238,7 +282,19 @@ class _Walk:
                     for spec in part.named_children:
                         name, alias = spec.child_by_field_name("name"), spec.child_by_field_name("alias")
                         if name is not None:
-                            bindings.append(Binding(_text(alias or name), IMPORT, source, _text(name), line))
+                            local = _text(alias or name)
+                            bindings.append(Binding(local, IMPORT, source, _text(name), spec.start_point[0] + 1))
+
+
+class _Body:
+    """An object type seen as a class body (its members are ``property_signature`` and
+    ``method_signature`` nodes)."""
+
+    def __init__(self, body: Any) -> None:
+        self.body = body
+
+    def child_by_field_name(self, name: str) -> Any:
+        return self.body if name == "body" else None
 
 
 def _heritage(node: Any) -> tuple[str, ...]:
@@ -294,10 +350,23 @@ def extract(source: bytes, language: str) -> FileFacts:
     parser = tree_sitter_parser(language)
     if parser is None:
         return FileFacts(language, problem=f"the tree-sitter {language} grammar is not installed")
-    tree = parser.parse(source)
+    tree, parsed, broken = parse_around(parser, source)
     walk = _Walk(language, SourceLines(source))
     walk.body(tree.root_node, "", "module")
-    walk.facts.uses = sorted(_uses(language, tree.root_node, source, walk), key=lambda u: (u.line, u.column))
-    if tree.root_node.has_error:
+    for statement in broken:
+        if statement.name:
+            signature = walk.lines.signature(statement.first)
+            first, last = statement.first, statement.last
+            walk.facts.definitions.append(Definition(statement.name, statement.kind, first, last, first, signature))
+            walk.top.add(statement.name)
+        for member, kind, line in statement.members:
+            member_signature = walk.lines.signature(line)
+            walk.facts.definitions.append(
+                Definition(f"{statement.name}.{member}", kind, line, line, line, member_signature, "member")
+            )
+    walk.facts.definitions.sort(key=lambda d: d.first)
+    walk.facts.uses = sorted(_uses(language, tree.root_node, parsed, walk), key=lambda u: (u.line, u.column))
+    walk.facts.bindings += typed_bindings(language, tree.root_node, walk.def_names)
+    if broken or tree.root_node.has_error:
         walk.facts.problem = "syntax errors (parsed around them)"
     return walk.facts

@@ -8,7 +8,7 @@ from typing import NamedTuple
 
 from ..code.diffs import hunks, window_lines
 from ..code.edit_plan import EMPTY_OLD_STRING, EditPlan, plan_edit
-from ..code.syntax import parse_warning
+from ..code.syntax import parse_warning_at
 from ..errors import EditError, InvalidArgument, MultipleMatches, NoMatch, NotAFile, PathChanged
 from ..files.names import parse_path
 from ..files.protected import refuse_config_change, refuse_protected_path
@@ -18,7 +18,7 @@ from ..files.writeback import encode_edit, file_lock
 from ..ledger.knowledge import Knowledge, as_known, hunk_spans, hunks_known, know, patch_numbers, ranges_of
 from ..result import ToolResult
 from ..view.hunks import format_hunk
-from ..view.render import cut_line, span
+from ..view.render import span
 from .common import (
     ToolContext,
     decoded_for_write,
@@ -29,15 +29,11 @@ from .common import (
     replaces_nothing,
     whole_lines,
 )
+from .edit_result import excerpt, shown_lines, summary
 from .races import Arrival, arrival, changed_lines, changes_since, current_span, refusal
 from .spec import EDITS, Arguments, ToolSpec, flag, string
 
 NAME = "edit"
-
-#: Lines of context shown around the change in the result.
-CONTEXT_LINES = 1
-#: Longest excerpt shown; a longer change shows its head and tail (the model wrote the middle).
-EXCERPT_LINES = 6
 
 
 class EditRefused(EditError):
@@ -50,7 +46,7 @@ class _Written(NamedTuple):
     plan: EditPlan
     new_file: TextFile
     excerpt: list[str]
-    warning: str | None  # the file parses worse than before (``syntax.parse_warning``)
+    warning: str | None  # the file parses worse than before (``syntax.parse_warning_at``)
     note: str | None  # a step after the write failed (``remember_written``)
 
 
@@ -139,45 +135,6 @@ def _check_grant(resolved: Resolved, known: Knowledge, plan: EditPlan, lines: Se
             f"old_string spans {span(first, last)} of {resolved.display}, but you have not seen {span(lo, hi)} of "
             f"its current version, so nothing was edited; read {them} first ({_read_hint(lo, hi)}) and retry."
         )
-
-
-def _excerpt(
-    lines: list[str], ranges: tuple[tuple[int, int], ...], max_chars: int
-) -> tuple[list[str], tuple[tuple[int, int], ...]]:
-    """Lines around the change, numbered ``41: code`` so the model can place them and cut like
-    ``read`` cuts them, and the ranges shown whole."""
-    first, last = _span(ranges)
-    lo, hi = max(1, min(first, last) - CONTEXT_LINES), min(len(lines), max(first, last) + CONTEXT_LINES)
-    numbers = list(range(lo, hi + 1))
-    if len(numbers) > EXCERPT_LINES:
-        half = EXCERPT_LINES // 2
-        numbers = numbers[:half] + numbers[-half:]
-    out: list[str] = []
-    for i, n in enumerate(numbers):
-        if i and n != numbers[i - 1] + 1:
-            out.append(f"… lines {numbers[i - 1] + 1}-{n - 1} omitted (your new_string) …")
-        out.append(f"{n}: {cut_line(lines[n - 1], max_chars)}")
-    return out, ranges_of(n for n in numbers if len(lines[n - 1]) <= max_chars)
-
-
-def _summary(plan: EditPlan, display: str) -> str:
-    old_first, old_last = _span(plan.old_lines)
-    new_first, new_last = _span(plan.new_lines)
-    times = "1 occurrence" if plan.count == 1 else f"{plan.count} occurrences"
-    rule = "" if plan.rule == "exact" else f", matched by the {plan.rule} rule"
-    if plan.shift:
-        more = "more" if plan.shift > 0 else "less"
-        columns = "1 column" if abs(plan.shift) == 1 else f"{abs(plan.shift)} columns"
-        rule += f" (the file indents these lines {columns} {more} than old_string; " + (
-            "new_string already had the file's indentation, so it was kept as given)"
-            if plan.kept_indent
-            else "new_string was shifted alike)"
-        )
-    if new_last < new_first:  # whole lines removed
-        gone = "was" if old_first == old_last else "were"
-        return f"Edited {display}: replaced {times}{rule}; {span(old_first, old_last)} {gone} removed."
-    now = "is now" if old_first == old_last else "are now"
-    return f"Edited {display}: replaced {times}{rule}; {span(old_first, old_last)} {now} {span(new_first, new_last)}."
 
 
 def _plan_then(ctx: ToolContext, request: EditRequest, came: Arrival) -> EditPlan | None:
@@ -281,17 +238,18 @@ def _write(ctx: ToolContext, request: EditRequest, call_id: str, resolved: Resol
         display=resolved.display,
     )
     new_file = decoded_for_write(ctx, data, resolved.display)
-    warning = parse_warning(resolved.display, old_text, plan.new_text, _span(plan.new_lines)[0])
+    found = parse_warning_at(resolved.display, old_text, plan.new_text, _span(plan.new_lines)[0])
+    warning, warning_line = found if found else (None, None)
     replace_if_unchanged(resolved.real, resolved.display, original, data)
     # written: from here on nothing raises, the result says what was done
     carried = _carried(ctx, resolved.real, new_file, plan)
-    # the model wrote new_string itself: it needs to see the lines only when the file got other text
-    # than it sent (a rule other than exact matched, or the indentation shifted) or parses worse
-    as_sent = plan.rule == "exact" and not plan.shift and warning is None
-    excerpt, shown = ([], ()) if as_sent else _excerpt(list(new_file.lines), plan.new_lines, ctx.limits.max_line_chars)
+    # the model wrote new_string itself: it is shown only the lines the file got otherwise than it
+    # sent them, and the line a parse warning names
+    numbers = shown_lines(new_file.lines, plan, warning_line)
+    rows, shown = excerpt(new_file.lines, numbers, ctx.limits.max_line_chars)
     seen = ranges_of([n for a, b in (*shown, *plan.new_lines) for n in range(a, b + 1)])
     note = remember_written(ctx, call_id, resolved.real, new_file, seen, kind="edit", knowledge=carried)
-    return _Written(plan, new_file, excerpt, warning, note)
+    return _Written(plan, new_file, rows, warning, note)
 
 
 def run(ctx: ToolContext, request: EditRequest, call_id: str) -> ToolResult:
@@ -320,10 +278,8 @@ def run(ctx: ToolContext, request: EditRequest, call_id: str) -> ToolResult:
                 f"{resolved.display} changed while leanread was opening it (it or a folder on its path was "
                 "replaced), so nothing was edited; read it again and retry."
             )
-        plan, new_file, excerpt, warning, note = _write(ctx, request, call_id, current, came)
-    text = "\n".join(
-        [_summary(plan, resolved.display), *excerpt, *([warning] if warning else []), *([note] if note else [])]
-    )
+        plan, new_file, rows, warning, note = _write(ctx, request, call_id, current, came)
+    text = "\n".join([summary(plan), *rows, *([warning] if warning else []), *([note] if note else [])])
     metadata = {
         "call_id": call_id,
         "path": resolved.display,

@@ -4,7 +4,8 @@ Layer 5 of leanread (see ``docs/ARCHITECTURE.md``): imports ``files``, ``code``,
 the base modules, nothing above. Pure functions: lines in, text out (and back, in
 ``reconstruct``).
 
-- ``render``: a window of lines into the envelope, with caps and notices;
+- ``render``: a window of lines into the envelope, with caps and notices; ``outlineview``: an
+  outline as the model sees it;
 - ``formats``: the line decorations of each ``format`` and how to take them off;
 - ``frame``: keep a file's text from posing as leanread's own frame;
 - ``slices``: part of one long line (``char_offset``);

@@ -18,7 +18,10 @@ from ..result import ToolResult
 MARKER = re.compile(r"^… lines? (\d+)(?:-(\d+))? unchanged since you read (?:them|it)(?: as lines? (\d+)(?:-\d+)?)? …$")
 STUB = re.compile(r"^\(Lines? (\d+)(?:-(\d+))? unchanged since you read (?:them|it), still in your context\.")
 HUNK = re.compile(r"^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@$")
-SUMMARY = re.compile(r"lines? (\d+)(?:-(\d+))? (?:is|are) now lines? (\d+)(?:-(\d+))?\.$")
+SUMMARY = re.compile(
+    r"^(?:Replaced \d+ occurrences; )?(Edited|Removed|edited|removed) lines? (\d+)(?:-(\d+))?"
+    r"(?:, now (\d+)(?:-(\d+))?)?"
+)
 EXCERPT = re.compile(r"^(\d+): (.*)$")
 NOTICE = re.compile(
     r"^\((End of file|Empty file|Showing lines|Output capped|File |Lines? \d|.* changed since you read it;)"
@@ -242,8 +245,11 @@ def apply_edit(view: View, result: ToolResult, old: str, new: str) -> None:
     match = SUMMARY.search(summary)
     check(match is not None, summary)
     assert match is not None
-    a, b = int(match.group(1)), int(match.group(2) or match.group(1))
-    c, d = int(match.group(3)), int(match.group(4) or match.group(3))
+    a, b = int(match.group(2)), int(match.group(3) or match.group(2))
+    if match.group(1).lower() == "removed":
+        c, d = a, a - 1
+    else:
+        c, d = (int(match.group(4)), int(match.group(5) or match.group(4))) if match.group(4) else (a, b)
     joined = "\n".join(view.text(k) for k in range(a, b + 1))
     old_n, new_n = old.replace("\r\n", "\n"), new.replace("\r\n", "\n")
     if old_n in joined:
@@ -256,7 +262,9 @@ def apply_edit(view: View, result: ToolResult, old: str, new: str) -> None:
     shifted = {(k if k < a else k + (d - c) - (b - a)): v for k, v in view.lines.items() if not a <= k <= b}
     _shift_loose(view, a, b, (d - c) - (b - a))
     call = result.metadata["call_id"]
-    shifted.update({c + i: (text, frozenset({call})) for i, text in enumerate(block)})
+    # new_string shifted as the note says: the model holds those lines only where the result shows them
+    keep = not (old_n not in joined and "; new_string indented " in summary)
+    shifted.update({c + i: (text, frozenset({call})) for i, text in enumerate(block) if keep})
     for row in result.text.split("\n")[1:]:  # the numbered excerpt around the change, when shown
         if match := EXCERPT.match(row):
             number, text = int(match.group(1)), match.group(2)

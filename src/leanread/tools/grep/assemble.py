@@ -8,7 +8,8 @@ from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from ...files.ripgrep import FileHits, Hit, RgOptions, search_json
+from ...files.rgsearch import FileHits, Hit, search_json
+from ...files.ripgrep import RgOptions
 from ...files.textfile import TextFile, shown
 from ...files.workspace import Resolved
 from ...ledger.knowledge import Knowledge

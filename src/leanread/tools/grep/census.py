@@ -15,7 +15,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
 from ...files.rglog import ignored_lines, parse_log
-from ...files.ripgrep import FileHits, RgOptions
+from ...files.rgsearch import FileHits
+from ...files.ripgrep import RgOptions
 from ...files.search_files import not_utf8_files
 from ...files.workspace import Resolved
 from ..common import DenyFilter, ToolContext

@@ -16,7 +16,8 @@ import tempfile
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 
-from ...files.ripgrep import FileHits, RgOptions, count_files, search_json
+from ...files.rgsearch import FileHits, count_files, search_json
+from ...files.ripgrep import RgOptions
 from ...files.search_files import type_globs
 from ...files.textfile import shown
 from ...view.render import BINARY_NAMES, byte_size

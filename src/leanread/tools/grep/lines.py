@@ -12,7 +12,7 @@ from typing import Any
 
 from ...errors import LeanreadError, NotText, PathError
 from ...files.names import show_path
-from ...files.ripgrep import FileHits, Hit, parse_hits
+from ...files.rgsearch import FileHits, Hit, parse_hits
 from ...files.textfile import IndexedLines, TextFile, content_hash, load_text, shown
 from ...files.workspace import Resolved, read_regular_file
 from ..common import ToolContext

@@ -8,7 +8,8 @@ import os
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from ...files.ripgrep import FileHits, RgOptions, count_files, search_json
+from ...files.rgsearch import FileHits, count_files, search_json
+from ...files.ripgrep import RgOptions
 from ...files.search_files import type_globs
 from ...files.textfile import shown
 from ...files.workspace import Resolved

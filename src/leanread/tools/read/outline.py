@@ -23,7 +23,7 @@ from ...files.textfile import IndexedLines, content_hash, load_text
 from ...ledger.knowledge import Knowledge, ranges_of
 from ...result import ToolResult
 from ...tokens import count_tokens
-from ...view.render import render_outline, render_outline_unchanged
+from ...view.outlineview import render_outline, render_outline_unchanged
 from ..common import knowledge_of, record_view
 from .shared import Opened, facts_of, sight
 

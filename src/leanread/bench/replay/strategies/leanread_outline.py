@@ -31,8 +31,9 @@ from typing import Any, ClassVar
 from ....code.outline import Outline, Symbol, find_symbol, outline, shown_lines
 from ....errors import InvalidArgument
 from ....tokens import count_tokens
+from ....view.outlineview import outline_line_chars, render_outline
 from ....view.reconstruct import apply_outline, outline_rows
-from ....view.render import cut_line, outline_line_chars, render_outline
+from ....view.render import cut_line
 from ..calls import FileSnapshot, ReadCall, snapshot
 from ..lineids import LineIds
 from ..strategy import MAX_BYTES, window
