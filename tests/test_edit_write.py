@@ -26,9 +26,7 @@ def test_crlf_without_final_newline_case(session: Session, root: Path) -> None:
     result = session.edit("w.txt", "alpha\nbeta", "one\ntwo")
     assert not result.is_error, result.text
     assert (root / "w.txt").read_bytes() == b"one\r\ntwo\r\ngamma"
-    assert result.text == (
-        "Edited lines 1-2."
-    )
+    assert result.text == ("Edited lines 1-2.")
 
 
 def test_latin1_byte_is_untouched(session: Session, root: Path) -> None:
@@ -132,6 +130,33 @@ def test_write_creates_and_guards_overwrites(session: Session, root: Path) -> No
     assert (root / "old.txt").read_bytes() == b"x\r\ny\r\n"
     # what it wrote counts as seen: an edit needs no read
     assert not session.edit("old.txt", "y", "z").is_error
+
+
+@pytest.mark.parametrize(
+    ("on_disk", "sent"),
+    [
+        (b"done\n", "done\n"),
+        (b"a\r\nb\r\n", "a\nb\n"),  # the file's CRLF kept, as for any write
+        (b"a\r\nb\r\n", "a\r\nb\r\n"),
+        ("caf\u00e9 \u20ac\n".encode("cp1252"), "caf\u00e9 \u20ac\n"),  # its legacy encoding kept
+    ],
+)
+def test_write_of_the_text_a_file_already_holds_needs_no_read(
+    session: Session, root: Path, on_disk: bytes, sent: str
+) -> None:
+    """A write sent again after its answer was lost (its server killed once the file was written)
+    finds the file holding what it sends: nothing is lost, so it is not refused, and the file
+    counts as seen."""
+    (root / "out.txt").write_bytes(on_disk)
+    result = session.write("out.txt", sent)
+    lines = "1 line" if sent.count("\n") == 1 else f"{sent.count(chr(10))} lines"
+    assert result.text == f"Wrote out.txt: {lines}, {len(on_disk)} bytes; the file already held this text."
+    assert (root / "out.txt").read_bytes() == on_disk
+    assert not session.edit("out.txt", sent.splitlines()[0], "z").is_error
+    # one character off is still a write over lines the model has not seen
+    (root / "other.txt").write_bytes(on_disk)
+    assert session.write("other.txt", sent + "x\n").is_error
+    assert (root / "other.txt").read_bytes() == on_disk
 
 
 def test_write_refuses_display_markers(session: Session, root: Path) -> None:

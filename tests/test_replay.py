@@ -15,6 +15,7 @@ import pytest
 from typer.testing import CliRunner
 
 from leanread.bench.replay import sandbox
+from leanread.bench.replay.anchor_edits import OPENCODE_NOT_FOUND
 from leanread.bench.replay.calls import FileSnapshot, ReadCall
 from leanread.bench.replay.engine import TraceResult, replay
 from leanread.bench.replay.report import (
@@ -289,6 +290,24 @@ def test_refused_edit_is_retried_after_the_read_it_names(tmp_path: Path) -> None
     assert notes["edits through leanread after the read its refusal named"] == 1
     assert notes["reads a refusal named"] == 1 and notes["edits refused"] == 1
     assert result.divergences == []
+
+
+def test_replay_charges_each_anchor_its_own_refusal(tmp_path: Path) -> None:
+    tree = _tree(tmp_path)
+    ops = [
+        {"op": "read", "path": "pkg/mod.py", "offset": 1, "limit": 6, "step": 1},
+        # The release does not hold this line; opencode's line-trimmed matcher does not either.
+        {"op": "edit", "path": "pkg/mod.py", "old": "return a * b", "new": "return b", "step": 2},
+        # Not exact (indentation), but opencode's trimmed lines find it: it applies the edit.
+        {"op": "edit", "path": "pkg/mod.py", "old": "return a - b\n", "new": "  return b - a\n", "step": 3},
+    ]
+    result = replay(load_trace(_trace(tmp_path, ops)), _source(tree), list(available().values()), tmp_dir=tmp_path)
+    refused, loose = (row["tokens"] for row in result.rows if row["op"] == "edit")
+    assert refused["opencode"] == count_tokens(OPENCODE_NOT_FOUND)
+    assert refused["kilo-plain"] == count_tokens(OPENCODE_NOT_FOUND)
+    claude = "<tool_use_error>String to replace not found in file.\nString: return a * b</tool_use_error>"
+    assert refused["claude-code"] == count_tokens(claude)
+    assert loose["opencode"] == count_tokens("Edit applied successfully.")
 
 
 # --- the report and the command --------------------------------------------------------------------

@@ -11,6 +11,8 @@ from pathlib import Path
 from typing import Any
 
 FILE_CHANGES = frozenset({"edit", "insert", "write", "undo_edit"})
+#: why an edit was skipped when the file does not hold its old text exactly.
+OLD_TEXT_NOT_FOUND = "skipped: old text not found"
 
 
 def inside(root: Path, path: str) -> Path | None:
@@ -53,7 +55,7 @@ class Replayer:
         before = target.read_bytes() if target.is_file() else None
         new = self._changed(kind, op, before)
         if new is None:
-            return "skipped: old text not found"
+            return OLD_TEXT_NOT_FOUND
         self._history.setdefault(target, []).append(before)
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_bytes(new)

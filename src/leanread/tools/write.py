@@ -85,15 +85,17 @@ def _replacement(ctx: ToolContext, path: str, content: str, came: Arrival) -> tu
         raise EditRefused(write_refusal(resolved.display, came))
     total = len(text_file.lines)
     missing = known.missing(1, total)
-    if total and (known.seen_hash is None or known.changed_since is not None or missing):
+    old_lines = text_file.raw_lines if text_file.raw_lines is not None else text_file.lines
+    old_text = "\n".join(old_lines) + ("\n" if text_file.final_newline and old_lines else "")
+    # A write of the text the file holds loses nothing (a call sent again after its answer was lost).
+    unknown = known.seen_hash is None or known.changed_since is not None or missing
+    if total and unknown and content.replace("\r\n", "\n") != old_text:
         since = "changed since you read it" if known.changed_since else "is not fully known to you"
         first = min(missing) if missing and not known.changed_since else 1
         raise EditRefused(
             f"write would replace all {total} lines of {resolved.display}, which {since}, so nothing was written; "
             f"read it first (offset={first}) or change it with edit."
         )
-    old_lines = text_file.raw_lines if text_file.raw_lines is not None else text_file.lines
-    old_text = "\n".join(old_lines) + ("\n" if text_file.final_newline and old_lines else "")
     refuse_markers(content, argument="content", allowed=old_text)
     if text_file.nul_bytes:  # read showed each NUL as NUL_SHOWN
         content = unshow_nul(content, old_text, argument="content", display=resolved.display)
@@ -110,13 +112,16 @@ def _replacement(ctx: ToolContext, path: str, content: str, came: Arrival) -> tu
     return resolved.real, resolved.display, original, data
 
 
-def _summary(display: str, created: bool, lines: int, size: int, nuls: int) -> str:
-    """``Created a.txt: 2 lines, 12 bytes.``, naming NUL bytes and how read shows them."""
+def _summary(display: str, created: bool, lines: int, size: int, nuls: int, same: bool = False) -> str:
+    """``Created a.txt: 2 lines, 12 bytes.``, naming NUL bytes and how read shows them, and a
+    file that already held the text (``same``)."""
     verb = "Created" if created else "Wrote"
     noun = "line" if lines == 1 else "lines"
     text = f"{verb} {display}: {lines} {noun}, {size} byte{'' if size == 1 else 's'}"
     if nuls:
         text += f"; it holds {nuls} NUL byte{'' if nuls == 1 else 's'}, which read shows as \u2400"
+    if same:
+        text += "; the file already held this text"
     return text + "."
 
 
@@ -141,7 +146,7 @@ def run(ctx: ToolContext, request: WriteRequest, call_id: str) -> ToolResult:
         total = len(new_file.lines)
         note = remember_written(ctx, call_id, real, new_file, ranges_of(range(1, total + 1)), kind="write")
     created = original is None
-    text = _summary(display, created, total, len(data), new_file.nul_bytes)
+    text = _summary(display, created, total, len(data), new_file.nul_bytes, same=original == data)
     if note:
         text = f"{text}\n{note}"
     metadata = {

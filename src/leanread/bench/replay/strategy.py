@@ -17,6 +17,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, ClassVar
 
+from ..ops import OLD_TEXT_NOT_FOUND
+from .anchor_edits import opencode_edit_error
 from .calls import ChangeCall, GrepCall, Hit, ListCall, ReadCall
 
 #: Lines per read when no limit is given (opencode and Claude Code both use 2000).
@@ -261,4 +263,22 @@ class AnchorStrategy(Strategy):
     def changed(self, call: ChangeCall) -> str:
         if call.kind == "shell":
             return ""
+        if call.kind == "edit" and call.outcome.endswith(OLD_TEXT_NOT_FOUND):
+            refusal = self.edit_refusal(call)
+            if refusal is not None:
+                return refusal
         return (self.write_ack if call.kind == "write" else self.edit_ack).format(path=call.path)
+
+    def edit_refusal(self, call: ChangeCall) -> str | None:
+        """What the tool answers an edit whose old text the file does not hold exactly (the
+        replay's release differs from the traced commit there); None when its own matching finds
+        the text anyway and it applies the edit. opencode's, by default."""
+        old, content = old_and_content(call)
+        return opencode_edit_error(content, old, bool(call.op.get("replace_all")))
+
+
+def old_and_content(call: ChangeCall) -> tuple[str, str]:
+    """An edit call's old text and the file's text before it (``\\n`` line endings; empty when
+    the file did not exist)."""
+    content = "\n".join(call.before.lines) if call.before is not None else ""
+    return str(call.op.get("old", "")), content

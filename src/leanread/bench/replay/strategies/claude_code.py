@@ -4,8 +4,11 @@ path and range while the file's mtime is unchanged. Its grep is ripgrep's ``path
 
 from __future__ import annotations
 
-from ..calls import GrepCall, ReadCall
-from ..strategy import AnchorStrategy, ripgrep_output, window
+from ..calls import ChangeCall, GrepCall, ReadCall
+from ..strategy import AnchorStrategy, old_and_content, ripgrep_output, window
+
+#: Claude Code's Edit matches the old text exactly, or with curly quotes taken as straight ones.
+_STRAIGHT = str.maketrans({"\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": '"'})
 
 
 class ClaudeCode(AnchorStrategy):
@@ -20,6 +23,12 @@ class ClaudeCode(AnchorStrategy):
     )
     edit_ack = "The file {path} has been updated successfully."
     write_ack = "File created successfully at: {path}"
+
+    def edit_refusal(self, call: ChangeCall) -> str | None:
+        old, content = old_and_content(call)
+        if old.translate(_STRAIGHT) in content.translate(_STRAIGHT):
+            return None
+        return f"<tool_use_error>String to replace not found in file.\nString: {old}</tool_use_error>"
 
     def render(self, call: ReadCall) -> str:
         if not call.file.lines:
