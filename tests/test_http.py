@@ -77,6 +77,9 @@ def test_healthz_needs_no_token_and_mcp_does(server: HttpServer) -> None:
         refused = httpx2.post(server.url, json={}, headers=headers)
         assert refused.status_code == 401
         assert refused.json() == {"error": "Unauthorized: send the server's token as Authorization: Bearer <token>."}
+    for scheme in ("Bearer", "bearer", "BEARER"):  # the scheme is case-insensitive (RFC 7235 §2.1)
+        accepted = httpx2.post(server.url, json={}, headers={"Authorization": f"{scheme} {TOKEN}"})
+        assert accepted.status_code != 401
 
 
 async def test_each_request_names_its_ledger_session(server: HttpServer) -> None:

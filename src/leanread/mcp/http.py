@@ -102,9 +102,12 @@ def is_loopback(host: str) -> bool:
 
 
 def token_matches(header: bytes | None, token: str) -> bool:
-    """Whether an ``Authorization`` header value is ``Bearer <token>`` (constant time)."""
-    expected = b"Bearer " + token.encode()
-    return header is not None and hmac.compare_digest(header, expected)
+    """Whether an ``Authorization`` header value is ``Bearer <token>``, the scheme in any case
+    (RFC 7235 §2.1) and the token compared in constant time."""
+    if header is None:
+        return False
+    scheme, _, given = header.partition(b" ")
+    return scheme.lower() == b"bearer" and hmac.compare_digest(given, token.encode())
 
 
 class Gate:
