@@ -4,6 +4,7 @@ named per request, and a fleet of two HTTP servers on one real Redis (one of the
 from __future__ import annotations
 
 import os
+import socket
 import subprocess
 import sys
 import uuid
@@ -68,6 +69,37 @@ def test_off_loopback_without_a_token_is_refused(repo: Path) -> None:
         "(or the variable --token-env names) to a long random secret: make one with "
         'python -c "import secrets; print(secrets.token_urlsafe(32))"\n'
     )
+
+
+def _serve_http(repo: Path, bind: str) -> subprocess.Popen[str]:
+    args = [sys.executable, "-m", "leanread", "serve", "--root", str(repo), "--ledger", "memory", "--http", bind]
+    return subprocess.Popen(args, stderr=subprocess.PIPE, text=True)
+
+
+def test_a_taken_port_is_one_line_and_exit_status_3_with_no_serving_line(repo: Path) -> None:
+    with socket.create_server(("127.0.0.1", 0)) as holder:
+        port = holder.getsockname()[1]
+        done = _serve_http(repo, f"127.0.0.1:{port}")
+        _, stderr = done.communicate(timeout=60)
+    assert (done.returncode, stderr) == (
+        3,
+        f"Port {port} on 127.0.0.1 is already in use, so nothing was served; serve on another port "
+        "(--http 127.0.0.1:PORT) or stop the process that holds it.\n",
+    )
+
+
+def test_the_serving_line_comes_once_bound_and_names_the_port_port_0_got(repo: Path) -> None:
+    process = _serve_http(repo, "127.0.0.1:0")
+    try:
+        assert process.stderr is not None
+        line = process.stderr.readline()
+        port = int(line.split("127.0.0.1:")[1].split("/")[0])
+        assert line == f"leanread: serving MCP at http://127.0.0.1:{port}/mcp (health: /healthz)\n"
+        health = httpx2.get(f"http://127.0.0.1:{port}/healthz", timeout=10)  # bound: no retry needed
+        assert (health.status_code, health.text) == (200, "ok\n")
+    finally:
+        process.terminate()
+        process.communicate(timeout=10)
 
 
 def test_healthz_needs_no_token_and_mcp_does(server: HttpServer) -> None:

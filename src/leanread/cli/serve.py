@@ -149,8 +149,9 @@ def _serve_http(
     token_env: str,
     expose_context_tool: bool = False,
 ) -> None:
-    """``serve --http``: refuse a bad address or a missing token off loopback with exit status 2."""
-    from ..mcp.http import check_bind, run_http
+    """``serve --http``: refuse a bad address or a missing token off loopback with exit status 2, an
+    address it cannot listen on (a port taken) with exit status 3."""
+    from ..mcp.http import CannotListen, check_bind, run_http
     from ..mcp.server import build_server
 
     token = os.environ.get(token_env) or None
@@ -167,7 +168,11 @@ def _serve_http(
     except LeanreadError as exc:
         print(exc, file=sys.stderr)
         raise typer.Exit(2) from None
-    run_http(server, bind, token)
+    try:
+        run_http(server, bind, token)
+    except CannotListen as exc:
+        print(exc, file=sys.stderr)
+        raise typer.Exit(3) from None
 
 
 @app.command("mcp-config")

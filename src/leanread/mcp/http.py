@@ -15,16 +15,18 @@ a fleet of servers behind a load balancer.
 
 from __future__ import annotations
 
+import errno
 import hmac
 import ipaddress
 import json
 import re
+import socket
 from collections.abc import Mapping
 from typing import Any
 
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from ..errors import InvalidArgument
+from ..errors import InvalidArgument, LeanreadError
 
 #: The ``_meta`` key of a request that names its ledger session.
 SESSION_META = "leanread/session"
@@ -48,6 +50,11 @@ MAKE_TOKEN = 'python -c "import secrets; print(secrets.token_urlsafe(32))"'
 
 class UnnamedSession(InvalidArgument):
     """A request to a shared server named no ledger session (or an unusable one)."""
+
+
+class CannotListen(LeanreadError):
+    """``serve --http`` could not bind its address (the port is taken, or the address is not this
+    machine's); nothing was served."""
 
 
 def session_name(meta: Mapping[str, Any] | None, headers: Mapping[str, str] | None) -> str | None:
@@ -89,6 +96,11 @@ def parse_bind(text: str) -> tuple[str, int]:
     if not sep or not host or not port.isdigit() or int(port) > 65535:
         raise InvalidArgument(f"--http takes HOST:PORT, such as 127.0.0.1:8765 (got {text!r}).")
     return host, int(port)
+
+
+def host_port(host: str, port: int | str) -> str:
+    """``HOST:PORT`` as ``--http`` takes it: ``127.0.0.1:8765``, ``[::1]:8765``."""
+    return f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
 
 
 def is_loopback(host: str) -> bool:
@@ -195,17 +207,42 @@ def check_bind(bind: str, token: str | None, token_env: str = TOKEN_ENV) -> tupl
     return host, port
 
 
+def listen(host: str, port: int) -> socket.socket:
+    """A TCP socket bound to ``host``:``port`` and listening (port 0: one the system picks).
+
+    Raises:
+        CannotListen: the port is taken, or the address cannot be bound (one line naming it and
+            what to do instead).
+    """
+    try:
+        return socket.create_server((host, port), family=socket.AF_INET6 if ":" in host else socket.AF_INET)
+    except OSError as exc:
+        if exc.errno == errno.EADDRINUSE:
+            raise CannotListen(
+                f"Port {port} on {host} is already in use, so nothing was served; serve on another port "
+                f"(--http {host_port(host, 'PORT')}) or stop the process that holds it."
+            ) from None
+        raise CannotListen(
+            f"Cannot listen on {host_port(host, port)} ({exc.strerror or exc}), so nothing was served; give an "
+            "address of this machine, such as 127.0.0.1:8765."
+        ) from None
+
+
 def run_http(server: Any, bind: str, token: str | None) -> None:
-    """Serve ``server`` (built with ``shared=True``) on ``bind`` (``HOST:PORT``) until interrupted.
+    """Serve ``server`` (built with ``shared=True``) on ``bind`` (``HOST:PORT``) until interrupted;
+    says where on stderr once the socket is bound.
 
     Raises:
         InvalidArgument: as ``check_bind``.
+        CannotListen: as ``listen``.
     """
     import sys
 
     import uvicorn
 
     host, port = check_bind(bind, token)
-    print(f"leanread: serving MCP at http://{bind}/mcp (health: /healthz)", file=sys.stderr, flush=True)
+    sock = listen(host, port)
+    where = f"http://{host_port(host, sock.getsockname()[1])}"
+    print(f"leanread: serving MCP at {where}/mcp (health: /healthz)", file=sys.stderr, flush=True)
     config = uvicorn.Config(http_app(server, host, token), host=host, port=port, log_level="warning")
-    uvicorn.Server(config).run()
+    uvicorn.Server(config).run(sockets=[sock])
