@@ -355,6 +355,14 @@ def test_odt_headings_lists_and_tables(session: Session, root: Path) -> None:
     )
 
 
+def test_a_big_document_read_whole_is_its_text_as_the_description_says(session: Session, root: Path) -> None:
+    pages = [[f"page {p} line {i}" for i in range(25)] for p in range(1, 13)]  # 323 lines with page markers
+    (root / "long.pdf").write_bytes(pdf_bytes(pages))
+    result = session.read("long.pdf")
+    assert (result.metadata["mode"], result.metadata["total_lines"]) == ("full", 323)
+    assert result.text.startswith("<path>long.pdf</path>\n<type>pdf</type>\n<content>\n[page 1 of 12]\npage 1 line 0\n")
+
+
 TABLE_ROW = "| c\\|pipe | d<br>newline<br>second para |"
 
 
