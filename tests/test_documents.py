@@ -20,6 +20,7 @@ from leanread import MemoryLedger, Session
 from leanread.bench.documents import docx_bytes, epub_bytes, noise_png, odt_bytes, pdf_bytes, png_bytes
 from leanread.config.settings import load_settings
 from leanread.documents import images, registry
+from leanread.documents.html import html_lines
 from leanread.mcp.server import build_server
 
 docx = pytest.importorskip("docx")
@@ -352,6 +353,72 @@ def test_odt_headings_lists_and_tables(session: Session, root: Path) -> None:
         "| kind | library |\n| ODT | odfpy |\n\nDone.\n\n"
         "(End of file - total 10 lines)\n</content>"
     )
+
+
+def test_a_big_document_read_whole_is_its_text_as_the_description_says(session: Session, root: Path) -> None:
+    pages = [[f"page {p} line {i}" for i in range(25)] for p in range(1, 13)]  # 323 lines with page markers
+    (root / "long.pdf").write_bytes(pdf_bytes(pages))
+    result = session.read("long.pdf")
+    assert (result.metadata["mode"], result.metadata["total_lines"]) == ("full", 323)
+    assert result.text.startswith("<path>long.pdf</path>\n<type>pdf</type>\n<content>\n[page 1 of 12]\npage 1 line 0\n")
+
+
+TABLE_ROW = "| c\\|pipe | d<br>newline<br>second para |"
+
+
+def test_docx_table_cells_keep_their_pipes_and_line_breaks(session: Session, root: Path) -> None:
+    document = docx.Document()
+    table = document.add_table(rows=1, cols=2)
+    table.cell(0, 0).text = "c|pipe"
+    table.cell(0, 1).text = "d\nnewline"  # a line break in the cell's paragraph
+    table.cell(0, 1).add_paragraph("second para")
+    out = io.BytesIO()
+    document.save(out)
+    (root / "cells.docx").write_bytes(out.getvalue())
+    assert session.read("cells.docx").text == (
+        f"<path>cells.docx</path>\n<type>docx</type>\n<content>\n{TABLE_ROW}\n\n"
+        "(End of file - total 1 line)\n</content>"
+    )
+
+
+def test_odt_table_cells_keep_pipes_line_breaks_and_paragraphs(session: Session, root: Path) -> None:
+    pytest.importorskip("odf")
+    from odf.opendocument import OpenDocumentText  # type: ignore[import-untyped]
+    from odf.table import Table, TableCell, TableColumn, TableRow  # type: ignore[import-untyped]
+    from odf.text import LineBreak, P  # type: ignore[import-untyped]
+
+    document, table, row = OpenDocumentText(), Table(name="T"), TableRow()
+    table.addElement(TableColumn(numbercolumnsrepeated=2))
+    first, second, broken = TableCell(), TableCell(), P(text="d")
+    first.addElement(P(text="c|pipe"))
+    broken.addElement(LineBreak())
+    broken.addText("newline")
+    second.addElement(broken)
+    second.addElement(P(text="second para"))  # odfpy's extractText ran the two paragraphs together
+    row.addElement(first)
+    row.addElement(second)
+    table.addElement(row)
+    document.text.addElement(table)
+    outside = P(text="line one")
+    outside.addElement(LineBreak())
+    outside.addText("line two")
+    document.text.addElement(outside)
+    out = io.BytesIO()
+    document.write(out)
+    (root / "cells.odt").write_bytes(out.getvalue())
+    assert session.read("cells.odt").text == (
+        f"<path>cells.odt</path>\n<type>odt</type>\n<content>\n{TABLE_ROW}\n\nline one\nline two\n\n"
+        "(End of file - total 4 lines)\n</content>"
+    )
+
+
+def test_epub_table_rows_are_one_line_each_with_cells_escaped() -> None:
+    markup = (
+        "<html><body><table><tr><th>a</th><th>b</th></tr><tr><td>c|pipe</td>"
+        "<td>d<br/>newline<p>second para</p></td></tr><tr><td><p>only</p></td><td></td></tr></table>"
+        "<p>After | bar</p></body></html>"
+    )
+    assert html_lines(markup) == ["| a | b |", TABLE_ROW, "| only | |", "After | bar"]
 
 
 def test_epub_sections_in_reading_order(session: Session, root: Path) -> None:
