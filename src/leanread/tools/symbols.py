@@ -9,6 +9,12 @@
   next step.
 - grep: the uses of the name, labelled and grouped (``symbols.render.references_text``),
   narrowed to ``path`` when given.
+
+``full_tokens`` (what the plain full answer costs, ``ToolResult``): an answer that is one
+definition of one file, read or as its map, stands for the plain full read of that whole file
+(as ``read(path, symbol=…)`` does); a list of definitions, the sentence that there is none and
+the uses stand for no read (an agent without them searches; which files it then reads is not
+known), so theirs is their own ``tokens``.
 """
 
 from __future__ import annotations
@@ -33,7 +39,7 @@ from ..symbols.render import (
     targets_note,
 )
 from ..tokens import count_tokens
-from .common import ToolContext
+from .common import ToolContext, replaces_nothing
 
 #: A class, interface or namespace longer than this (lines) comes as its members' map, not whole.
 MAP_LINES = 30
@@ -61,7 +67,7 @@ def _index_metadata(answer: Answer) -> dict[str, object]:
 
 
 def _plain(text: str, call_id: str, answer: Answer, kind: str) -> ToolResult:
-    metadata = {"call_id": call_id, "type": kind, "tokens": count_tokens(text), **_index_metadata(answer)}
+    metadata = {"call_id": call_id, "type": kind, **replaces_nothing(text), **_index_metadata(answer)}
     return ToolResult(text, metadata=metadata)
 
 
@@ -78,15 +84,19 @@ def read_symbol(
     symbol: str,
     call_id: str,
     read: Callable[[str, int, int], ToolResult],
+    whole: Callable[[str], int],
     within: str | None = None,
 ) -> ToolResult:
     """The answer to ``read(symbol=symbol)`` without a path (as the file read last sees the
     name), or with the folder ``within`` (a realpath: that folder's definitions, ranked);
-    ``read(path, offset, limit)`` reads one definition as the read tool does.
+    ``read(path, offset, limit)`` reads one definition as the read tool does, its ``full_tokens``
+    the whole file's; ``whole(path)`` gives the tokens of the plain full read of a file (a big
+    class's map stands for it). See the module docstring for ``full_tokens``.
 
     Raises:
         InvalidArgument: the name is empty.
-        LeanreadError: ripgrep is missing while a root is listed, or the read refuses.
+        LeanreadError: ripgrep is missing while a root is listed, the read refuses, or the file
+            of a big class's map cannot be read.
     """
     if not symbol.strip():
         raise InvalidArgument('symbol is empty; pass a name such as "Store.get", or a path to read.')
@@ -106,7 +116,7 @@ def read_symbol(
         others = others_line(symbol, answer.total - 1)
         text = members_text(symbol, found[0], str) + (f"\n{others}" if others else "")
         result = _plain(text, call_id, answer, "symbols")
-        result.metadata["definitions"] = [_row(found[0])]
+        result.metadata.update(definitions=[_row(found[0])], full_tokens=whole(found[0].path))
         return result
     shown = read(found[0].path, definition.first, definition.last - definition.first + 1)
     if shown.is_error:
