@@ -171,10 +171,10 @@ def test_the_uses_are_grouped_by_file_and_definition_with_what_was_not_resolved(
     assert references_text("S.get", found.targets, found.found, lambda p: p, line_text, limit=3) == (
         "Uses of S.get (defined at pkg/store.py:2): 4 uses in 2 files (2 import-resolved, 1 same-file, 1 name-only).\n"
         "app.py · main\n"
-        "  8 import-resolved: S.get(s, 2)\n"
-        "  10 import-resolved: p.Store.get(None, 1)\n"
+        "  8 import-resolved:     S.get(s, 2)\n"
+        "  10 import-resolved:     p.Store.get(None, 1)\n"
         "pkg/store.py · Store.put\n"
-        "  6 same-file: self.get(key)\n"
+        "  6 same-file:         self.get(key)\n"
         "(+1 name-only not shown; narrow with path, or grep the name.)\n"
         "(name-only: the name get on something the index cannot follow, such as a local variable or a call's "
         "result; it may be another definition of the name.)"

@@ -2,8 +2,10 @@
 
 - Several definitions: a ranked list, each row its place, the class it is in, its signature line,
   and the exact ``read`` call that shows it; the rest counted.
-- Uses: grouped by file and by the definition they are in, each with its label; resolved uses
-  first, then name-only ones, within ``MAX_REFERENCES`` rows; what is left out counted by label.
+- Uses: grouped by file and by the definition they are in, each with its label and its line as
+  the file has it (a long one cut around the use as grep cuts it, ``view.rows.matched``);
+  resolved uses first, then name-only ones, within ``MAX_REFERENCES`` rows; what is left out
+  counted by label.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 
 from ..view.counts import plural
+from ..view.rows import matched
 from .facts import split_name
 from .find import LABELS, NAME_ONLY, Found, Reference
 from .resolve import parts_of
@@ -20,8 +23,6 @@ from .resolve import parts_of
 MAX_DEFINITIONS = 8
 #: Uses listed at most.
 MAX_REFERENCES = 60
-#: Characters of a use's line shown.
-LINE_CHARS = 120
 
 
 def read_call(found: Found, display: Callable[[str], str]) -> str:
@@ -146,7 +147,8 @@ def references_text(
     limit: int = MAX_REFERENCES,
 ) -> str:
     """Uses of ``query`` grouped by file and enclosing definition; resolved first, within ``limit``
-    rows; the rest counted by label. ``line_text(path, line)`` gives a line's text."""
+    rows; the rest counted by label. ``line_text(path, line)`` gives a line's text as the file has
+    it (``""`` when it cannot be read); each row is ``  12 same-file: <the line>``."""
     counts = Counter(r.label for r in found)
     where = ", ".join(f"{display(t.path)}:{t.definition.line}" for t in targets[:3])
     more = f" and {len(targets) - 3} more" if len(targets) > 3 else ""
@@ -162,9 +164,8 @@ def references_text(
         if (ref.path, ref.enclosing) != group:
             group = (ref.path, ref.enclosing)
             rows.append(display(ref.path) + (f" · {ref.enclosing}" if ref.enclosing else ""))
-        text = " ".join(line_text(ref.path, ref.line).split())
-        text = text if len(text) <= LINE_CHARS else text[: LINE_CHARS - 1] + "…"
-        rows.append(f"  {ref.line} {ref.label}: {text}")
+        line = line_text(ref.path, ref.line)
+        rows.append(f"  {ref.line} {ref.label}: {matched(line, ref.line, _char_column(line, ref.column))}")
     left = Counter(r.label for r in found) - Counter(r.label for r in chosen)
     if left:
         parts = ", ".join(f"{left[label]} {label}" for label in LABELS if left[label])
@@ -175,6 +176,11 @@ def references_text(
             "variable or a call's result; it may be another definition of the name.)"
         )
     return "\n".join(rows)
+
+
+def _char_column(line: str, column: int) -> int:
+    """The 0-based character of ``line`` at which its UTF-8 byte ``column`` falls."""
+    return len(line.encode("utf-8", "replace")[:column].decode("utf-8", "ignore"))
 
 
 def targets_note(query: str, shown: int, total: int, resolved_from: str, display: Callable[[str], str]) -> str:

@@ -21,10 +21,11 @@ from __future__ import annotations
 
 import os
 import sqlite3
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 from ..errors import InvalidArgument, LeanreadError
+from ..files.textfile import load_text
 from ..result import ToolResult
 from ..symbols import Answer, Found, find_likely, find_references
 from ..symbols.render import (
@@ -136,6 +137,23 @@ def _row(found: Found) -> dict[str, object]:
     return {"path": found.path, "name": d.name, "kind": d.kind, "first": d.first, "last": d.last, "line": d.line}
 
 
+def _line_reader(ctx: ToolContext) -> Callable[[str, int], str]:
+    """``line_text(path, n)``: line ``n`` of the file ``path`` as ``read`` decodes it (each file
+    loaded once), ``""`` when the file cannot be read as text or has no such line."""
+    files: dict[str, Sequence[str]] = {}
+
+    def line_text(path: str, n: int) -> str:
+        if path not in files:
+            try:
+                files[path] = load_text(ctx.workspace.resolve(path), ctx.limits).lines
+            except (LeanreadError, OSError):
+                files[path] = ()
+        lines = files[path]
+        return lines[n - 1] if 0 < n <= len(lines) else ""
+
+    return line_text
+
+
 def grep_symbol(ctx: ToolContext, symbol: str, path: str | None, limit: int | None, call_id: str) -> ToolResult:
     """The answer to ``grep(symbol=symbol)``: the uses, narrowed to the file or folder ``path``.
 
@@ -155,19 +173,7 @@ def grep_symbol(ctx: ToolContext, symbol: str, path: str | None, limit: int | No
         target = ctx.workspace.resolve(path)
         inside = target.display.rstrip("/") + "/"
         uses = [u for u in uses if target.display in (".", u.path) or u.path.startswith(inside)]
-    lines: dict[str, list[str]] = {}
-
-    def line_text(shown: str, line: int) -> str:
-        if shown not in lines:
-            real = ctx.workspace.locate(shown)
-            try:
-                with open(real or os.path.join(ctx.workspace.primary, shown), encoding="utf-8", errors="replace") as f:
-                    lines[shown] = f.read().split("\n")
-            except OSError:
-                lines[shown] = []
-        return lines[shown][line - 1] if 0 < line <= len(lines[shown]) else ""
-
-    text = references_text(symbol, answer.definitions, uses, str, line_text, limit or MAX_REFERENCES)
+    text = references_text(symbol, answer.definitions, uses, str, _line_reader(ctx), limit or MAX_REFERENCES)
     text += targets_note(symbol, len(answer.definitions), answer.total, answer.resolved_from, str)
     result = _plain(text, call_id, answer, "references")
     result.metadata["references"] = [
