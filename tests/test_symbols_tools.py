@@ -201,3 +201,13 @@ def test_a_long_uses_row_is_cut_around_the_use_as_grep_cuts_it(root: Path) -> No
         "char_offset=240]",
     ]
 
+
+def test_self_in_a_subclass_is_labelled_by_where_its_base_is(mail: Path) -> None:
+    message = mail / "email" / "message.py"
+    in_subclass = _line_of(message, "self.get_content_type()", after="class MIMEPart(Message):")
+    result = Session([mail], ledger=MemoryLedger()).grep(symbol="Message.get_content_type")
+    labels = {(r["path"], r["line"]): (r["label"], r["enclosing"]) for r in result.metadata["references"]}
+    assert labels[("email/message.py", in_subclass)] == ("same-file", "MIMEPart.iter_attachments")
+    assert labels[("shop/part.py", 6)] == ("import-resolved", "Part.kind")  # Part(MIMEPart), MIMEPart(Message)
+    assert labels[("shop/part.py", 14)] == ("name-only", "Own.kind")  # Own has its own get_content_type
+    assert "shop/part.py · Part.kind\n  6 import-resolved:         return self.get_content_type()\n" in result.text
