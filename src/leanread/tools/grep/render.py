@@ -95,9 +95,13 @@ def metadata_of(
     return metadata
 
 
-def no_matches(where: str, no_ignore: bool = False) -> str:
-    """The line of a search that found nothing in ``where``; ``no_ignore``: ignored files were searched."""
+def no_matches(where: str, no_ignore: bool = False, named: bool = False) -> str:
+    """The line of a search that found nothing in ``where``; ``no_ignore``: ignored files were
+    searched; ``named``: ``where`` is a file, searched even when ignored or binary (a deny-listed
+    one is refused before), so no reason of a folder's search applies."""
     place = "the workspace" if where == "." else shown(where)
+    if named:
+        return f"(No matches in {place}.)"
     if no_ignore:
         return f"(No matches in {place}; binary and deny-listed files are not searched.)"
     return f"(No matches in {place}; gitignored, binary and deny-listed files are not searched.)"
