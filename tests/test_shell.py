@@ -3,6 +3,8 @@ it is, and no stub ever left pointing at text a command changed."""
 
 from __future__ import annotations
 
+import json
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -14,6 +16,7 @@ from hypothesis import strategies as st
 from leanread.ledger.store import MemoryLedger
 from leanread.session import Session
 from leanread.shell import Passed, Recognised, recognise, run_command
+from leanread.view.counts import plural
 from leanread.view.reconstruct import View, apply_read
 
 LINES = [f"line {n} of the file" if n % 7 else "" for n in range(1, 61)]
@@ -267,3 +270,96 @@ def test_git_checkout_and_a_formatter_are_caught_by_the_hashes(tree: Path) -> No
     run_command(session, "git checkout -q sub/b.py", cwd=str(tree))
     restored = run_command(session, "cat sub/b.py", cwd=str(tree))
     assert "def one( ):" in restored.text and "unchanged since" not in restored.text
+
+
+# --- paths and hints as the agent's own command gives them ------------------------------------
+
+
+@pytest.fixture
+def lib(tmp_path: Path) -> Path:
+    """A workspace holding a copy of the standard library's json package."""
+    shutil.copytree(Path(json.__file__).parent, tmp_path / "json", ignore=shutil.ignore_patterns("__pycache__"))
+    return tmp_path
+
+
+def _rows(path: Path, word: str) -> str:
+    """leanread's rows of the lines of ``path`` that hold ``word``: ``12<TAB>text``."""
+    lines = path.read_text().split("\n")
+    return "".join(f"{n}\t{line}\n" for n, line in enumerate(lines, 1) if word in line)
+
+
+@pytest.mark.parametrize(
+    ("command", "printed"),
+    [
+        ('cd json && grep -n "def main" tool.py', "tool.py"),  # one file: named as the command names it
+        ('grep -n "def main" json/tool.py', "json/tool.py"),
+        ('grep -rn "def main" ./json', "./json/tool.py"),
+        ('cd json && grep -rn "def main" .', "./tool.py"),
+        ('cd json && grep -rn "def main" ../json/', "../json/tool.py"),
+        ('cd json && grep -rn "def main"', "tool.py"),  # no operand: the folder it runs in, no ./
+        ('cd json && rg -n "def main"', "tool.py"),
+        ('rg -n "def main" json/', "json/tool.py"),
+    ],
+)
+def test_a_search_prints_each_files_path_from_the_folder_it_runs_in(lib: Path, command: str, printed: str) -> None:
+    done = run_command(_session(lib), command, cwd=str(lib))
+    rows = _rows(lib / "json" / "tool.py", "def main")
+    assert (done.text, done.status, done.answered) == (f"{printed}\n{rows}", 0, True)
+    if "grep" in command:  # grep itself names the file so when asked to (-H)
+        named = _bash(command.replace("grep -", "grep -H"), lib).stdout.decode()
+        assert named == "".join(f"{printed}:{row.replace(chr(9), ':', 1)}" for row in rows.splitlines(keepends=True))
+
+
+def test_a_files_only_search_names_its_files_as_grep_does(lib: Path) -> None:
+    session = _session(lib)
+    one = run_command(session, "cd json && grep -rl 'def main' .", cwd=str(lib))
+    assert one.text == "./tool.py (1 match)\n"
+    assert _bash("cd json && grep -rl 'def main' .", lib).stdout == b"./tool.py\n"
+    folder = run_command(session, "grep -rl 'def py_' ./json", cwd=str(lib))
+    counts = {name: _rows(lib / "json" / name, "def py_").count("\n") for name in ("decoder.py", "encoder.py")}
+    assert folder.text == (
+        f"./json/\n  decoder.py ({plural(counts['decoder.py'], 'match')})\n"
+        f"  encoder.py ({plural(counts['encoder.py'], 'match')})\n  scanner.py (1 match)\n"
+    )
+    assert _bash("grep -rl 'def py_' ./json | sort", lib).stdout == (
+        b"./json/decoder.py\n./json/encoder.py\n./json/scanner.py\n"
+    )
+
+
+def test_a_stub_names_the_agents_own_command_to_print_the_lines_again(lib: Path) -> None:
+    total = len((lib / "json" / "scanner.py").read_text().splitlines())
+    for command, again in (
+        ("cat -n json/scanner.py", "command cat -n json/scanner.py"),
+        ("cd json && cat -n scanner.py", "cd json && command cat -n scanner.py"),
+        ("cd json &&  nl -ba scanner.py | sed -n '1,$p'", "cd json &&  command nl -ba scanner.py | sed -n '1,$p'"),
+    ):
+        session = _session(lib)
+        first = run_command(session, command, cwd=str(lib))
+        assert first.answered and first.text.startswith('1\t"""JSON token scanner\n'), command
+        stub = run_command(session, command, cwd=str(lib))
+        assert stub.text == (
+            f"(Lines 1-{total} unchanged since you read them, still in your context. "
+            f"Run `{again}` to print them again.)\n"
+        )
+        through = run_command(session, again, cwd=str(lib))
+        assert (through.answered, through.stdout) == (False, _bash(command, lib).stdout)
+
+
+def test_a_named_file_without_a_match_gives_no_reason_that_cannot_apply(lib: Path) -> None:
+    (lib / ".gitignore").write_text("json/tool.py\n")
+    _git(lib)
+    session = _session(lib)
+    for command, where in (
+        ("grep -n scanstring json/scanner.py", "json/scanner.py"),
+        ("grep -n zzz json/tool.py", "json/tool.py"),
+    ):
+        done = run_command(session, command, cwd=str(lib))
+        assert (done.text, done.status) == (f"(No matches in {where}.)\n", 1)
+    # a named file is searched though ignored: no reason of a folder's search can apply
+    ignored = run_command(session, "grep -n 'def main' json/tool.py", cwd=str(lib))
+    assert ignored.text == f"json/tool.py\n{_rows(lib / 'json' / 'tool.py', 'def main')}"
+    folder = run_command(session, "grep -rn scanstring_zzz json", cwd=str(lib))
+    assert folder.text == (
+        "(Not searched: json/tool.py, left out by .gitignore (include_ignored=true searches it).)\n"
+        "(No matches in json; gitignored, binary and deny-listed files are not searched.)\n"
+    )

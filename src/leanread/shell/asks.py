@@ -75,11 +75,14 @@ Ask = ReadAsk | GrepAsk
 
 @dataclass(frozen=True)
 class Recognised:
-    """A command leanread answers: its asks, in output order, and the folder its paths are
-    taken in (relative to the caller's; "" for the caller's own)."""
+    """A command leanread answers: its asks, in output order, the folder its paths are taken in
+    (relative to the caller's; "" for the caller's own), and the command as the agent wrote it
+    with ``command`` before its reading command, which leanread runs as it is (``cd src &&
+    command cat -n app.py``: what a stub names to print the lines again)."""
 
     asks: tuple[Ask, ...]
     cd: str = ""
+    again: str = field(default="", compare=False)
 
 
 @dataclass(frozen=True)

@@ -1,17 +1,20 @@
 """A tool result as a shell command prints it: the lines without the ``<path>``/``<content>``
 envelope, numbered (``41<TAB>text``, leanread's ``tab`` form) when the command asked for numbers,
-and every hint that names a tool parameter (``offset=``, ``fresh=true``, ``symbol=``) given as
-the shell command that does it.
+a search's files named as grep names them from the folder the command runs in, and every hint
+that names a tool parameter (``offset=``, ``fresh=true``, ``symbol=``) given as the shell command
+that does it (a stub's: the agent's own command behind ``command``).
 
 Pure functions of the result; the stub, diff, markers and outline themselves are the session's.
 """
 
 from __future__ import annotations
 
+import os
 import re
 import shlex
 from functools import partial
 
+from ..files.textfile import shown
 from ..result import ToolResult
 from .asks import GrepAsk
 
@@ -30,6 +33,8 @@ _OUTLINE_INSIDE = re.compile(r' with mode="outline", e\.g\. offset=(\d+)')
 _GREP_CUT = re.compile(r"read on with offset=(\d+), char_offset=(\d+)\]$")
 #: A grep row: ``12<TAB>text`` (a match) or ``12-<TAB>text`` (context).
 _GREP_ROW = re.compile(r"^\d+-?\t")
+#: A row of a files-only listing: ``path (3 matches)``.
+_FILES_ROW = re.compile(r"^(.+)( \([\d,]+ match(?:es)?\))$")
 #: A grep page's hint.
 _GREP_MORE = re.compile(r"Use offset=(\d+) to continue")
 #: A definition row of an outline: ``24-30<TAB>app = typer.Typer(``.
@@ -46,21 +51,20 @@ def split_envelope(text: str) -> tuple[str, str]:
     return body, after.lstrip("\n")
 
 
-def window_command(path: str, first: int, last: int | None, numbered: bool, bypass: bool = False) -> str:
-    """The shell command printing lines ``first..last`` of ``path`` (quoted), numbered or not;
-    ``bypass`` puts ``command`` in front so leanread passes it through (the full text again)."""
-    lead = "command " if bypass else ""
+def window_command(path: str, first: int, last: int | None, numbered: bool) -> str:
+    """The shell command printing lines ``first..last`` of ``path`` (quoted), numbered or not."""
     if first == 1 and last is None:
-        return f"{lead}nl -ba {path}" if numbered else f"{lead}cat {path}"
+        return f"nl -ba {path}" if numbered else f"cat {path}"
     end = "$" if last is None else str(last)
     if numbered:
-        return f"{lead}nl -ba {path} | sed -n '{first},{end}p'"
-    return f"{lead}sed -n '{first},{end}p' {path}"
+        return f"nl -ba {path} | sed -n '{first},{end}p'"
+    return f"sed -n '{first},{end}p' {path}"
 
 
-def read_text(result: ToolResult, path: str, numbered: bool, first: int, last: int | None) -> str:
+def read_text(result: ToolResult, path: str, numbered: bool, first: int, last: int | None, again: str) -> str:
     """What ``sed``/``cat``/``nl`` print for a read of lines ``first..last`` (None: to the end)
-    of ``path`` (as the agent wrote it, quoted), from the read's result."""
+    of ``path`` (as the agent wrote it, quoted), from the read's result; a stub names ``again``,
+    the agent's command run as it is (``Recognised.again``), to print the lines again."""
     if result.is_error:
         return result.text
     meta = result.metadata
@@ -70,7 +74,6 @@ def read_text(result: ToolResult, path: str, numbered: bool, first: int, last: i
         rows = [_outline_header(rows[0], path, rows), *rows[1:]] if rows else rows
         rows = [_hints(row, path) if row.startswith("(") else row for row in rows]
     elif meta.get("mode") == "stub":
-        again = window_command(path, first, last, numbered, bypass=True)
         rows = [_FRESH.sub(lambda m: f"Run `{again}` to print {m.group(1)} again.", row) for row in rows]
     elif numbered and meta.get("mode") in ("full", "elided"):
         rows = _numbered(rows, int(meta.get("offset") or first))
@@ -159,12 +162,15 @@ def _notice(notice: str, meta: dict[str, object], path: str, numbered: bool, las
     return f"(Showing lines {meta.get('offset')}-{shown_last} of {meta.get('total_lines')}. Run `{rest}` for the rest.)"
 
 
-def grep_text(result: ToolResult, ask: GrepAsk, path: str) -> str:
-    """A search's result as printed: leanread's grouped rows; a page's hint as the
-    ``leanread grep`` command of the next page, a cut row's as the ``leanread read`` of its rest."""
+def grep_text(result: ToolResult, ask: GrepAsk, operand: str | None) -> str:
+    """A search of ``operand`` (a file or folder as the agent wrote it; None: none, the folder
+    the command runs in) as printed: leanread's grouped rows, each file's under its path as grep
+    prints it (``_printed``; a result sealed in its frame keeps the workspace's paths); a page's
+    hint as the ``leanread grep`` command of the next page, a cut row's as the ``leanread read``
+    of its rest."""
     if result.is_error:
         return result.text
-    words = ["leanread", "grep", shlex.quote(ask.pattern), shlex.quote(path)]
+    words = ["leanread", "grep", shlex.quote(ask.pattern), shlex.quote(operand or ".")]
     words += ["-i"] if ask.case_insensitive else []
     words += [f"-B {ask.before}"] if ask.before else []
     words += [f"-A {ask.after}"] if ask.after else []
@@ -172,14 +178,38 @@ def grep_text(result: ToolResult, ask: GrepAsk, path: str) -> str:
     words += [f"-g {shlex.quote(ask.glob)}"] if ask.glob else []
     words += [f"-t {ask.type}"] if ask.type else []
     command = " ".join(words)
+    where = shown(str(result.metadata.get("path") or "."))
+    sealed = result.text.startswith("<path>")
     rows: list[str] = []
     current = ""
     for row in result.text.split("\n"):
         if _GREP_ROW.match(row):
             row = _GREP_CUT.sub(partial(_read_on_row, shlex.quote(current)), row)
         elif row and not row.startswith(("(", "[", "…")):
-            current = row  # a file's path
+            current = row  # a file's path, as the workspace names it
+            row = row if sealed or row.startswith(" ") else _path_row(row, where, operand)
         else:
             row = _GREP_MORE.sub(lambda m: f"Run `{command} --offset {m.group(1)}` to continue", row)
         rows.append(row)
     return "\n".join(rows)
+
+
+def _path_row(row: str, where: str, operand: str | None) -> str:
+    """A grep result's row that names a path below ``where`` (a file's, ``path (3 matches)`` or
+    a folder's ``path/`` in a files-only listing) with the path as grep prints it."""
+    counted = _FILES_ROW.match(row)
+    if counted:
+        return _printed(counted.group(1), where, operand) + counted.group(2)
+    if row.endswith("/"):
+        return _printed(row[:-1], where, operand) + "/"
+    return _printed(row, where, operand)
+
+
+def _printed(path: str, where: str, operand: str | None) -> str:
+    """``path``, at or below the ``where`` searched, as grep prints it for ``operand`` as the
+    agent wrote it: the operand itself (a file), or the operand and the path below it
+    (``./tool.py`` for ``.``, ``json/tool.py`` for ``json``; ``tool.py`` for no operand)."""
+    below = os.path.relpath(path, where)
+    if below == ".":
+        return operand or "."
+    return below if operand is None else os.path.join(operand, below)
