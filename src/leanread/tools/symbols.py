@@ -7,8 +7,12 @@
   signature, with the read calls (agents read a part of a big class, not all of it);
   several → the ranked list with the exact ``read`` call of each; none → one sentence with the
   next step.
-- grep: the uses of the name, labelled and grouped (``symbols.render.references_text``),
+- grep: the uses of the name, labelled and grouped (``symbols.render.references_rows``),
   narrowed to ``path`` when given.
+
+A list, a map and the uses show the files' paths, signatures and lines among leanread's own
+rows: sealed in a read's envelope as grep is (``frame.plain_or_framed``, ``<type>symbols</type>``
+or ``references``, the folder looked in as its path) when a file's text reads like the frame.
 
 ``full_tokens`` (what the plain full answer costs, ``ToolResult``): an answer that is one
 definition of one file, read or as its map, stands for the plain full read of that whole file
@@ -30,16 +34,17 @@ from ..result import ToolResult
 from ..symbols import Answer, Found, find_likely, find_references
 from ..symbols.render import (
     MAX_REFERENCES,
-    definitions_text,
+    definitions_rows,
     likely_note,
-    members_text,
+    members_rows,
     no_definition_text,
     others_line,
-    references_text,
+    references_rows,
     skipped_note,
     targets_note,
 )
 from ..tokens import count_tokens
+from ..view.frame import Own, plain_or_framed
 from .common import ToolContext, replaces_nothing
 
 #: A class, interface or namespace longer than this (lines) comes as its members' map, not whole.
@@ -65,6 +70,13 @@ def _index_metadata(answer: Answer) -> dict[str, object]:
         "index_read": sum(r.read for r in answer.refreshes),
         "index_seconds": round(sum(r.seconds for r in answer.refreshes), 4),
     }
+
+
+def _rows_text(where: str, kind: str, rows: Sequence[str], note: str) -> str:
+    """``rows`` and the last line ``note`` ("" for none) as the answer's text (``where``: the
+    folder looked in, as shown; ``kind``: ``symbols`` or ``references``), sealed when a file's
+    text among them reads like the frame."""
+    return plain_or_framed(where, kind, [*rows, *([Own(note)] if note else [])])
 
 
 def _plain(text: str, call_id: str, answer: Answer, kind: str) -> ToolResult:
@@ -104,18 +116,19 @@ def read_symbol(
     near, near_shown = _near(ctx) if within is None else (None, "")
     answer = _answer(lambda w, p, q: find_likely(w, p, q, near, within), ctx, symbol)
     found = answer.definitions
+    where = "." if within is None else ctx.workspace.display(within)
     if not found:
         text = no_definition_text(symbol, answer.files, skipped_note(answer.skipped))
         return _plain(text, call_id, answer, "symbols")
     if len(found) > 1:
-        text = definitions_text(symbol, found, str, answer.total, answer.resolved_from, near_shown)
-        result = _plain(text, call_id, answer, "symbols")
+        rows = definitions_rows(symbol, found, str, answer.total, answer.resolved_from, near_shown)
+        result = _plain(_rows_text(where, "symbols", rows, ""), call_id, answer, "symbols")
         result.metadata["definitions"] = [_row(f) for f in found]
         return result
     definition = found[0].definition
     if found[0].members and definition.last - definition.first + 1 > MAP_LINES:
-        others = others_line(symbol, answer.total - 1)
-        text = members_text(symbol, found[0], str) + (f"\n{others}" if others else "")
+        rows = members_rows(symbol, found[0], str)
+        text = _rows_text(where, "symbols", rows, others_line(symbol, answer.total - 1))
         result = _plain(text, call_id, answer, "symbols")
         result.metadata.update(definitions=[_row(found[0])], full_tokens=whole(found[0].path))
         return result
@@ -169,13 +182,13 @@ def grep_symbol(ctx: ToolContext, symbol: str, path: str | None, limit: int | No
         text = no_definition_text(symbol, answer.files, skipped_note(answer.skipped))
         return _plain(text, call_id, answer, "references")
     uses = answer.references
-    if path is not None:
-        target = ctx.workspace.resolve(path)
-        inside = target.display.rstrip("/") + "/"
-        uses = [u for u in uses if target.display in (".", u.path) or u.path.startswith(inside)]
-    text = references_text(symbol, answer.definitions, uses, str, _line_reader(ctx), limit or MAX_REFERENCES)
-    text += targets_note(symbol, len(answer.definitions), answer.total, answer.resolved_from, str)
-    result = _plain(text, call_id, answer, "references")
+    where = "." if path is None else ctx.workspace.resolve(path).display
+    if where != ".":
+        inside = where.rstrip("/") + "/"
+        uses = [u for u in uses if u.path == where or u.path.startswith(inside)]
+    rows = references_rows(symbol, answer.definitions, uses, str, _line_reader(ctx), limit or MAX_REFERENCES)
+    note = targets_note(symbol, len(answer.definitions), answer.total, answer.resolved_from, str)
+    result = _plain(_rows_text(where, "references", rows, note), call_id, answer, "references")
     result.metadata["references"] = [
         {"path": u.path, "line": u.line, "label": u.label, "enclosing": u.enclosing} for u in uses
     ]

@@ -208,6 +208,17 @@ def framed(display: str, kind: str, body: Sequence[str]) -> str:
     return "\n".join([*head, *wrap("content", lines, shown_path, diff=kind == "diff")])
 
 
+def plain_or_framed(display: str, kind: str, body: Sequence[str]) -> str:
+    """An answer that has no envelope (grep's rows, a symbol's definitions or uses, an edit's
+    result or refusal quoting the file's lines): ``body``'s lines joined as they are, or, when a
+    line of a file's among them reads like the frame (``needs_seal``; ``kind`` ``diff``: a diff
+    view), the read's sealed envelope (``framed``) around them, so no file line can pose as
+    leanread's."""
+    if needs_seal(body, diff=kind == "diff"):
+        return framed(display, kind, body)
+    return "\n".join(body)
+
+
 #: Bytes a terminal acts on instead of showing: C0 controls but tab and newline, DEL, C1 controls.
 _TERMINAL_CONTROLS = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 
