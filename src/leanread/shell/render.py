@@ -4,6 +4,10 @@ a search's files named as grep names them from the folder the command runs in, a
 that names a tool parameter (``offset=``, ``fresh=true``, ``symbol=``) given as the shell command
 that does it (a stub's: the agent's own command behind ``command``).
 
+When a line of a file's among the lines printed reads like leanread's frame, they are sealed as a
+read's content is (``frame.seal``: a notice, then ``<content id="X">`` … ``</content id="X">``,
+leanread's own lines ending with ``[X]``), so no file can pose as leanread's notices or markers.
+
 Pure functions of the result; the stub, diff, markers and outline themselves are the session's.
 """
 
@@ -16,6 +20,7 @@ from functools import partial
 
 from ..files.textfile import shown
 from ..result import ToolResult
+from ..view.frame import Own, needs_seal, seal, unframed
 from .asks import GrepAsk
 
 #: A marker of lines the model has: ``… lines 40-44 unchanged since you read them …``.
@@ -41,16 +46,6 @@ _GREP_MORE = re.compile(r"Use offset=(\d+) to continue")
 _OUTLINE_RANGE = re.compile(r"^(\d+)-(\d+)\t")
 
 
-def split_envelope(text: str) -> tuple[str, str]:
-    """(the text inside ``<content>``, what follows ``</content>``: instructions, notes); a
-    text without the envelope is all body."""
-    if not text.startswith("<path>") or "<content>\n" not in text:
-        return text, ""
-    inner = text.split("<content>\n", 1)[1]
-    body, _, after = inner.partition("\n</content>")
-    return body, after.lstrip("\n")
-
-
 def window_command(path: str, first: int, last: int | None, numbered: bool) -> str:
     """The shell command printing lines ``first..last`` of ``path`` (quoted), numbered or not."""
     if first == 1 and last is None:
@@ -68,31 +63,38 @@ def read_text(result: ToolResult, path: str, numbered: bool, first: int, last: i
     if result.is_error:
         return result.text
     meta = result.metadata
-    body, after = split_envelope(result.text)
-    rows, notices = _content_and_notices(body.split("\n"), meta)
+    body, after = unframed(result.text)
+    rows, notices = _content_and_notices(body, meta)
     if meta.get("type") == "outline":
-        rows = [_outline_header(rows[0], path, rows), *rows[1:]] if rows else rows
-        rows = [_hints(row, path) if row.startswith("(") else row for row in rows]
+        rows = [Own(_outline_header(rows[0], path, rows)), *rows[1:]] if rows else rows
+        rows = [Own(_hints(row, path)) if row.startswith("(") else row for row in rows]  # rows: N<TAB>…
     elif meta.get("mode") == "stub":
-        rows = [_FRESH.sub(lambda m: f"Run `{again}` to print {m.group(1)} again.", row) for row in rows]
+        rows = [Own(_FRESH.sub(lambda m: f"Run `{again}` to print {m.group(1)} again.", row)) for row in rows]
     elif numbered and meta.get("mode") in ("full", "elided"):
         rows = _numbered(rows, int(meta.get("offset") or first))
-    kept = [_notice(n, meta, path, numbered, last) for n in notices]
-    trailer = [n for n in kept if n] + ([after] if after else [])
-    return "\n".join([*rows, *(["", *trailer] if trailer else [])])  # a blank row: never a file line
+    kept = [Own(n) for n in (_notice(n, meta, path, numbered, last) for n in notices) if n]
+    return _printed_lines([*rows, *(["", *kept] if kept or after else [])], after)  # a blank row: never a file line
+
+
+def _printed_lines(lines: list[str], after: str = "") -> str:
+    """``lines`` as printed, then ``after`` (an instruction file's reminder, sealed on its own):
+    sealed (``frame.seal``) when a line of a file's among them reads like leanread's frame."""
+    shown_lines = seal("content", lines, after) if needs_seal(lines) else lines
+    return "\n".join([*shown_lines, *([after] if after else [])])
 
 
 def _content_and_notices(rows: list[str], meta: dict[str, object]) -> tuple[list[str], list[str]]:
-    """The rows of a read's body, split into the content and the notices after it. In a full or
-    elided window the content is counted (each file line a row, a marker its lines), so a file
-    line that looks like a notice stays content."""
+    """The rows of a read's body (leanread's ``Own``, as ``frame.unframed`` gives them), split
+    into the content and the notices after it. In a full or elided window the content is counted
+    (each file line a row, a marker, leanread's, its lines), so a file line that looks like a
+    notice or a marker stays content."""
     offset, last = meta.get("offset"), meta.get("last_line")
     if meta.get("type") == "file" and meta.get("mode") in ("full", "elided") and isinstance(offset, int):
         if not isinstance(last, int) or last < offset:
             return [], [r for r in rows if r]
         n, k = offset, 0
         while k < len(rows) and n <= last:
-            marker = _MARKER.match(rows[k])
+            marker = _MARKER.match(rows[k]) if isinstance(rows[k], Own) else None
             n = int(marker.group(2) or marker.group(1)) + 1 if marker and int(marker.group(1)) == n else n + 1
             k += 1
         return rows[:k], [r for r in rows[k:] if r]
@@ -105,12 +107,12 @@ def _content_and_notices(rows: list[str], meta: dict[str, object]) -> tuple[list
 
 
 def _numbered(rows: list[str], first: int) -> list[str]:
-    """``N<TAB>row`` for each file line from ``first`` on; a marker row keeps its text and moves
-    the count past the lines it stands for."""
+    """``N<TAB>row`` for each file line from ``first`` on; a marker row (``Own``) keeps its text
+    and moves the count past the lines it stands for."""
     out: list[str] = []
     n = first
     for row in rows:
-        marker = _MARKER.match(row)
+        marker = _MARKER.match(row) if isinstance(row, Own) else None
         if marker and int(marker.group(1)) == n:
             out.append(row)
             n = int(marker.group(2) or marker.group(1)) + 1
@@ -165,9 +167,8 @@ def _notice(notice: str, meta: dict[str, object], path: str, numbered: bool, las
 def grep_text(result: ToolResult, ask: GrepAsk, operand: str | None) -> str:
     """A search of ``operand`` (a file or folder as the agent wrote it; None: none, the folder
     the command runs in) as printed: leanread's grouped rows, each file's under its path as grep
-    prints it (``_printed``; a result sealed in its frame keeps the workspace's paths); a page's
-    hint as the ``leanread grep`` command of the next page, a cut row's as the ``leanread read``
-    of its rest."""
+    prints it (``_printed``); a page's hint as the ``leanread grep`` command of the next page, a
+    cut row's as the ``leanread read`` of its rest."""
     if result.is_error:
         return result.text
     words = ["leanread", "grep", shlex.quote(ask.pattern), shlex.quote(operand or ".")]
@@ -179,19 +180,29 @@ def grep_text(result: ToolResult, ask: GrepAsk, operand: str | None) -> str:
     words += [f"-t {ask.type}"] if ask.type else []
     command = " ".join(words)
     where = shown(str(result.metadata.get("path") or "."))
-    sealed = result.text.startswith("<path>")
-    rows: list[str] = []
-    current = ""
-    for row in result.text.split("\n"):
-        if _GREP_ROW.match(row):
-            row = _GREP_CUT.sub(partial(_read_on_row, shlex.quote(current)), row)
-        elif row and not row.startswith(("(", "[", "…")):
-            current = row  # a file's path, as the workspace names it
-            row = row if sealed or row.startswith(" ") else _path_row(row, where, operand)
+    rows, _ = unframed(result.text)
+    notes = _notes_start(rows, result)
+    out: list[str] = []
+    current = ""  # the path of the file whose rows follow, as the workspace names it
+    for i, row in enumerate(rows):
+        if isinstance(row, Own) or (row and i >= notes):
+            out.append(Own(_GREP_MORE.sub(lambda m: f"Run `{command} --offset {m.group(1)}` to continue", row)))
+        elif not row or _GREP_ROW.match(row):
+            out.append(_GREP_CUT.sub(partial(_read_on_row, shlex.quote(current)), row))
+        elif row.startswith("  "):  # a file of a files-only listing, below its folder's row
+            out.append(row)
         else:
-            row = _GREP_MORE.sub(lambda m: f"Run `{command} --offset {m.group(1)}` to continue", row)
-        rows.append(row)
-    return "\n".join(rows)
+            current = row
+            out.append(_path_row(row, where, operand))
+    return _printed_lines(out)
+
+
+def _notes_start(rows: list[str], result: ToolResult) -> int:
+    """The index of a grep result's first note: after the blank row that ends its rows; all of
+    it when nothing matched."""
+    if not (result.metadata.get("total_matches") or result.metadata.get("total_files")):
+        return 0
+    return rows.index("") if "" in rows else len(rows)
 
 
 def _path_row(row: str, where: str, operand: str | None) -> str:
