@@ -4,6 +4,7 @@ it is, and no stub ever left pointing at text a command changed."""
 from __future__ import annotations
 
 import json
+import os
 import re
 import shutil
 import subprocess
@@ -361,9 +362,81 @@ def test_a_named_file_without_a_match_gives_no_reason_that_cannot_apply(lib: Pat
     assert ignored.text == f"json/tool.py\n{_rows(lib / 'json' / 'tool.py', 'def main')}"
     folder = run_command(session, "grep -rn scanstring_zzz json", cwd=str(lib))
     assert folder.text == (
-        "(Not searched: json/tool.py, left out by .gitignore (include_ignored=true searches it).)\n"
+        "(Not searched: json/tool.py, left out by .gitignore "
+        "(`leanread grep scanstring_zzz json --include-ignored` searches it).)\n"
         "(No matches in json; gitignored, binary and deny-listed files are not searched.)\n"
     )
+
+
+def test_after_cd_a_searchs_notes_name_paths_as_grep_does_from_there(lib: Path) -> None:
+    (lib / ".gitignore").write_text("json/tool.py\n")
+    _git(lib)
+    session = _session(lib)
+    named = run_command(session, "cd json && grep -n scanstring_zzz tool.py scanner.py", cwd=str(lib))
+    assert (named.text, named.status) == ("(No matches in tool.py.)\n(No matches in scanner.py.)\n", 1)
+    operands = ((" .", "./tool.py", "."), ("", "tool.py", "."), (" ../json/", "../json/tool.py", "../json/"))
+    for operand, printed, place in operands:
+        folder = run_command(session, f"cd json && grep -rn scanstring_zzz{operand}", cwd=str(lib))
+        assert folder.text == (
+            f"(Not searched: {printed}, left out by .gitignore "
+            f"(`cd json && leanread grep scanstring_zzz {operand.strip() or '.'} --include-ignored` searches it).)\n"
+            f"(No matches in {place}; gitignored, binary and deny-listed files are not searched.)\n"
+        )
+
+
+def test_a_files_only_search_of_the_folder_it_runs_in_names_its_files_bare(lib: Path) -> None:
+    done = run_command(_session(lib), "cd json && grep -rl 'def py_'", cwd=str(lib))
+    counts = {name: _rows(lib / "json" / name, "def py_").count("\n") for name in ("decoder.py", "encoder.py")}
+    assert done.text == (
+        f"decoder.py ({plural(counts['decoder.py'], 'match')})\nencoder.py ({plural(counts['encoder.py'], 'match')})\n"
+        "scanner.py (1 match)\n"
+    )
+    assert _bash("cd json && grep -rl 'def py_' | sort", lib).stdout == b"decoder.py\nencoder.py\nscanner.py\n"
+    slash = run_command(_session(lib), "grep -rl 'def py_' json/", cwd=str(lib))
+    assert slash.text == "json/\n" + "".join(f"  {row}" for row in done.text.splitlines(keepends=True))
+
+
+def _hints(text: str) -> list[str]:
+    """The commands a shell answer names, between backticks."""
+    return re.findall(r"`([^`]+)`", text)
+
+
+def _run_printed(command: str, cwd: Path) -> str:
+    """``command`` as the agent would run it from ``cwd``: bash, this build's ``leanread`` first
+    on the PATH, in process (no warm server)."""
+    env = {**os.environ, "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}", "LEANREAD_WARM": "0"}
+    done = subprocess.run(["bash", "-c", command], cwd=cwd, env=env, capture_output=True, check=True, text=True)
+    return done.stdout
+
+
+def test_every_command_printed_after_cd_runs_as_printed_from_where_the_agent_ran_its_own(lib: Path) -> None:
+    (lib / ".gitignore").write_text("json/tool.py\n")
+    _git(lib)
+    wide = "x" * 3000 + " NEEDLE " + "y" * 3000
+    (lib / "json" / "many.txt").write_text("".join(f"hit {n}\n" for n in range(1, 131)))
+    (lib / "json" / "wide.txt").write_text(wide + "\n")
+    session = _session(lib)
+    paged = run_command(session, "cd json && grep -n hit many.txt", cwd=str(lib)).text
+    assert _hints(paged) == ["cd json && leanread grep hit many.txt --offset 101"]
+    rest = "".join(f"{n}\thit {n}\n" for n in range(101, 131))
+    assert _run_printed(_hints(paged)[0], lib) == f"many.txt\n{rest}\n(Showing matches 101-130 of 130 in 1 file.)\n"
+    ignored = run_command(session, "cd json && grep -rn 'def main' .", cwd=str(lib)).text
+    assert _hints(ignored) == ["cd json && leanread grep 'def main' . --include-ignored"]
+    assert _run_printed(_hints(ignored)[0], lib) == f"tool.py\n{_rows(lib / 'json' / 'tool.py', 'def main')}"
+    cut = run_command(session, "cd json && grep -n NEEDLE wide.txt", cwd=str(lib)).text
+    window = run_command(session, "cd json && sed -n '1,2p' wide.txt", cwd=str(lib)).text
+    for hint, first in ((_hints(cut)[0], 2922), (_hints(window)[0], 2001)):
+        assert hint == f"cd json && leanread read wide.txt --offset 1 --char-offset {first}"
+        assert _run_printed(hint, lib) == (
+            f"<path>wide.txt</path>\n<type>file</type>\n<content>\n{wide[first - 1 :]}\n\n"
+            f"(End of line 1, characters {first}-6008 of 6008. End of file - total 1 line)\n</content>\n"
+        )
+    outline = run_command(session, "cd json && cat decoder.py", cwd=str(lib)).text
+    part, whole = _hints(outline.split("\n", 1)[0])
+    first, last = map(int, re.fullmatch(r"cd json && sed -n '(\d+),(\d+)p' decoder.py", part).groups())  # type: ignore[union-attr]
+    source = (lib / "json" / "decoder.py").read_text()
+    assert _run_printed(part, lib) == "".join(source.splitlines(keepends=True)[first - 1 : last])
+    assert (whole, _run_printed(whole, lib)) == ("cd json && command cat decoder.py", source)
 
 
 # --- a file's text never poses as leanread's own lines ------------------------------------------

@@ -58,7 +58,7 @@ def answer(session: Session, recognised: Recognised, cwd: str) -> Answered | Pas
                 continue
             results.append(result)
         else:
-            found_any, grep_results, text = _grep(session, ask, resolved, base)
+            found_any, grep_results, text = _grep(session, ask, base, recognised.lead)
             results += grep_results
             status = status or (0 if found_any else 1)
         texts.append(text)
@@ -123,12 +123,13 @@ def _read(
     result = session.read(path, offset=None if ask.whole else first, limit=limit, mode=mode)
     if result.is_error and result.metadata.get("type") is None and "past the end" in result.text:
         return None, ""
-    shown = ask.path if not recognised.cd else path
-    return result, read_text(result, shlex.quote(shown), ask.numbered, first, last, recognised.again)
+    shown = shlex.quote(ask.path)
+    return result, read_text(result, shown, ask.numbered, first, last, recognised.again, recognised.lead)
 
 
-def _grep(session: Session, ask: GrepAsk, resolved: list[Resolved], base: str) -> tuple[bool, list[ToolResult], str]:
-    """The search of each path; (any match, results, text)."""
+def _grep(session: Session, ask: GrepAsk, base: str, lead: str) -> tuple[bool, list[ToolResult], str]:
+    """The search of each path, taken in ``base`` (``lead``: the agent's ``cd`` to it, for the
+    commands printed); (any match, results, text)."""
     results: list[ToolResult] = []
     texts: list[str] = []
     found = False
@@ -145,6 +146,5 @@ def _grep(session: Session, ask: GrepAsk, resolved: list[Resolved], base: str) -
         )
         results.append(result)
         found = found or bool(result.metadata.get("total_matches") or result.metadata.get("total_files"))
-        texts.append(grep_text(result, ask, operand))
-    del resolved
+        texts.append(grep_text(result, ask, operand, lead))
     return found, results, "\n".join(texts)

@@ -3,6 +3,7 @@ as it is (``recognise`` makes them, ``answer`` serves them)."""
 
 from __future__ import annotations
 
+import shlex
 from dataclasses import dataclass, field
 
 
@@ -83,6 +84,12 @@ class Recognised:
     asks: tuple[Ask, ...]
     cd: str = ""
     again: str = field(default="", compare=False)
+
+    @property
+    def lead(self) -> str:
+        """``cd DIR && `` (``DIR`` quoted) when the command runs in another folder, else "": what
+        goes before a command printed for the agent, so it runs where this one ran."""
+        return f"cd {shlex.quote(self.cd)} && " if self.cd else ""
 
 
 @dataclass(frozen=True)
