@@ -211,3 +211,18 @@ def test_self_in_a_subclass_is_labelled_by_where_its_base_is(mail: Path) -> None
     assert labels[("shop/part.py", 6)] == ("import-resolved", "Part.kind")  # Part(MIMEPart), MIMEPart(Message)
     assert labels[("shop/part.py", 14)] == ("name-only", "Own.kind")  # Own has its own get_content_type
     assert "shop/part.py · Part.kind\n  6 import-resolved:         return self.get_content_type()\n" in result.text
+
+
+def test_a_definition_in_a_file_whose_name_is_escaped_is_read_and_its_uses_shown(root: Path) -> None:
+    (root / "two\nlines.py").write_text("def only_here():\n    return only_here()\n")
+    session = Session([root], ledger=MemoryLedger())
+    read = session.read(symbol="only_here")
+    assert read.text == (
+        "(only_here: defined in two\\x0alines.py, lines 1-2.)\n<path>two\\x0alines.py</path>\n<type>file</type>\n"
+        "<content>\ndef only_here():\n    return only_here()\n\n(End of file - total 2 lines)\n</content>"
+    )
+    uses = session.grep(symbol="only_here")
+    assert uses.text == (
+        "Uses of only_here (defined at two\\x0alines.py:1): 1 use in 1 file (1 same-file).\n"
+        "two\\x0alines.py · only_here\n  2 same-file:     return only_here()"
+    )

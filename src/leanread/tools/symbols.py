@@ -29,6 +29,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 from ..errors import InvalidArgument, LeanreadError
+from ..files.names import parse_path
 from ..files.textfile import load_text
 from ..result import ToolResult
 from ..symbols import Answer, Found, find_likely, find_references
@@ -130,9 +131,9 @@ def read_symbol(
         rows = members_rows(symbol, found[0], str)
         text = _rows_text(where, "symbols", rows, others_line(symbol, answer.total - 1))
         result = _plain(text, call_id, answer, "symbols")
-        result.metadata.update(definitions=[_row(found[0])], full_tokens=whole(found[0].path))
+        result.metadata.update(definitions=[_row(found[0])], full_tokens=whole(parse_path(found[0].path)))
         return result
-    shown = read(found[0].path, definition.first, definition.last - definition.first + 1)
+    shown = read(parse_path(found[0].path), definition.first, definition.last - definition.first + 1)
     if shown.is_error:
         return shown
     note = likely_note(symbol, found[0], answer.total, answer.resolved_from, str) + "\n"
@@ -151,14 +152,15 @@ def _row(found: Found) -> dict[str, object]:
 
 
 def _line_reader(ctx: ToolContext) -> Callable[[str, int], str]:
-    """``line_text(path, n)``: line ``n`` of the file ``path`` as ``read`` decodes it (each file
-    loaded once), ``""`` when the file cannot be read as text or has no such line."""
+    """``line_text(path, n)``: line ``n`` of the file ``path`` (as the index shows it:
+    ``names.show_path``) as ``read`` decodes it (each file loaded once), ``""`` when the file
+    cannot be read as text or has no such line."""
     files: dict[str, Sequence[str]] = {}
 
     def line_text(path: str, n: int) -> str:
         if path not in files:
             try:
-                files[path] = load_text(ctx.workspace.resolve(path), ctx.limits).lines
+                files[path] = load_text(ctx.workspace.resolve(parse_path(path)), ctx.limits).lines
             except (LeanreadError, OSError):
                 files[path] = ()
         lines = files[path]
