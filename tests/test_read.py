@@ -487,8 +487,9 @@ def test_description_follows_the_limits() -> None:
 
 
 def test_parameters_match_the_request() -> None:
-    # match_id and its context are resolved by the session into path, offset, limit and anchor
-    fields = [name for name in ReadRequest.__dataclass_fields__ if name != "anchor"]
+    # match_id and its context are resolved by the session into path, offset, limit and anchor;
+    # symbol without a path into path, offset, limit and plain_whole
+    fields = [name for name in ReadRequest.__dataclass_fields__ if name not in ("anchor", "plain_whole")]
     assert list(PARAMETERS) == [*fields, "match_id", "context_before", "context_after"]
 
 

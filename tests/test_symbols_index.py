@@ -12,7 +12,7 @@ import pytest
 
 from leanread.config.policy import Policy
 from leanread.symbols.find import definitions, references
-from leanread.symbols.render import definitions_text, references_text
+from leanread.symbols.render import definitions_rows, references_rows
 from leanread.symbols.store import MAX_FILE_BYTES, SymbolStore
 
 
@@ -149,7 +149,7 @@ def test_uses_are_labelled_by_how_they_were_resolved(store: SymbolStore) -> None
 
 
 def test_the_list_of_several_definitions_gives_each_its_read_call(store: SymbolStore) -> None:
-    text = definitions_text("Store.get", definitions(store, "Store.get"), lambda p: p)
+    text = "\n".join(definitions_rows("Store.get", definitions(store, "Store.get"), lambda p: p))
     assert text == (
         "3 definitions of Store.get, likeliest first:\n"
         "pkg/store.py:2-3 (in Store): def get(self, key):\n"
@@ -168,13 +168,13 @@ def test_the_uses_are_grouped_by_file_and_definition_with_what_was_not_resolved(
     def line_text(path: str, line: int) -> str:
         return Path(root, path).read_text().split("\n")[line - 1]
 
-    assert references_text("S.get", found.targets, found.found, lambda p: p, line_text, limit=3) == (
+    assert "\n".join(references_rows("S.get", found.targets, found.found, lambda p: p, line_text, limit=3)) == (
         "Uses of S.get (defined at pkg/store.py:2): 4 uses in 2 files (2 import-resolved, 1 same-file, 1 name-only).\n"
         "app.py · main\n"
-        "  8 import-resolved: S.get(s, 2)\n"
-        "  10 import-resolved: p.Store.get(None, 1)\n"
+        "  8 import-resolved:     S.get(s, 2)\n"
+        "  10 import-resolved:     p.Store.get(None, 1)\n"
         "pkg/store.py · Store.put\n"
-        "  6 same-file: self.get(key)\n"
+        "  6 same-file:         self.get(key)\n"
         "(+1 name-only not shown; narrow with path, or grep the name.)\n"
         "(name-only: the name get on something the index cannot follow, such as a local variable or a call's "
         "result; it may be another definition of the name.)"
@@ -257,8 +257,8 @@ def test_an_index_file_of_an_older_schema_is_made_anew(tmp_path: Path) -> None:
 
 def test_a_qualifier_the_index_cannot_follow_falls_back_to_the_last_name_and_says_so(store: SymbolStore) -> None:
     assert _defs(store, "store.put") == [("pkg/store.py", "Store.put", 5, "by name only")]
-    text = definitions_text("s.get", definitions(store, "s.get"), lambda p: p)
-    assert text.splitlines()[:2] == [
+    rows = definitions_rows("s.get", definitions(store, "s.get"), lambda p: p)
+    assert rows[:2] == [
         "3 definitions of s.get, likeliest first:",
         "pkg/store.py:2-3 (in Store) [by name only]: def get(self, key):",
     ]

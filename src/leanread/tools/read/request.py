@@ -47,6 +47,9 @@ class ReadRequest:
     focus: str | None = None
     #: A line the answer shows as text even when the model has it (a ``match_id`` read's match).
     anchor: int | None = None
+    #: The window is one definition the workspace's symbol index found (``read(symbol=…)``
+    #: without a path): its plain full read is the whole file's, as with ``symbol=`` and a path.
+    plain_whole: bool = False
 
     @property
     def whole_file(self) -> bool:
