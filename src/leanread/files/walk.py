@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Container, Iterable
 from dataclasses import dataclass
 
 from .fileversion import RACY_NS
@@ -25,7 +25,17 @@ from .rglog import ignored_lines
 from .ripgrep import RgOptions
 from .search_files import list_files
 
-__all__ = ["IGNORE_FILES", "RELIST_FOLDERS", "Version", "Walk", "refreshed", "stamps", "walked"]
+__all__ = [
+    "IGNORE_FILES",
+    "RELIST_FOLDERS",
+    "Version",
+    "Walk",
+    "folders_below",
+    "refreshed",
+    "stamps",
+    "subfolders",
+    "walked",
+]
 
 #: What tells two versions of a file or folder apart (``fileversion.version_of``).
 Version = tuple[int, int, int, int]
@@ -91,15 +101,21 @@ def _walk_into(top: str, options: RgOptions, since: int, parts: _Parts) -> None:
     log = bytearray()
     files.update(os.path.join(top, name) for name in list_files(top, options, cwd=top, log=log))
     ignored.update(ignored_lines(bytes(log)))
+    folders.update(stamps(folders_below(top, options, ignored), since))
+
+
+def folders_below(top: str, options: RgOptions, ignored: Container[str]) -> list[str]:
+    """``top`` and the folders below it that ripgrep's walk enters, written as ``top`` is (its
+    ``ignored``: the paths its log says ignore files left out, ``rglog.ignored_lines``)."""
     found, stack = [], [top]
     while stack:
         folder = stack.pop()
         found.append(folder)
-        stack.extend(_subfolders(folder, options, ignored))
-    folders.update(stamps(found, since))
+        stack.extend(subfolders(folder, options, ignored))
+    return found
 
 
-def _subfolders(folder: str, options: RgOptions, ignored: dict[str, bytes]) -> list[str]:
+def subfolders(folder: str, options: RgOptions, ignored: Container[str]) -> list[str]:
     """The folders directly in ``folder`` that ripgrep's walk enters: not ``.git``, a skipped
     name, a link or a path ignore files left out."""
     try:
@@ -178,7 +194,7 @@ def _resubfolder(folder: str, options: RgOptions, since: int, parts: _Parts) -> 
     """The subfolders of ``folder`` in ``parts`` as they are now: one gone dropped with all below
     it, a new one walked whole (those that stayed are stat'ed on their own)."""
     folders, ignored = parts[1], parts[2]
-    now = set(_subfolders(folder, options, ignored))
+    now = set(subfolders(folder, options, ignored))
     before = {path for path in folders if path != folder and os.path.dirname(path) == folder}
     for gone in before - now:
         _drop(gone, parts)
