@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Callable, Container, Iterable
+from collections.abc import Container, Iterable
 from dataclasses import dataclass
 
 from .fileversion import RACY_NS
@@ -144,15 +144,18 @@ def refreshed(old: Walk | None, root: str, options: RgOptions, below: str | None
     since = time.time_ns()
     if old is None or root not in old.folders:
         return walked(root, options)
-    inside = _inside(below or root)
-    now = stamps([folder for folder in old.folders if inside(folder)], since)
+    top = below or root
+    prefix = top.rstrip(os.sep) + os.sep
+    whole = top == root
+    now = stamps([f for f in old.folders if whole or f == top or f.startswith(prefix)], since)
     moved = [folder for folder, version in now.items() if version is None or version != old.folders[folder]]
     if len(moved) > RELIST_FOLDERS:
         return walked(root, options)
     walk = _relisted(old, moved, options, since) if moved else old
-    looked = walk.files if below in (None, root) else [p for p in walk.files if inside(p) or p.endswith(_IGNORE_ENDS)]
+    looked = list(walk.files) if whole else [p for p in walk.files if p.startswith(prefix) or p.endswith(_IGNORE_ENDS)]
     fresh = Walk({**walk.files, **stamps(looked, since)}, walk.folders, walk.ignored)
-    return walked(root, options) if _ignore_files_moved(old, fresh) else fresh
+    touched = [*looked, *(old.files.keys() - walk.files.keys())]
+    return walked(root, options) if _ignore_files_moved(old, fresh, touched) else fresh
 
 
 def _relisted(old: Walk, moved: list[str], options: RgOptions, since: int) -> Walk:
@@ -161,12 +164,6 @@ def _relisted(old: Walk, moved: list[str], options: RgOptions, since: int) -> Wa
     for folder in moved:
         _relist(folder, options, since, (files, folders, ignored))
     return Walk({path: old.files.get(path) for path in files}, folders, ignored)
-
-
-def _inside(top: str) -> Callable[[str], bool]:
-    """Whether a path is ``top`` or lies below it."""
-    prefix = top.rstrip(os.sep) + os.sep
-    return lambda path: path == top or path.startswith(prefix)
 
 
 def _relist(folder: str, options: RgOptions, since: int, parts: _Parts) -> None:
@@ -212,8 +209,8 @@ def _drop(top: str, parts: _Parts) -> None:
             del table[path]
 
 
-def _ignore_files_moved(old: Walk, new: Walk) -> bool:
-    """Whether an ignore file the walks list came, went or changed (or is too recent to tell)."""
-    paths = (path for path in (*old.files, *new.files) if path.endswith(_IGNORE_ENDS))
-    names = {path for path in paths if os.path.basename(path) in IGNORE_FILES}
+def _ignore_files_moved(old: Walk, new: Walk, paths: Iterable[str]) -> bool:
+    """Whether an ignore file among ``paths`` (those looked at, those gone) came, went or changed
+    between the walks (or is too recent to tell)."""
+    names = (path for path in paths if path.endswith(_IGNORE_ENDS) and os.path.basename(path) in IGNORE_FILES)
     return any(old.files.get(path) is None or old.files.get(path) != new.files.get(path) for path in names)
