@@ -4,10 +4,14 @@ true from stats rather than walked again each time:
 - ``walked`` lists the files with ``rg --files`` and the folders the walk enters with
   ``os.scandir`` (leaving out ``.git``, the skipped names and what the walk's log says ignore files
   pruned; a folder with no file listed is kept too, so a file created in it is seen);
-- ``refreshed`` stats the folders and files again: a folder whose stat moved (a file created,
-  removed or renamed in it; leanread's own writes rename) is listed again one level, a new
-  subfolder walked whole; an ignore file that changed, or more than ``RELIST_FOLDERS`` folders
-  moved, walks the root again.
+- ``refreshed`` stats the folders again: a folder whose stat moved (a file created, removed or
+  renamed in it, as a rewrite by temp file and rename does: ``sed -i``, editors, leanread's own
+  writes) is listed again one level and its files stat'ed, a new subfolder walked whole; the
+  files leanread wrote (``note_written``), those too recent to trust and the ignore files are
+  stat'ed each time; every file is stat'ed at most ``FULL_STAT_NS`` after the last time, so a
+  file rewritten in place by another program (``cat >``, an append), which leaves its folder as
+  it was, is seen by the first refresh that starts that long after the change; an ignore file
+  that changed, or more than ``RELIST_FOLDERS`` folders moved, walks the root again.
 
 A stat is trusted only when a later change must show in it (``fileversion.told_apart``): a file
 or folder changed within ``RACY_NS`` of its stat has no version, so it is looked at again next time.
@@ -16,9 +20,11 @@ or folder changed within ``RACY_NS`` of its stat has no version, so it is looked
 from __future__ import annotations
 
 import os
+import threading
 import time
+from collections import OrderedDict
 from collections.abc import Container, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from .fileversion import RACY_NS
 from .rglog import ignored_lines
@@ -26,11 +32,13 @@ from .ripgrep import RgOptions
 from .search_files import list_files
 
 __all__ = [
+    "FULL_STAT_NS",
     "IGNORE_FILES",
     "RELIST_FOLDERS",
     "Version",
     "Walk",
     "folders_below",
+    "note_written",
     "refreshed",
     "stamps",
     "subfolders",
@@ -44,27 +52,79 @@ IGNORE_FILES = frozenset({".gitignore", ".ignore", ".rgignore"})
 _IGNORE_ENDS = tuple(IGNORE_FILES)
 #: Folders listed again one by one at most (a ripgrep run each); past it the root is walked again.
 RELIST_FOLDERS = 8
+#: Every file of a root is stat'ed again at most this long after the last time (30 s): the bound
+#: on how long a file rewritten in place by another program, its folder unchanged, goes unseen.
+FULL_STAT_NS = 30 * 10**9
+#: Paths written by leanread kept to be stat'ed by the next refresh of each walk; past it the
+#: oldest are dropped, and a walk that has not seen them stats every file.
+KEPT_WRITES = 4096
 
 
 @dataclass(frozen=True)
 class Walk:
     """One root's walk: each file listed and each folder entered by its absolute path, with its
     version (None: gone, or changed too recently to be told from a later change), and the log lines
-    naming what ignore files left out (``rglog.ignored_lines``), by path."""
+    naming what ignore files left out (``rglog.ignored_lines``), by path; when every file was last
+    stat'ed (``time.time_ns()`` before), and the last write by leanread it took in
+    (``note_written``)."""
 
     files: dict[str, Version | None]
     folders: dict[str, Version | None]
     ignored: dict[str, bytes]
+    stated: int = 0
+    writes: int = 0
 
     def log(self) -> bytes:
         """What ignore files left out, as ``--debug`` log lines (``leftout.left_out`` reads them)."""
         return b"\n".join(self.ignored.values())
 
 
+class _Writes:
+    """The paths leanread wrote, each with the number of the last write to it."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._count = 0
+        self._dropped = 0  # the number of the last write dropped
+        self._paths: OrderedDict[str, int] = OrderedDict()
+
+    def note(self, path: str) -> None:
+        with self._lock:
+            self._count += 1
+            self._paths[path] = self._count
+            self._paths.move_to_end(path)
+            while len(self._paths) > KEPT_WRITES:
+                self._dropped = self._paths.popitem(last=False)[1]
+
+    def since(self, seen: int) -> tuple[list[str] | None, int]:
+        """The paths written after write number ``seen`` (None: some were dropped since), and the
+        number of the last write."""
+        with self._lock:
+            if self._count == seen:
+                return [], seen
+            if self._dropped > seen:
+                return None, self._count
+            return [path for path, count in reversed(self._paths.items()) if count > seen], self._count
+
+    def last(self) -> int:
+        with self._lock:
+            return self._count
+
+
+_WRITES = _Writes()
+
+
+def note_written(path: str) -> None:
+    """Tell every walk that leanread wrote the file at the absolute ``path`` (by rename or not): the
+    next refresh of a walk holding it stats it, whatever its folder's stat says."""
+    _WRITES.note(path)
+
+
 def stamps(paths: Iterable[str], since: int) -> dict[str, Version | None]:
     """The version of each of ``paths`` (not followed if a link), or None when it is gone or its
     mtime or ctime lies within ``RACY_NS`` of ``since`` (``time.time_ns()`` before it was looked
-    at). ``version_of`` and ``told_apart`` inline: each grep stats django's 10,000 paths here."""
+    at). ``version_of`` and ``told_apart`` inline: each grep stats django's 3,200 folders here (its 6,700 files
+    each ``FULL_STAT_NS``)."""
     found: dict[str, Version | None] = {}
     lstat, limit = os.lstat, since - RACY_NS
     for path in paths:
@@ -84,12 +144,12 @@ def walked(root: str, options: RgOptions) -> Walk:
     Raises:
         SearchUnavailable, LeanreadError: ripgrep missing or failing.
     """
-    since = time.time_ns()
+    since, writes = time.time_ns(), _WRITES.last()
     files: set[str] = set()
     folders: dict[str, Version | None] = {}
     ignored: dict[str, bytes] = {}
     _walk_into(root, options, since, (files, folders, ignored))
-    return Walk(stamps(files, since), folders, ignored)
+    return Walk(stamps(files, since), folders, ignored, since, writes)
 
 
 _Parts = tuple[set[str], dict[str, Version | None], dict[str, bytes]]
@@ -134,9 +194,10 @@ def subfolders(folder: str, options: RgOptions, ignored: Container[str]) -> list
 
 def refreshed(old: Walk | None, root: str, options: RgOptions, below: str | None = None) -> Walk:
     """``old`` brought up to date below the folder ``below`` (default: all of it; module
-    docstring): the folders there stat'ed again, those that moved listed again, the version of
-    each file there and of every ignore file new; ``root`` walked whole when there is no ``old``
-    (or it lost the root), an ignore file changed or too many folders moved.
+    docstring): the folders there stat'ed again, those that moved listed again and their files
+    stat'ed, with the files leanread wrote, those too recent to trust and every ignore file; every
+    file of the root when ``FULL_STAT_NS`` passed since they were; ``root`` walked whole when there
+    is no ``old`` (or it lost the root), an ignore file changed or too many folders moved.
 
     Raises:
         SearchUnavailable, LeanreadError: ripgrep missing or failing.
@@ -151,19 +212,31 @@ def refreshed(old: Walk | None, root: str, options: RgOptions, below: str | None
     moved = [folder for folder, version in now.items() if version is None or version != old.folders[folder]]
     if len(moved) > RELIST_FOLDERS:
         return walked(root, options)
-    walk = _relisted(old, moved, options, since) if moved else old
-    looked = list(walk.files) if whole else [p for p in walk.files if p.startswith(prefix) or p.endswith(_IGNORE_ENDS)]
-    fresh = Walk({**walk.files, **stamps(looked, since)}, walk.folders, walk.ignored)
-    touched = [*looked, *(old.files.keys() - walk.files.keys())]
+    relisted: set[str] = set()
+    walk = _relisted(old, moved, options, since, relisted) if moved else old
+    written, writes = _WRITES.since(old.writes)
+    full = written is None or since - old.stated >= FULL_STAT_NS
+    if full:
+        looked = list(walk.files)
+    else:
+        looked = [p for p, v in walk.files.items() if v is None or p.endswith(_IGNORE_ENDS) or p in relisted]
+        looked.extend(path for path in written or () if path in walk.files)
+    stated = since if full else old.stated
+    fresh = Walk({**walk.files, **stamps(looked, since)}, walk.folders, walk.ignored, stated, writes)
+    touched = [*looked, *(old.files.keys() - walk.files.keys())] if moved else looked
     return walked(root, options) if _ignore_files_moved(old, fresh, touched) else fresh
 
 
-def _relisted(old: Walk, moved: list[str], options: RgOptions, since: int) -> Walk:
-    """``old`` with the folders ``moved`` listed again (``_relist``); a new file has no version yet."""
+def _relisted(old: Walk, moved: list[str], options: RgOptions, since: int, listed: set[str]) -> Walk:
+    """``old`` with the folders ``moved`` listed again (``_relist``); a new file has no version
+    yet; the files now in the folders listed are added to ``listed``."""
     files, folders, ignored = set(old.files), dict(old.folders), dict(old.ignored)
+    before = set(folders)
     for folder in moved:
         _relist(folder, options, since, (files, folders, ignored))
-    return Walk({path: old.files.get(path) for path in files}, folders, ignored)
+    anew = {folder for folder in moved if folder in folders} | (folders.keys() - before)
+    listed.update(path for path in files if os.path.dirname(path) in anew)
+    return replace(old, files={path: old.files.get(path) for path in files}, folders=folders, ignored=ignored)
 
 
 def _relist(folder: str, options: RgOptions, since: int, parts: _Parts) -> None:

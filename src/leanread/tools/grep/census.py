@@ -2,9 +2,11 @@
 census of each root: its walk (``files.walk``: every file ripgrep walks, with its version, kept true
 from stats, listed again only where a folder moved) and what keeps ripgrep from searching each
 file as UTF-8 (``search_files.utf8_flaw``), sniffed once per version. Each grep brings the census
-up to date below its paths beside its search, so a file created, rewritten, or written by
-``edit`` since the last grep is searched as ``read`` decodes it. A file the search found with
-lines that are not UTF-8 is judged at once too, were it changed while the census was taken.
+up to date below its paths beside its search, so a file created, moved, rewritten by temp file and
+rename, or written by ``edit`` since the last grep is searched as ``read`` decodes it (one
+rewritten in place by another program, its folder unchanged, once ``walk.FULL_STAT_NS`` passed).
+A file the search found with lines that are not UTF-8 is judged at once too, were it changed while
+the census was taken.
 """
 
 from __future__ import annotations
@@ -93,10 +95,10 @@ CENSUS = Census()
 
 class Started:
     """The decoded files below a search's paths: the roots' censuses brought up to date in a
-    thread beside the search (``result``; a stat of each folder and file below the paths, or a
-    root's first walk); meanwhile, when each root has a census, the files the last one flagged
-    are judged at once (``upfront``: their copies are searched in the search's own ripgrep run).
-    A file named by the model is judged at once."""
+    thread beside the search (``result``; a stat of each folder below the paths and of the files
+    ``walk.refreshed`` names, or a root's first walk); meanwhile, when each root has a census, the
+    files the last one flagged are judged at once (``upfront``: their copies are searched in the
+    search's own ripgrep run). A file named by the model is judged at once."""
 
     def __init__(
         self, ctx: ToolContext, target: Resolved, paths: Sequence[str], roots: Sequence[str], options: RgOptions
