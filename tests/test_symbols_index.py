@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import textwrap
+import time
 from pathlib import Path
 
 import pytest
@@ -201,6 +202,24 @@ def test_an_edit_is_seen_by_the_next_answer_and_a_touch_reads_nothing(tmp_path: 
     assert (again.read, again.removed) == (1, 1)
     assert _defs(store, "three") == [("sub/deep/c.ts", "three", 1, "")]
     assert store.file_count() == 2
+
+
+def test_a_code_file_where_no_code_file_was_is_indexed_and_a_new_ignored_folder_is_not(tmp_path: Path) -> None:
+    root = tmp_path / "root"
+    _write(root, {".gitignore": "build/\n", "a.py": "def one():\n    pass\n", "docs/index.md": "# docs\n"})
+    (root / "empty").mkdir()
+    then = time.time() - 3600  # no folder's mtime can stay as it was when a file is made in it
+    for path in [root, *root.rglob("*")]:
+        os.utime(path, (then, then))
+    store = SymbolStore(str(root), path=tmp_path / "i.sqlite3")
+    store.refresh()
+    _write(root, {"docs/conf.py": "def two():\n    pass\n", "empty/deep/b.py": "def three():\n    pass\n"})
+    assert store.refresh().read == 2
+    assert _defs(store, "two") == [("docs/conf.py", "two", 1, "")]
+    assert _defs(store, "three") == [("empty/deep/b.py", "three", 1, "")]
+    _write(root, {"build/gen.py": "def generated():\n    pass\n"})  # a new folder .gitignore leaves out
+    assert store.refresh().read == 0
+    assert _defs(store, "generated") == []
 
 
 def test_ignored_denied_binary_and_big_files_are_left_out_and_counted(tmp_path: Path) -> None:
