@@ -15,6 +15,10 @@ import pytest
 from conftest import text_of
 from mcp import Client, StdioServerParameters
 
+from leanread.inspector.queries import headline
+from leanread.ledger.sqlite_store import SQLiteLedger, default_ledger_path
+from leanread.tokens import count_tokens
+
 #: A line long enough that a stub is cheaper than the lines it stands for.
 DEF = "def function_{0}(argument_one, argument_two): return {0}"
 BODY = "".join(f"{DEF.format(i)}\n" for i in range(1, 11))
@@ -120,6 +124,24 @@ def test_context_commands_print_what_changed(repo: Path) -> None:
     assert nobody.returncode == 1
     assert nobody.stderr == (
         "context needs --session (or $LEANREAD_SESSION): the session whose results left the context window.\n"
+    )
+
+
+def test_context_commands_are_kept_as_the_harness_s_and_inspect_counts_them_apart(repo: Path) -> None:
+    run(["read", "defs.py", "--session", "c"], repo)
+    run(["read", "defs.py", "--session", "c"], repo)
+    forgot = run(["context", "forget", "r1", "--session", "c"], repo)
+    assert forgot.stdout == "forget: 1 tool result is now out of the context window (r1).\n"
+    with SQLiteLedger(default_ledger_path()) as ledger:
+        assert [(c.tool, c.caller) for c in ledger.calls("c", bodies=False)] == [
+            ("read", "model"), ("read", "model"), ("context", "harness"),
+        ]  # fmt: skip
+        (summary,) = ledger.sessions()
+    shown = count_tokens(FULL[:-1]) + count_tokens(STUB[:-1])
+    full = 2 * count_tokens(FULL[:-1])
+    assert headline(summary) == (
+        f"2 calls · {shown:,} tokens shown · {full:,} for plain full reads · {1 - shown / full:.1%} saved · "
+        f"and 1 harness command ({count_tokens(forgot.stdout[:-1]):,} tokens the model was not shown)"
     )
 
 

@@ -18,8 +18,8 @@ from leanread.errors import InvalidArgument
 
 PY = "/opt/venv/bin/python"
 ROOT = "/home/me/repo"
-SERVE = [PY, "-m", "leanread", "serve", "--root", ROOT]
-HOOK = f"{PY} -m leanread context compact --hook --root {ROOT}"
+SERVE = [PY, "-P", "-m", "leanread", "serve", "--root", ROOT]
+HOOK = f"{PY} -P -m leanread context compact --hook --root {ROOT}"
 
 
 def test_claude_code_server_entry_for_mcp_add_json() -> None:
@@ -37,7 +37,7 @@ def test_claude_code_settings_deny_its_tools_and_hook_compaction() -> None:
             "PreToolUse": [
                 {
                     "matcher": "Bash",
-                    "hooks": [{"type": "command", "command": f"{PY} -m leanread.shell.hook --root {ROOT}"}],
+                    "hooks": [{"type": "command", "command": f"{PY} -P -m leanread.shell.hook --root {ROOT}"}],
                 }
             ],
             "PreCompact": [{"matcher": "manual|auto", "hooks": hook}],
@@ -74,7 +74,7 @@ def test_codex_gemini_cursor_vscode() -> None:
 def test_paths_with_spaces_survive_the_hook_shell() -> None:
     settings = json.loads(render("claude-code", ["/home/me/my repo"], "settings", "/opt/my venv/python"))
     command = settings["hooks"]["PreCompact"][0]["hooks"][0]["command"]
-    assert command == "'/opt/my venv/python' -m leanread context compact --hook --root '/home/me/my repo'"
+    assert command == "'/opt/my venv/python' -P -m leanread context compact --hook --root '/home/me/my repo'"
 
 
 def test_unknown_client_and_part() -> None:
@@ -134,7 +134,7 @@ def test_claude_code_connects_with_the_printed_config(tmp_path: Path) -> None:
     )  # fmt: skip
     assert added.returncode == 0, added.stderr
     listed = subprocess.run([claude, "mcp", "list"], cwd=project, env=env, capture_output=True, text=True, timeout=120)
-    assert f"leanread: {sys.executable} -m leanread serve --root {project} - ✔ Connected" in listed.stdout
+    assert f"leanread: {sys.executable} -P -m leanread serve --root {project} - ✔ Connected" in listed.stdout
 
 
 def test_opencode_connects_with_the_printed_config_and_plugin(tmp_path: Path) -> None:

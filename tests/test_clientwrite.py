@@ -23,7 +23,7 @@ from leanread.cli.clientconfig import render
 from leanread.cli.clientwrite import ClientFileError, merge_codex, merge_json, write_config
 
 PY = "/opt/venv/bin/python"
-SERVE = ["-m", "leanread", "serve", "--root"]
+SERVE = ["-P", "-m", "leanread", "serve", "--root"]
 JSON_FILES = {
     ("claude-code", "server"): ".mcp.json",
     ("claude-code", "settings"): ".claude/settings.json",
@@ -181,7 +181,9 @@ def test_the_opencode_plugin_is_leanreads_own_file(tmp_path: Path) -> None:
 # --- Codex's TOML -------------------------------------------------------------------------------
 
 COMMAND = [PY, *SERVE, "/home/me/repo"]
-TABLE = f'[mcp_servers.leanread]\ncommand = "{PY}"\nargs = ["-m", "leanread", "serve", "--root", "/home/me/repo"]\n'
+TABLE = (
+    f'[mcp_servers.leanread]\ncommand = "{PY}"\nargs = ["-P", "-m", "leanread", "serve", "--root", "/home/me/repo"]\n'
+)
 
 
 def test_codex_table_is_appended_and_the_users_bytes_kept() -> None:
@@ -335,7 +337,7 @@ def test_claude_code_lists_the_written_project_server_as_pending_approval(tmp_pa
     env = client_env(home)
     _mcp_config_write("claude-code", project, env)
     listed = subprocess.run([claude, "mcp", "list"], cwd=project, env=env, capture_output=True, text=True, timeout=120)
-    assert f"leanread: {sys.executable} -m leanread serve --root {project} - ⏸ Pending approval" in listed.stdout
+    assert f"leanread: {sys.executable} -P -m leanread serve --root {project} - ⏸ Pending approval" in listed.stdout
 
 
 def test_gemini_disables_the_written_server_until_the_folder_is_trusted(tmp_path: Path) -> None:
@@ -345,7 +347,7 @@ def test_gemini_disables_the_written_server_until_the_folder_is_trusted(tmp_path
     project.mkdir()
     env = client_env(home)
     _mcp_config_write("gemini", project, env)
-    shown = f"leanread: {sys.executable} -m leanread serve --root {project} (stdio)"
+    shown = f"leanread: {sys.executable} -P -m leanread serve --root {project} (stdio)"
 
     def listed() -> str:
         done = subprocess.run(

@@ -20,7 +20,9 @@ from leanread import MemoryLedger, Session
 from leanread.bench.documents import docx_bytes, epub_bytes, noise_png, odt_bytes, pdf_bytes, png_bytes
 from leanread.config.settings import load_settings
 from leanread.documents import images, registry
+from leanread.documents.html import html_lines
 from leanread.mcp.server import build_server
+from leanread.tokens import count_tokens
 
 docx = pytest.importorskip("docx")
 pypdf = pytest.importorskip("pypdf")
@@ -354,6 +356,72 @@ def test_odt_headings_lists_and_tables(session: Session, root: Path) -> None:
     )
 
 
+def test_a_big_document_read_whole_is_its_text_as_the_description_says(session: Session, root: Path) -> None:
+    pages = [[f"page {p} line {i}" for i in range(25)] for p in range(1, 13)]  # 323 lines with page markers
+    (root / "long.pdf").write_bytes(pdf_bytes(pages))
+    result = session.read("long.pdf")
+    assert (result.metadata["mode"], result.metadata["total_lines"]) == ("full", 323)
+    assert result.text.startswith("<path>long.pdf</path>\n<type>pdf</type>\n<content>\n[page 1 of 12]\npage 1 line 0\n")
+
+
+TABLE_ROW = "| c\\|pipe | d<br>newline<br>second para |"
+
+
+def test_docx_table_cells_keep_their_pipes_and_line_breaks(session: Session, root: Path) -> None:
+    document = docx.Document()
+    table = document.add_table(rows=1, cols=2)
+    table.cell(0, 0).text = "c|pipe"
+    table.cell(0, 1).text = "d\nnewline"  # a line break in the cell's paragraph
+    table.cell(0, 1).add_paragraph("second para")
+    out = io.BytesIO()
+    document.save(out)
+    (root / "cells.docx").write_bytes(out.getvalue())
+    assert session.read("cells.docx").text == (
+        f"<path>cells.docx</path>\n<type>docx</type>\n<content>\n{TABLE_ROW}\n\n"
+        "(End of file - total 1 line)\n</content>"
+    )
+
+
+def test_odt_table_cells_keep_pipes_line_breaks_and_paragraphs(session: Session, root: Path) -> None:
+    pytest.importorskip("odf")
+    from odf.opendocument import OpenDocumentText  # type: ignore[import-untyped]
+    from odf.table import Table, TableCell, TableColumn, TableRow  # type: ignore[import-untyped]
+    from odf.text import LineBreak, P  # type: ignore[import-untyped]
+
+    document, table, row = OpenDocumentText(), Table(name="T"), TableRow()
+    table.addElement(TableColumn(numbercolumnsrepeated=2))
+    first, second, broken = TableCell(), TableCell(), P(text="d")
+    first.addElement(P(text="c|pipe"))
+    broken.addElement(LineBreak())
+    broken.addText("newline")
+    second.addElement(broken)
+    second.addElement(P(text="second para"))  # odfpy's extractText ran the two paragraphs together
+    row.addElement(first)
+    row.addElement(second)
+    table.addElement(row)
+    document.text.addElement(table)
+    outside = P(text="line one")
+    outside.addElement(LineBreak())
+    outside.addText("line two")
+    document.text.addElement(outside)
+    out = io.BytesIO()
+    document.write(out)
+    (root / "cells.odt").write_bytes(out.getvalue())
+    assert session.read("cells.odt").text == (
+        f"<path>cells.odt</path>\n<type>odt</type>\n<content>\n{TABLE_ROW}\n\nline one\nline two\n\n"
+        "(End of file - total 4 lines)\n</content>"
+    )
+
+
+def test_epub_table_rows_are_one_line_each_with_cells_escaped() -> None:
+    markup = (
+        "<html><body><table><tr><th>a</th><th>b</th></tr><tr><td>c|pipe</td>"
+        "<td>d<br/>newline<p>second para</p></td></tr><tr><td><p>only</p></td><td></td></tr></table>"
+        "<p>After | bar</p></body></html>"
+    )
+    assert html_lines(markup) == ["| a | b |", TABLE_ROW, "| only | |", "After | bar"]
+
+
 def test_epub_sections_in_reading_order(session: Session, root: Path) -> None:
     pytest.importorskip("ebooklib")
     (root / "guide.epub").write_bytes(epub_bytes())
@@ -465,3 +533,60 @@ def test_odd_notebooks_say_what_they_hold(session: Session, root: Path) -> None:
         "<path>odd.ipynb</path>\n<type>notebook</type>\n<content>\n[cell 1: untyped]\nprint(1)\nx\n\n"
         "(End of file - total 3 lines)\n</content>"
     )
+
+
+def _no_outline(name: str, read_as: str) -> str:
+    return f'(This {name} has no outline (mode="outline" is for text files), so it is read as {read_as}.)'
+
+
+def test_mode_outline_of_a_document_says_it_has_none_and_what_it_read(session: Session, root: Path) -> None:
+    (root / "report.pdf").write_bytes(pdf_bytes([["Quarterly report", "Revenue grew."], ["Appendix"]]))
+    (root / "memo.docx").write_bytes(docx_bytes())
+    pdf = session.read("report.pdf", mode="outline")
+    pdf_note = _no_outline("PDF document", "its text; read any part with offset and limit")
+    assert pdf.text == (
+        "<path>report.pdf</path>\n<type>pdf</type>\n<content>\n"
+        "[page 1 of 2]\nQuarterly report\nRevenue grew.\n\n[page 2 of 2]\nAppendix\n\n"
+        f"(End of file - total 6 lines)\n</content>\n{pdf_note}"
+    )
+    assert (pdf.metadata["tokens"], pdf.metadata["full_tokens"]) == (count_tokens(pdf.text), 57)
+    plain = Session([root], ledger=MemoryLedger()).read("memo.docx")
+    docx_read = session.read("memo.docx", mode="outline")
+    docx_note = _no_outline("DOCX document", "its text; read any part with offset and limit")
+    assert docx_read.text == f"{plain.text}\n{docx_note}"
+    assert session.read("report.pdf", offset=4).text.endswith("</content>")  # no mode: no note
+
+
+def test_mode_outline_of_an_image_notebook_or_folder_says_it_has_none(session: Session, root: Path) -> None:
+    data = png_bytes(32, 16, "red")
+    (root / "icon.png").write_bytes(data)
+    (root / "sales.ipynb").write_text(json.dumps(_notebook(), indent=1))
+    (root / "merge.ipynb").write_text('{\n<<<<<<< HEAD\n "cells": []\n=======\n')
+    (root / "docs").mkdir()
+    (root / "docs" / "a.md").write_text("# A\n")
+    image = session.read("icon.png", mode="outline")
+    assert image.text == (
+        "<path>icon.png</path>\n<type>image</type>\n<content>\n"
+        f"(PNG image, 32x16 px, {len(data)} bytes; sent as it is.)\n</content>\n{_no_outline('image', 'the image')}"
+    )
+    assert base64.b64decode(image.images[0].data) == data
+    assert image.metadata["tokens"] == count_tokens(image.text) + images.image_tokens(32, 16)
+    notebook = session.read("sales.ipynb", mode="outline")
+    cells = 'its cells; read any part with offset and limit, or its JSON with mode="full"'
+    assert notebook.text == f"{NOTEBOOK_TEXT}\n{_no_outline('Jupyter notebook', cells)}"
+    assert notebook.metadata["tokens"] == count_tokens(notebook.text)
+    session.read("sales.ipynb", offset=4, limit=17)
+    again = session.read("sales.ipynb", offset=4, limit=17, mode="outline")  # the model has it: a stub, still said
+    assert again.text == (
+        "<path>sales.ipynb</path>\n<type>notebook</type>\n<content>\n"
+        "(Lines 4-20 unchanged since you read them, still in your context. Use fresh=true to see them again.)\n\n"
+        f"(Showing lines 4-20 of 27. Use offset=21 to continue.)\n</content>\n{_no_outline('Jupyter notebook', cells)}"
+    )
+    folder = session.read("docs", mode="outline")
+    assert folder.text == (
+        "<path>docs</path>\n<type>directory</type>\n<content>\na.md\n\n"
+        "(End of directory - total 1 entry; ls shows the tree below it)\n"
+        f"</content>\n{_no_outline('directory', 'its entries; read any part with offset and limit')}"
+    )
+    broken = session.read("merge.ipynb", mode="outline")  # not notebook JSON: read as text, which has an outline
+    assert (broken.metadata["type"], "no outline" in broken.text) == ("outline", False)

@@ -4,6 +4,8 @@ checked against the real plain answer (a read with ``mode="full"`` in a fresh se
 from __future__ import annotations
 
 import json
+import shutil
+import tarfile
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -80,6 +82,47 @@ def test_a_symbol_read_costs_the_plain_read_of_the_whole_file(root: Path, sessio
         assert result.metadata["mode"] == "full", result.text
         assert result.metadata["full_tokens"] == plain_read(root, name).metadata["tokens"]
         assert result.metadata["tokens"] < result.metadata["full_tokens"]
+
+
+def test_a_symbol_found_in_the_workspace_costs_the_plain_read_of_its_whole_file(root: Path) -> None:
+    shutil.copy(tarfile.__file__, root / "tarfile.py")
+    whole = plain_read(root, "tarfile.py").metadata["tokens"]
+    by_path = Session([root], ledger=MemoryLedger()).read("tarfile.py", symbol="TarInfo.frombuf")
+    for where in (None, "."):  # the workspace's definitions, then the root folder's
+        session = Session([root], ledger=MemoryLedger())
+        found = session.read(where, symbol="TarInfo.frombuf")
+        assert found.text.startswith("(TarInfo.frombuf: defined in tarfile.py, lines "), found.text
+        assert found.metadata["full_tokens"] == by_path.metadata["full_tokens"] == whole
+        assert found.metadata["tokens"] == count_tokens(found.text) < whole
+        again = session.read(where, symbol="TarInfo.frombuf")
+        assert again.metadata["mode"] == "stub" and again.metadata["full_tokens"] == whole
+
+
+def test_a_big_class_found_in_the_workspace_its_map_costs_the_whole_files_read_instructions_included(
+    root: Path,
+) -> None:
+    (root / "pkg").mkdir()
+    (root / "pkg" / "AGENTS.md").write_text("Run the tests with make test before every commit.\n")
+    shutil.copy(tarfile.__file__, root / "pkg" / "tarfile.py")
+    whole = plain_read(root, "pkg/tarfile.py")
+    assert "<system-reminder>" in whole.text
+    for symbol in ("TarInfo", "TarInfo.frombuf"):
+        found = Session([root], ledger=MemoryLedger()).read(symbol=symbol)
+        assert found.metadata["full_tokens"] == whole.metadata["tokens"], symbol
+    mapped = Session([root], ledger=MemoryLedger()).read(symbol="TarInfo")
+    assert mapped.text.startswith("(TarInfo: a class in pkg/tarfile.py, lines "), mapped.text
+    assert mapped.metadata["tokens"] == count_tokens(mapped.text)
+
+
+def test_a_list_of_definitions_and_none_cost_what_they_show(root: Path, session: Session) -> None:
+    shutil.copy(tarfile.__file__, root / "tarfile.py")
+    (root / "other.py").write_text("class Other:\n    def frombuf(self):\n        return b''\n")
+    listed = session.read(symbol="frombuf")
+    assert listed.text.startswith("2 definitions of frombuf, likeliest first:\n"), listed.text
+    none = session.read(symbol="NoSuchName")
+    uses = session.grep(symbol="TarInfo.frombuf")
+    for result in (listed, none, uses):
+        assert result.metadata["full_tokens"] == result.metadata["tokens"] == count_tokens(result.text)
 
 
 def test_instruction_files_count_in_both(root: Path) -> None:

@@ -372,6 +372,18 @@ def test_many_matches_are_counted_without_holding_them(session: Session, root: P
     )
 
 
+def test_a_named_file_past_the_json_budget_is_counted_not_missed(session: Session, root: Path) -> None:
+    """Past ripgrep's JSON budget grep counts per file; for one file operand ripgrep prints the
+    count without the name unless asked (the search said "No matches")."""
+    (root / "many.txt").write_text("hit\n" * 200_000)
+    counted = count_files("hit", [str(root / "many.txt")], RgOptions(), cwd=str(root))
+    assert [(os.path.basename(f.path), f.count) for f in counted] == [("many.txt", 200_000)]
+    for path in ("many.txt", str(root / "many.txt")):
+        result = session.grep("hit", path=path, max_results=2)
+        assert result.metadata["total_matches"] == 200_000
+        assert result.text.splitlines()[:3] == ["many.txt", "1\thit", "2\thit"]
+
+
 def test_find_rg_prefers_the_wheel_then_path_then_says_how_to_install(tmp_path: Path) -> None:
     wheel = find_rg()
     assert os.path.basename(wheel) == "rg" and os.access(wheel, os.X_OK)

@@ -14,6 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from leanread import Limits, MemoryLedger, Session
+from leanread.bench.documents import png_bytes
 from leanread.tools.grep.selection import nearest
 from leanread.tools.leftout import LeftOut, left_out_note
 from leanread.view.counts import plural
@@ -48,6 +49,17 @@ def test_a_named_folder_says_what_its_gitignore_left_out(session: Session, root:
     assert session.ls("generated", include_ignored=True).text == "generated:\nclient.py\nnotes.txt"
     named = session.grep("fetch_token", path="generated/client.py")  # a file named is searched, as ripgrep does
     assert named.text == "generated/client.py\n1\tdef fetch_token():"
+
+
+def test_a_named_file_without_a_match_gives_no_reason_of_a_folders_search(session: Session, root: Path) -> None:
+    _generated(root)  # a file named is searched even when gitignored or binary; a deny-listed one is refused
+    (root / "logo.png").write_bytes(png_bytes(8, 8, "navy"))
+    assert session.grep("absent", path="generated/client.py").text == "(No matches in generated/client.py.)"
+    assert session.grep("absent", path="app.py").text == "(No matches in app.py.)"
+    assert session.grep("absent", path="app.py", glob="*.py").text == "(No matches in app.py.)"
+    assert session.grep("absent", path="app.py", include_ignored=True).text == "(No matches in app.py.)"
+    assert session.grep("IHDR", path="logo.png").text == "(1 binary file skipped: logo.png.)\n(No matches in logo.png.)"
+    assert session.grep("absent", path="generated").text.endswith(f"(No matches in generated; {NO_MATCH}")
 
 
 def test_read_ls_and_grep_agree_on_what_a_folder_holds(session: Session, root: Path) -> None:

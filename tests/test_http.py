@@ -4,6 +4,7 @@ named per request, and a fleet of two HTTP servers on one real Redis (one of the
 from __future__ import annotations
 
 import os
+import socket
 import subprocess
 import sys
 import uuid
@@ -25,6 +26,12 @@ UNNAMED = (
     "This server is shared, so each request must name its ledger session; send the conversation's id "
     "in the Leanread-Session header or the _meta key leanread/session."
 )
+
+OVER_1_MIB = (
+    "The request is over this server's limit of 1 MiB, so it was not run; send less per call (write part of the "
+    "file, then add the rest with edit) or serve with a larger --max-request-mib."
+)
+JSON_POST = {"Content-Type": "application/json", "Accept": "application/json, text/event-stream"}
 
 
 @pytest.fixture
@@ -70,6 +77,64 @@ def test_off_loopback_without_a_token_is_refused(repo: Path) -> None:
     )
 
 
+async def test_a_write_of_5_mb_goes_through_as_over_stdio(server: HttpServer, repo: Path) -> None:
+    content = ("x" * 99 + "\n") * 50_000  # 5,000,000 bytes: over the SDK's 4 MiB default
+    async with http_client(server.url, "big", TOKEN) as client:
+        written = await client.call_tool("write", {"path": "big.txt", "content": content})
+    assert (written.is_error, text_of(written)) == (False, "Created big.txt: 50000 lines, 5000000 bytes.")
+    assert (repo / "big.txt").read_text() == content
+
+
+async def test_a_request_over_the_limit_is_one_json_rpc_sentence(repo: Path) -> None:
+    from mcp import MCPError
+
+    small = start_http_server(repo, "memory", extra=["--max-request-mib", "1"])
+    try:
+        async with http_client(small.url, "big") as client:
+            with pytest.raises(MCPError) as refused:
+                await client.call_tool("write", {"path": "big.txt", "content": "x" * (1024 * 1024)})
+            chunked = httpx2.post(small.url, content=iter([b"{" + b" " * 1024 * 1024, b"}"]), headers=JSON_POST)
+            kept = await client.call_tool("read", {"path": "app.py", "offset": 1, "limit": 1})
+    finally:
+        small.stop()
+    assert str(refused.value) == OVER_1_MIB
+    assert (chunked.status_code, chunked.json()) == (
+        413, {"jsonrpc": "2.0", "id": None, "error": {"code": -32600, "message": OVER_1_MIB}},
+    )  # fmt: skip
+    assert not (repo / "big.txt").exists() and kept.is_error is False
+
+
+def _serve_http(repo: Path, bind: str) -> subprocess.Popen[str]:
+    args = [sys.executable, "-m", "leanread", "serve", "--root", str(repo), "--ledger", "memory", "--http", bind]
+    return subprocess.Popen(args, stderr=subprocess.PIPE, text=True)
+
+
+def test_a_taken_port_is_one_line_and_exit_status_3_with_no_serving_line(repo: Path) -> None:
+    with socket.create_server(("127.0.0.1", 0)) as holder:
+        port = holder.getsockname()[1]
+        done = _serve_http(repo, f"127.0.0.1:{port}")
+        _, stderr = done.communicate(timeout=60)
+    assert (done.returncode, stderr) == (
+        3,
+        f"Port {port} on 127.0.0.1 is already in use, so nothing was served; serve on another port "
+        "(--http 127.0.0.1:PORT) or stop the process that holds it.\n",
+    )
+
+
+def test_the_serving_line_comes_once_bound_and_names_the_port_port_0_got(repo: Path) -> None:
+    process = _serve_http(repo, "127.0.0.1:0")
+    try:
+        assert process.stderr is not None
+        line = process.stderr.readline()
+        port = int(line.split("127.0.0.1:")[1].split("/")[0])
+        assert line == f"leanread: serving MCP at http://127.0.0.1:{port}/mcp (health: /healthz)\n"
+        health = httpx2.get(f"http://127.0.0.1:{port}/healthz", timeout=10)  # bound: no retry needed
+        assert (health.status_code, health.text) == (200, "ok\n")
+    finally:
+        process.terminate()
+        process.communicate(timeout=10)
+
+
 def test_healthz_needs_no_token_and_mcp_does(server: HttpServer) -> None:
     health = httpx2.get(f"http://127.0.0.1:{server.port}/healthz")
     assert (health.status_code, health.text) == (200, "ok\n")
@@ -77,6 +142,9 @@ def test_healthz_needs_no_token_and_mcp_does(server: HttpServer) -> None:
         refused = httpx2.post(server.url, json={}, headers=headers)
         assert refused.status_code == 401
         assert refused.json() == {"error": "Unauthorized: send the server's token as Authorization: Bearer <token>."}
+    for scheme in ("Bearer", "bearer", "BEARER"):  # the scheme is case-insensitive (RFC 7235 §2.1)
+        accepted = httpx2.post(server.url, json={}, headers={"Authorization": f"{scheme} {TOKEN}"})
+        assert accepted.status_code != 401
 
 
 async def test_each_request_names_its_ledger_session(server: HttpServer) -> None:

@@ -15,6 +15,7 @@ from leanread.inspector.chart import MAX_POINTS, saving_chart
 from leanread.inspector.server import build_app
 from leanread.ledger.sqlite_store import SQLiteLedger
 from leanread.ledger.store import LedgerStore
+from leanread.tokens import count_tokens
 
 
 def _text(html: str, element_id: str) -> str:
@@ -223,3 +224,70 @@ def test_a_transcript_written_before_the_plain_costs_says_unknown(root: Path, tm
             ["2", f"{sum(r.metadata['tokens'] for r in alone):,}", "0 + 2 unknown", "unknown"],
         ]
         assert "unknown for the plain full read" in client.get("/s/old/c/1").text
+
+
+def _cells(listed: str, session_id: str) -> list[str]:
+    """The number cells of the session's row in the list of sessions."""
+    row = listed.split(f'href="/s/{session_id}"')[1].split("</tr>")[0]
+    return re.findall(r'<td class="num">([^<]*)</td>', row)
+
+
+def test_the_harness_commands_are_counted_apart_from_the_models_calls(root: Path, store: LedgerStore) -> None:
+    (root / "a.py").write_text("one\ntwo\n")
+    session = Session([root], ledger=store, id="h")
+    reads = [session.read("a.py")]
+    forgot = session.context("forget", ["r1"])
+    reads.append(session.read("a.py"))
+    rewound = session.context("rewind", call_id="r1")
+    assert (forgot.text, rewound.text) == (
+        "forget: 1 tool result is now out of the context window (r1).",
+        "rewind: 1 tool result is now out of the context window (r2).",
+    )
+    alone = Session([root], ledger=store, id="only").context("forget", ["r9"])
+    assert alone.text == (
+        "forget: no tool result of those was still in the context window, so nothing changed. "
+        "No result of this session has the call id 'r9'; it was ignored."
+    )
+    shown = sum(r.metadata["tokens"] for r in reads)
+    full = sum(r.metadata["full_tokens"] for r in reads)
+    unseen = count_tokens(forgot.text) + count_tokens(rewound.text)
+    client = _client(store)
+    page = client.get("/s/h").text
+    assert _text(page, "totals") == (
+        f"2 calls · {shown:,} tokens shown · {full:,} for plain full reads · 0.0% saved · "
+        f"and 2 harness commands ({unseen:,} tokens the model was not shown)"
+    )
+    assert f'aria-label="{shown:,} tokens shown against {full:,} plain full reads (0.0% saved)"' in page
+    assert re.findall(r"<td>(\w+[^<]*)</td><td class=\"code\">", page) == [
+        "read", "context (by the harness)", "read", "context (by the harness)",
+    ]  # fmt: skip
+    assert _text(client.get("/s/h/c/2").text, "facts").startswith(
+        f"run by the harness, not the model · {count_tokens(forgot.text):,} tokens the model was not shown · "
+    )
+    assert _text(client.get("/s/only").text, "totals") == (
+        f"0 calls · 0 tokens shown · and 1 harness command ({count_tokens(alone.text):,} tokens the model "
+        "was not shown)"
+    )
+    listed = client.get("/").text
+    assert _cells(listed, "h") == ["2 and 2 harness", f"{shown:,}", f"{full:,}", "0.0%"]
+    assert _cells(listed, "only") == ["0 and 1 harness", "0", "0", "unknown"]
+
+
+def test_a_ledger_written_before_callers_is_shown_as_before(root: Path, tmp_path: Path) -> None:
+    (root / "a.py").write_text("one\ntwo\n")
+    file = tmp_path / "ledger.sqlite3"
+    with SQLiteLedger(file) as ledger:
+        session = Session([root], ledger=ledger, id="old")
+        read = session.read("a.py")
+        forgot = session.context("forget", ["r1"])
+    raw = sqlite3.connect(file)  # a version 6 file: no caller, every call counted as the model's
+    raw.execute("ALTER TABLE calls DROP COLUMN caller")
+    raw.execute("PRAGMA user_version = 6")
+    raw.commit()
+    raw.close()
+    shown = read.metadata["tokens"] + count_tokens(forgot.text)
+    full = read.metadata["full_tokens"] + count_tokens(forgot.text)
+    with SQLiteLedger(file) as upgraded:
+        page = _client(upgraded).get("/s/old").text
+    assert _text(page, "totals") == f"2 calls · {shown:,} tokens shown · {full:,} for plain full reads · 0.0% saved"
+    assert "(by the harness)" not in page

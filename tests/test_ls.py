@@ -3,10 +3,15 @@
 from __future__ import annotations
 
 import os
+import socket
+import stat
 import subprocess
 import sys
+import threading
 import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import TypeVar
 
 import pytest
 from conftest import text_of
@@ -15,6 +20,8 @@ from mcp import Client
 from leanread import Limits, MemoryLedger, Session
 from leanread.mcp.server import build_server
 from leanread.tools import description
+
+T = TypeVar("T")
 
 FILES = [
     "src/pkg/a.py",
@@ -369,4 +376,111 @@ def test_a_flat_listing_shows_folders_as_ls_does(session: Session, repo: Path) -
     )
     assert session.ls("src", depth=2).text == _tree(
         ["pkg/", "  deep/ (1 file)", "  a.py", "  b.py", "main.py"], where="src"
+    )
+
+
+# --- FIFOs, sockets and devices ----------------------------------------------------------------
+
+FIFO = " (a FIFO (named pipe); read does not open it)"
+SOCKET = " (a socket; read does not open it)"
+DEVICE = " (a character device; read does not open it)"
+
+
+def _bounded(call: Callable[[], T], seconds: float = 20.0) -> T:
+    """``call()`` on a thread; fails instead of hanging when it opens a FIFO (no writer: it blocks)."""
+    box: list[T] = []
+    thread = threading.Thread(target=lambda: box.append(call()), daemon=True)
+    thread.start()
+    thread.join(seconds)
+    assert not thread.is_alive(), "the tool opened a FIFO"
+    return box[0]
+
+
+@pytest.fixture
+def specials(root: Path) -> Iterator[Path]:
+    """A folder ``d`` of a file, a FIFO, a Unix socket, a link to a device outside the workspace,
+    a link to the FIFO, and (as root) a character device of its own."""
+    d = root / "d"
+    d.mkdir()
+    (d / "a.txt").write_text("x\n")
+    os.mkfifo(d / "pipe")
+    listener = socket.socket(socket.AF_UNIX)
+    listener.bind(str(d / "sock"))
+    (d / "zero_link").symlink_to("/dev/zero")
+    (d / "to_pipe").symlink_to("pipe")
+    if os.geteuid() == 0:
+        os.mknod(d / "null", 0o666 | stat.S_IFCHR, os.makedev(1, 3))  # /dev/null's numbers
+    yield root
+    listener.close()
+
+
+def _device(rows: list[str], indent: str = "") -> list[str]:
+    """``rows`` with the device row in its place when the test could make one (as root)."""
+    return sorted([*rows, f"{indent}null{DEVICE}"]) if os.geteuid() == 0 else rows
+
+
+def test_fifos_sockets_and_devices_are_rows_that_say_read_does_not_open_them(session: Session, specials: Path) -> None:
+    result = _bounded(lambda: session.ls("d"))
+    rows = ["a.txt", f"pipe{FIFO}", f"sock{SOCKET}", f"to_pipe -> d/pipe{FIFO}", "zero_link -> (outside the workspace)"]
+    assert result.text == _tree(_device(rows), where="d")
+    counts = {key: result.metadata[key] for key in ("files", "links", "special_files", "entries_shown")}
+    special = 3 if os.geteuid() == 0 else 2
+    assert counts == {"files": 1, "links": 2, "special_files": special, "entries_shown": 3 + special}
+    refused = "d/pipe is a FIFO (named pipe), not a regular file; leanread does not open it."
+    assert session.read("d/pipe").text == refused
+
+
+def test_a_whole_tree_and_a_cut_listing_count_them(session: Session, specials: Path) -> None:
+    (specials / "b.txt").write_text("x\n")
+    rows = ["  a.txt", f"  pipe{FIFO}", f"  sock{SOCKET}", f"  to_pipe -> d/pipe{FIFO}"]
+    rows.append("  zero_link -> (outside the workspace)")
+    assert _bounded(lambda: session.ls()).text == _tree(["d/", *_device(rows, "  "), "b.txt"])
+    cut = _bounded(lambda: session.ls("d", max_entries=2))
+    special = "3 special files" if os.geteuid() == 0 else "2 special files"
+    assert cut.text == _tree(
+        ["a.txt", "null" + DEVICE if os.geteuid() == 0 else f"pipe{FIFO}"],
+        f"(Showing 2 of {5 + (os.geteuid() == 0)} entries of d; 0 folders, 1 file, 2 links, {special} below it. "
+        "Read d for a paged listing of every entry, or ls a subfolder.)",
+        "d",
+    )
+
+
+def test_a_folder_with_a_fifo_beside_its_one_subfolder_is_no_chain(session: Session, root: Path) -> None:
+    (root / "a" / "b").mkdir(parents=True)
+    (root / "a" / "b" / "x.txt").write_text("x\n")
+    os.mkfifo(root / "a" / "run.fifo")
+    assert _bounded(lambda: session.ls()).text == _tree(["a/", "  b/ (1 file)", f"  run.fifo{FIFO}"])
+
+
+def test_a_device_reached_through_a_link_says_what_it_is(root: Path) -> None:
+    (root / "zero").symlink_to("/dev/zero")
+    (root / "a.txt").write_text("x\n")
+    session = Session([root, "/dev"], ledger=MemoryLedger())
+    listing = _bounded(lambda: session.ls(".")).text
+    assert listing.split("\n")[:3] == [".:", "a.txt", f"zero -> /dev/zero{DEVICE}"]
+    assert session.read("zero").text == "zero is a character device, not a regular file; leanread does not open it."
+
+
+def test_a_special_file_on_the_deny_list_is_only_counted(session: Session, root: Path) -> None:
+    (root / "a.txt").write_text("x\n")
+    os.mkfifo(root / ".env")
+    assert _bounded(lambda: session.ls()).text == _tree(["a.txt"], "(Not listed: 1 file on the deny list.)")
+
+
+def test_read_of_a_folder_says_which_entries_it_does_not_open(session: Session, specials: Path) -> None:
+    names = ["a.txt", f"pipe{FIFO}", f"sock{SOCKET}", "to_pipe", "zero_link"]
+    listed = _device(names)
+    assert _bounded(lambda: session.read("d")).text == (
+        "<path>d</path>\n<type>directory</type>\n<content>\n"
+        + "".join(f"{name}\n" for name in listed)
+        + f"\n(End of directory - total {len(listed)} entries; ls shows the tree below it)\n</content>"
+    )
+
+
+def test_a_name_that_reads_as_a_special_row_is_shown_escaped(session: Session, root: Path) -> None:
+    (root / "x (a socket; read does not open it)").write_text("plain\n")
+    os.mkfifo(root / "p")
+    assert session.ls().text == _tree([f"p{FIFO}", "x \\x28a socket; read does not open it)"])
+    assert session.read("x \\x28a socket; read does not open it)").text.startswith(
+        "<path>x \\x28a socket; read does not open it)</path>\n"
     )

@@ -26,6 +26,9 @@ def test_examples() -> None:
     assert show_path("x -> y.txt") == "x -\\x3e y.txt"  # in ls, a link's arrow
     assert show_path("two words.txt") == "two words.txt"
     assert show_path("a->b -x> c") == "a->b -x> c"
+    assert show_path("p (a socket; read does not open it)") == "p \\x28a socket; read does not open it)"  # ls's mark
+    assert show_path("d (x; read does not open it)/f (1).txt") == "d \\x28x; read does not open it)/f (1).txt"
+    assert parse_path("p \\x28a socket; read does not open it)") == "p (a socket; read does not open it)"
     assert parse_path("\\x20\\x20a.py") == "  a.py"
     assert parse_path("x -\\x3e y.txt") == "x -> y.txt"
     assert show_path("caf\u00e9/\u4e2d\U0001f600.md") == "caf\u00e9/\u4e2d\U0001f600.md"

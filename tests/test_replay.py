@@ -321,6 +321,19 @@ def _small_run(tmp_path: Path) -> ReplayRun:
     return run
 
 
+def test_a_report_without_opencode_states_no_ratio_to_it(tmp_path: Path) -> None:
+    """The goals are ratios to opencode: a run of other strategies (``--strategy bash …``) shows
+    ``—`` for them and states no goal as "not met" (it printed nan and "0 divergences — not met")."""
+    tree = _tree(tmp_path)
+    ops = [op for op in _ops() if op["op"] != "shell"]
+    run = ReplayRun([s for s in available().values() if s.name in ("leanread", "leanread-outline", "floor")])
+    run.results.append(replay(load_trace(_trace(tmp_path, ops)), _source(tree), run.strategies, tmp_dir=tmp_path))
+    text = markdown(run, "cmd")
+    assert "nan" not in text and "Goal (issue 6)" not in text and "Goal (issue 7)" not in text
+    row = next(line for line in text.splitlines() if line.startswith("| leanread | "))
+    assert row.split(" | ")[2] == "—"
+
+
 def test_report_ratios_markdown_and_json(tmp_path: Path) -> None:
     pytest.importorskip("matplotlib")
     run = _small_run(tmp_path)

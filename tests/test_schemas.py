@@ -85,6 +85,23 @@ def test_anything_else_for_a_whole_number_is_refused(value: object) -> None:
     assert problem.endswith("); see the tool's input schema")
 
 
+@pytest.mark.parametrize(("sent", "taken"), [("true", True), ("false", False), ("TRUE", True), (" False ", False)])
+def test_true_or_false_as_text_is_that_boolean(sent: str, taken: bool) -> None:
+    assert check_arguments(input_schema("read"), {"fresh": sent}) == {"fresh": taken}
+    assert check_arguments(input_schema("edit"), {"path": "a", "old_string": "true", "new_string": sent}) == {
+        "path": "a",
+        "old_string": "true",
+        "new_string": sent,
+    }  # a string argument stays the text sent
+
+
+@pytest.mark.parametrize("sent", ["yes", "1", "t", ""])
+def test_other_text_for_a_boolean_is_refused(sent: str) -> None:
+    assert check_arguments(input_schema("read"), {"fresh": sent}) == (
+        f"fresh must be true or false (got {sent!r}); see the tool's input schema"
+    )
+
+
 def _mcp_view(result: Any) -> tuple[bool, str]:
     return bool(result.is_error), "".join(block.text for block in result.content)
 

@@ -627,7 +627,7 @@ def test_version_1_file_is_upgraded_in_place(tmp_path: Path) -> None:
         assert upgraded.put_matches("s", [("/ws/a.py", 5)]) == ["m1"]
         assert upgraded.get_match("s", "m1") == ("/ws/a.py", 5)
     raw = sqlite3.connect(file)
-    assert raw.execute("PRAGMA user_version").fetchone() == (SCHEMA_VERSION,) == (6,)
+    assert raw.execute("PRAGMA user_version").fetchone() == (SCHEMA_VERSION,) == (7,)
     assert raw.execute("SELECT session, number, path, line FROM matches").fetchall() == [(b"s", 1, b"/ws/a.py", 5)]
     raw.close()
 
@@ -649,7 +649,7 @@ def test_version_3_file_is_upgraded_in_place(tmp_path: Path) -> None:
         assert visibility(upgraded, "s") == [("r1", 1, False), ("r2", 2, True)]
         assert upgraded.visible_instructions("s") == set()
     raw = sqlite3.connect(file)
-    assert raw.execute("PRAGMA user_version").fetchone() == (6,)
+    assert raw.execute("PRAGMA user_version").fetchone() == (7,)
     assert raw.execute("SELECT session, seqs, hides FROM counters").fetchall() == [(b"s", 2, 1)]
     raw.close()
 
@@ -669,7 +669,7 @@ def test_version_4_file_is_upgraded_in_place_and_keeps_its_last_paths(tmp_path: 
         upgraded.set_last_path("s", "b.py", (41, 1))
         assert (upgraded.last_path("s"), upgraded.next_window("s")) == ("b.py", (41, 1))
     raw = sqlite3.connect(file)
-    assert raw.execute("PRAGMA user_version").fetchone() == (6,)
+    assert raw.execute("PRAGMA user_version").fetchone() == (7,)
     assert raw.execute("SELECT * FROM last_paths").fetchall() == [(b"s", b"b.py", 41, 1)]
     raw.close()
 

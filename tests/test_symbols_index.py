@@ -6,13 +6,14 @@ from __future__ import annotations
 
 import os
 import textwrap
+import time
 from pathlib import Path
 
 import pytest
 
 from leanread.config.policy import Policy
 from leanread.symbols.find import definitions, references
-from leanread.symbols.render import definitions_text, references_text
+from leanread.symbols.render import definitions_rows, references_rows
 from leanread.symbols.store import MAX_FILE_BYTES, SymbolStore
 
 
@@ -149,7 +150,7 @@ def test_uses_are_labelled_by_how_they_were_resolved(store: SymbolStore) -> None
 
 
 def test_the_list_of_several_definitions_gives_each_its_read_call(store: SymbolStore) -> None:
-    text = definitions_text("Store.get", definitions(store, "Store.get"), lambda p: p)
+    text = "\n".join(definitions_rows("Store.get", definitions(store, "Store.get"), lambda p: p))
     assert text == (
         "3 definitions of Store.get, likeliest first:\n"
         "pkg/store.py:2-3 (in Store): def get(self, key):\n"
@@ -168,13 +169,13 @@ def test_the_uses_are_grouped_by_file_and_definition_with_what_was_not_resolved(
     def line_text(path: str, line: int) -> str:
         return Path(root, path).read_text().split("\n")[line - 1]
 
-    assert references_text("S.get", found.targets, found.found, lambda p: p, line_text, limit=3) == (
+    assert "\n".join(references_rows("S.get", found.targets, found.found, lambda p: p, line_text, limit=3)) == (
         "Uses of S.get (defined at pkg/store.py:2): 4 uses in 2 files (2 import-resolved, 1 same-file, 1 name-only).\n"
         "app.py · main\n"
-        "  8 import-resolved: S.get(s, 2)\n"
-        "  10 import-resolved: p.Store.get(None, 1)\n"
+        "  8 import-resolved:     S.get(s, 2)\n"
+        "  10 import-resolved:     p.Store.get(None, 1)\n"
         "pkg/store.py · Store.put\n"
-        "  6 same-file: self.get(key)\n"
+        "  6 same-file:         self.get(key)\n"
         "(+1 name-only not shown; narrow with path, or grep the name.)\n"
         "(name-only: the name get on something the index cannot follow, such as a local variable or a call's "
         "result; it may be another definition of the name.)"
@@ -201,6 +202,24 @@ def test_an_edit_is_seen_by_the_next_answer_and_a_touch_reads_nothing(tmp_path: 
     assert (again.read, again.removed) == (1, 1)
     assert _defs(store, "three") == [("sub/deep/c.ts", "three", 1, "")]
     assert store.file_count() == 2
+
+
+def test_a_code_file_where_no_code_file_was_is_indexed_and_a_new_ignored_folder_is_not(tmp_path: Path) -> None:
+    root = tmp_path / "root"
+    _write(root, {".gitignore": "build/\n", "a.py": "def one():\n    pass\n", "docs/index.md": "# docs\n"})
+    (root / "empty").mkdir()
+    then = time.time() - 3600  # no folder's mtime can stay as it was when a file is made in it
+    for path in [root, *root.rglob("*")]:
+        os.utime(path, (then, then))
+    store = SymbolStore(str(root), path=tmp_path / "i.sqlite3")
+    store.refresh()
+    _write(root, {"docs/conf.py": "def two():\n    pass\n", "empty/deep/b.py": "def three():\n    pass\n"})
+    assert store.refresh().read == 2
+    assert _defs(store, "two") == [("docs/conf.py", "two", 1, "")]
+    assert _defs(store, "three") == [("empty/deep/b.py", "three", 1, "")]
+    _write(root, {"build/gen.py": "def generated():\n    pass\n"})  # a new folder .gitignore leaves out
+    assert store.refresh().read == 0
+    assert _defs(store, "generated") == []
 
 
 def test_ignored_denied_binary_and_big_files_are_left_out_and_counted(tmp_path: Path) -> None:
@@ -257,8 +276,8 @@ def test_an_index_file_of_an_older_schema_is_made_anew(tmp_path: Path) -> None:
 
 def test_a_qualifier_the_index_cannot_follow_falls_back_to_the_last_name_and_says_so(store: SymbolStore) -> None:
     assert _defs(store, "store.put") == [("pkg/store.py", "Store.put", 5, "by name only")]
-    text = definitions_text("s.get", definitions(store, "s.get"), lambda p: p)
-    assert text.splitlines()[:2] == [
+    rows = definitions_rows("s.get", definitions(store, "s.get"), lambda p: p)
+    assert rows[:2] == [
         "3 definitions of s.get, likeliest first:",
         "pkg/store.py:2-3 (in Store) [by name only]: def get(self, key):",
     ]

@@ -200,11 +200,11 @@ def test_the_uses_are_of_the_definition_the_file_read_last_sees(session: Session
     assert result.text == (
         "Uses of helper (defined at pkg/one.py:1): 3 uses in 2 files (3 import-resolved).\n"
         "web/forms.py · clean\n"
-        "  5 import-resolved: return tools.helper(value)\n"
+        "  5 import-resolved:     return tools.helper(value)\n"
         "web/views.py\n"
         "  1 import-resolved: from pkg.one import helper\n"
         "web/views.py · view\n"
-        "  5 import-resolved: return helper(request)\n"
+        "  5 import-resolved:     return helper(request)\n"
         '(Only uses of helper as web/views.py sees it; 1 other definition of helper: read(symbol="helper", path=".").)'
     )
     assert [(u["path"], u["line"]) for u in result.metadata["references"]] == [

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import email
+import shutil
 import textwrap
 from pathlib import Path
 
@@ -93,12 +95,12 @@ def test_grep_symbol_lists_the_uses_labelled_and_narrows_to_a_path(root: Path) -
     assert session.grep(symbol="S.get").text == (
         "Uses of S.get (defined at shop/store.py:2): 2 uses in 2 files (1 import-resolved, 1 same-file).\n"
         "app.py · main\n"
-        "  4 import-resolved: S.get(S(), 1)\n"
+        "  4 import-resolved:     S.get(S(), 1)\n"
         "shop/store.py · Store.put\n"
-        "  6 same-file: self.get(key)"
+        "  6 same-file:         self.get(key)"
     )
     narrowed = session.grep(symbol="S.get", path="shop")
-    assert narrowed.text.splitlines()[1:] == ["shop/store.py · Store.put", "  6 same-file: self.get(key)"]
+    assert narrowed.text.splitlines()[1:] == ["shop/store.py · Store.put", "  6 same-file:         self.get(key)"]
     both = session.grep("get", symbol="S.get")
     assert both.is_error and both.text == "Pass either pattern or symbol, not both; symbol finds a name's uses."
     neither = session.grep()
@@ -122,7 +124,7 @@ def test_the_lookups_work_from_the_command_line(root: Path) -> None:
     uses = runner.invoke(app, ["grep", "--root", str(root), "--symbol", "Store.get", "shop"])
     assert read.exit_code == 0 and read.stdout.startswith("(Cache.get: defined in shop/cache.py, lines 2-3.)")
     assert uses.exit_code == 0
-    assert uses.stdout.splitlines()[1:] == ["shop/store.py · Store.put", "  6 same-file: self.get(key)"]
+    assert uses.stdout.splitlines()[1:] == ["shop/store.py · Store.put", "  6 same-file:         self.get(key)"]
 
 
 def test_a_big_class_comes_as_its_members_map(root: Path) -> None:
@@ -141,3 +143,86 @@ def test_a_big_class_comes_as_its_members_map(root: Path) -> None:
         == '(Read a member with read(path="shop/big.py", offset=2, limit=2), the whole with offset=1, limit=36.)'
     )
     assert len(lines) == 15
+
+
+PART = """
+    from email.message import MIMEPart
+
+
+    class Part(MIMEPart):
+        def kind(self):
+            return self.get_content_type()
+
+
+    class Own(MIMEPart):
+        def get_content_type(self):
+            return "text/plain"
+
+        def kind(self):
+            return self.get_content_type()
+    """
+
+
+@pytest.fixture
+def mail(tmp_path: Path) -> Path:
+    """A workspace of the standard library's email package and a module subclassing its MIMEPart."""
+    folder = tmp_path / "mail"
+    shutil.copytree(Path(email.__file__).parent, folder / "email", ignore=shutil.ignore_patterns("__pycache__"))
+    (folder / "shop").mkdir()
+    (folder / "shop" / "part.py").write_text(textwrap.dedent(PART).lstrip("\n"))
+    return folder
+
+
+def _line_of(path: Path, *parts: str, after: str = "") -> int:
+    """The number of the first line of ``path``, from the line starting with ``after`` on, that
+    holds every one of ``parts``."""
+    lines = path.read_text().split("\n")
+    start = next(n for n, line in enumerate(lines) if line.startswith(after))
+    return next(n + 1 for n in range(start, len(lines)) if all(p in lines[n] for p in parts))
+
+
+def test_a_uses_row_shows_its_line_as_the_file_has_it(mail: Path) -> None:
+    generator = mail / "email" / "generator.py"
+    number = _line_of(generator, "'type'", "get_content_type")
+    line = generator.read_text().split("\n")[number - 1]
+    assert "'type'       : part.get_content_type()," in line  # runs of spaces, and the indentation
+    result = Session([mail], ledger=MemoryLedger()).grep(symbol="Message.get_content_type")
+    assert f"  {number} name-only: {line}" in result.text.split("\n")
+
+
+def test_a_long_uses_row_is_cut_around_the_use_as_grep_cuts_it(root: Path) -> None:
+    line = "VALUES = [" + "0, " * 150 + "Store.get(None, 1)]"
+    (root / "wide.py").write_text(f"from shop.store import Store\n\n{line}\n")
+    result = Session([root], ledger=MemoryLedger()).grep(symbol="Store.get", path="wide.py")
+    assert len(line) == 479 and line[466:469] == "get"
+    assert result.text.split("\n")[1:] == [
+        "wide.py · VALUES",
+        f"  3 import-resolved: …{line[239:]} [line cut: match at column 467 of 479 chars; read on with offset=3, "
+        "char_offset=240]",
+    ]
+
+
+def test_self_in_a_subclass_is_labelled_by_where_its_base_is(mail: Path) -> None:
+    message = mail / "email" / "message.py"
+    in_subclass = _line_of(message, "self.get_content_type()", after="class MIMEPart(Message):")
+    result = Session([mail], ledger=MemoryLedger()).grep(symbol="Message.get_content_type")
+    labels = {(r["path"], r["line"]): (r["label"], r["enclosing"]) for r in result.metadata["references"]}
+    assert labels[("email/message.py", in_subclass)] == ("same-file", "MIMEPart.iter_attachments")
+    assert labels[("shop/part.py", 6)] == ("import-resolved", "Part.kind")  # Part(MIMEPart), MIMEPart(Message)
+    assert labels[("shop/part.py", 14)] == ("name-only", "Own.kind")  # Own has its own get_content_type
+    assert "shop/part.py · Part.kind\n  6 import-resolved:         return self.get_content_type()\n" in result.text
+
+
+def test_a_definition_in_a_file_whose_name_is_escaped_is_read_and_its_uses_shown(root: Path) -> None:
+    (root / "two\nlines.py").write_text("def only_here():\n    return only_here()\n")
+    session = Session([root], ledger=MemoryLedger())
+    read = session.read(symbol="only_here")
+    assert read.text == (
+        "(only_here: defined in two\\x0alines.py, lines 1-2.)\n<path>two\\x0alines.py</path>\n<type>file</type>\n"
+        "<content>\ndef only_here():\n    return only_here()\n\n(End of file - total 2 lines)\n</content>"
+    )
+    uses = session.grep(symbol="only_here")
+    assert uses.text == (
+        "Uses of only_here (defined at two\\x0alines.py:1): 1 use in 1 file (1 same-file).\n"
+        "two\\x0alines.py · only_here\n  2 same-file:     return only_here()"
+    )

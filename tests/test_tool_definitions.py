@@ -45,7 +45,11 @@ RULES = (
     Rule("read", "a long line is cut, marked", "a line over 2000 characters is cut where marked"),
     Rule("read", "the rest of a cut line", "The rest of line offset, from this 1-based character on.", "char_offset"),
     Rule("read", "offsets are 1-based", "First line, 1-based.", "offset"),
-    Rule("read", "a whole big file gives its outline", "A file over 200 lines or 48 KB read whole gives its outline"),
+    Rule(
+        "read",
+        "a whole big text file (not a document) gives its outline",
+        "A text file over 200 lines or 48 KB read whole gives its outline",
+    ),
     Rule("read", "how to get the text of an outlined file", "offset, limit or symbol give the text"),
     Rule("read", "the whole text of a big file", "full: the text even of a big file", "mode"),
     Rule("read", "one definition by name", "A definition by name", "symbol"),

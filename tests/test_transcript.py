@@ -2,18 +2,23 @@
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from pathlib import Path
 
 import pytest
+import redis
+from redis_server import RedisServer
 
 from leanread import MemoryLedger, Session
 from leanread.config.settings import load_settings
 from leanread.errors import ConfigError, LeanreadError
+from leanread.ledger.redis_store import RedisLedger
 from leanread.ledger.sqlite_store import SQLiteLedger
 from leanread.ledger.store import LedgerStore, ViewRecord
-from leanread.ledger.transcript import CallRecord, SessionSummary
+from leanread.ledger.transcript import HARNESS, MODEL, CallRecord, SessionSummary
 from leanread.result import ImageData
+from leanread.tools.registry import TOOL_NAMES
 
 
 def call(call_id: str, started: float = 100.0, tokens: int = 5, full: int | None = 9, **more: object) -> CallRecord:
@@ -85,15 +90,17 @@ def test_session_records_every_call(root: Path) -> None:
     session.read("missing.py")
     session.ls()
     session.context("forget", ["r1"])
+    session.call("context", {"action": "forget", "call_ids": ["r2"]}, tools=TOOL_NAMES)  # the model's, offered
     calls = session.ledger.calls("s")
-    assert [(c.number, c.call_id, c.tool, c.is_error) for c in calls] == [
-        (1, "r1", "read", False),
-        (2, "r2", "read", False),
-        (3, "r3", "grep", False),
-        (4, "r4", "edit", False),
-        (5, "r5", "read", True),
-        (6, "r6", "ls", False),
-        (7, "", "context", False),
+    assert [(c.number, c.call_id, c.tool, c.is_error, c.caller) for c in calls] == [
+        (1, "r1", "read", False, "model"),
+        (2, "r2", "read", False, "model"),
+        (3, "r3", "grep", False, "model"),
+        (4, "r4", "edit", False, "model"),
+        (5, "r5", "read", True, "model"),
+        (6, "r6", "ls", False, "model"),
+        (7, "", "context", False, "harness"),
+        (8, "", "context", False, "model"),
     ]
     assert [c.arguments for c in calls] == [
         {"path": "a.py", "limit": 2},
@@ -103,6 +110,7 @@ def test_session_records_every_call(root: Path) -> None:
         {"path": "missing.py"},
         {},
         {"action": "forget", "call_ids": ["r1"]},
+        {"action": "forget", "call_ids": ["r2"]},
     ]
     first = calls[0]
     assert first.text == (
@@ -154,7 +162,7 @@ def test_version_2_file_is_upgraded_in_place(tmp_path: Path) -> None:
         assert [r.call_id for r in upgraded.session_views("s")] == ["r1"]
         assert upgraded.record_call("s", call("r1")).number == 1
     raw = sqlite3.connect(file)
-    assert raw.execute("PRAGMA user_version").fetchone() == (6,)
+    assert raw.execute("PRAGMA user_version").fetchone() == (7,)
     raw.close()
 
 
@@ -241,6 +249,65 @@ def test_version_5_calls_without_a_plain_cost_become_unknown(tmp_path: Path) -> 
         upgraded.record_call("s", call("r9", tokens=2, full=None))
         assert upgraded.calls("s", 9)[0].full_tokens is None
     raw = sqlite3.connect(file)
-    assert raw.execute("PRAGMA user_version").fetchone() == (6,)
+    assert raw.execute("PRAGMA user_version").fetchone() == (7,)
     assert raw.execute("SELECT full_tokens FROM calls WHERE number = 9").fetchone() == (-1,)
     raw.close()
+
+
+def context_call(started: float, tokens: int, caller: str = HARNESS) -> CallRecord:
+    text = "forget: 1 tool result is now out of the context window (r1)."
+    return CallRecord("", "context", {"action": "forget"}, text, tokens=tokens, full_tokens=tokens,
+                      started=started, caller=caller)  # fmt: skip
+
+
+def test_sessions_count_the_harness_commands_apart(store: LedgerStore) -> None:
+    store.record_call("s", call("r1", started=10.0, tokens=3, full=10))
+    store.record_call("s", context_call(20.0, 12))
+    store.record_call("s", call("r2", started=30.0, tokens=4, full=None))
+    store.record_call("s", context_call(35.0, 5, MODEL))  # the model's own, its tool offered
+    store.record_call("s", context_call(38.0, 13))
+    store.record_call("harness only", context_call(40.0, 12))
+    assert store.sessions() == [
+        SessionSummary("harness only", 0, 0, 0, 40.0, 40.0, 0, 0, 1, 12),
+        SessionSummary("s", 3, 12, 15, 10.0, 38.0, 1, 4, 2, 25),
+    ]
+    callers = ["model", "harness", "model", "model", "harness"]
+    assert [c.caller for c in store.calls("s", bodies=False)] == callers
+    assert [c.caller for c in store.calls("s")] == callers
+    found = store.find_call("harness only", "")
+    assert found is not None and (found.caller, found.text) == ("harness", context_call(0, 0).text)
+
+
+def test_version_6_calls_count_as_the_models_as_they_did(tmp_path: Path) -> None:
+    file = tmp_path / "l.sqlite3"
+    with SQLiteLedger(file) as ledger:  # a version 6 file: calls without a caller
+        ledger.record_call("s", call("r1", started=10.0, tokens=3, full=10))
+        ledger.record_call("s", context_call(20.0, 12))
+    raw = sqlite3.connect(file)
+    raw.execute("ALTER TABLE calls DROP COLUMN caller")
+    raw.execute("PRAGMA user_version = 6")
+    raw.commit()
+    raw.close()
+    with SQLiteLedger(file) as upgraded:
+        assert [c.caller for c in upgraded.calls("s")] == ["model", "model"]
+        assert upgraded.sessions() == [SessionSummary("s", 2, 15, 22, 10.0, 20.0)]
+        upgraded.record_call("s", context_call(30.0, 7))
+        assert upgraded.sessions() == [SessionSummary("s", 2, 15, 22, 10.0, 30.0, 0, 0, 1, 7)]
+    raw = sqlite3.connect(file)
+    assert raw.execute("PRAGMA user_version").fetchone() == (7,)
+    assert raw.execute("SELECT number, caller FROM calls").fetchall() == [(1, "model"), (2, "model"), (3, "harness")]
+    raw.close()
+
+
+def test_redis_calls_recorded_before_callers_count_as_the_models(redis_server: RedisServer, redis_prefix: str) -> None:
+    ledger = RedisLedger(redis_server.url, prefix=redis_prefix)
+    ledger.record_call("s", call("r1", started=10.0, tokens=3, full=10))
+    ledger.record_call("s", context_call(20.0, 12))
+    raw = redis.Redis.from_url(redis_server.url)
+    tx = f"{redis_prefix}:{{s}}:tx".encode()
+    for index, head in enumerate(raw.lrange(tx, 0, -1)):  # as written before: no caller in the head
+        raw.lset(tx, index, json.dumps(json.loads(head)[:7]))
+    raw.close()
+    assert [c.caller for c in ledger.calls("s", bodies=False)] == ["model", "model"]
+    assert [c.text for c in ledger.calls("s")] == ["text of r1", context_call(0, 0).text]
+    ledger.close()

@@ -118,3 +118,32 @@ def test_a_server_notices_a_new_build_of_its_sources(tmp_path: Path) -> None:
     assert build.changed() is False  # looked less than a second ago
     build.looked -= 2
     assert build.changed() is True
+
+
+@pytest.mark.parametrize("warm", ["1", "0"])
+def test_a_command_run_as_it_is_gets_the_signals_a_shell_gives(repo: Path, env: dict[str, str], warm: str) -> None:
+    """CPython ignores SIGPIPE and SIGXFSZ; the ``bash -c`` leanread becomes must not inherit
+    that, or ``yes | head -1`` runs on, printing write errors."""
+    env = {**env, "LEANREAD_WARM": warm}
+    done = subprocess.run(
+        [LEANREAD, "sh", "-c", 'yes | head -1; echo "${PIPESTATUS[@]}"; trap -p PIPE XFSZ'],
+        cwd=repo,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=30,
+        check=False,
+    )
+    assert (done.stdout, done.stderr, done.returncode) == ("y\n141 0\n", "", 0)
+
+
+def test_the_server_imports_nothing_from_the_workspace(repo: Path, env: dict[str, str]) -> None:
+    """The warm server starts in the workspace's folder; a repository's ``email/`` or ``json/``
+    must not be imported in place of the standard library's (nor run)."""
+    for name in ("email", "json", "zlib", "typer"):
+        (repo / name).mkdir()
+        (repo / name / "__init__.py").write_text(f"open({str(repo / (name + '.ran'))!r}, 'w').close()\n")
+    done = _run(["sh", "-c", "sed -n '5p' a.py"], repo, env)
+    assert (done.stdout, done.stderr) == ("value_5 = 5\n", "")
+    assert list(repo.glob("*.ran")) == []
+    assert list(Path(env["XDG_RUNTIME_DIR"], "leanread").glob("*.sock"))  # the warm server answered

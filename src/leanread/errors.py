@@ -27,7 +27,7 @@ Tools turn these into tool results with ``is_error=True``; a traceback never rea
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 
 class LeanreadError(Exception):
@@ -114,7 +114,14 @@ class NoChange(EditError):
 
 
 class NoMatch(EditError):
-    """old_string is not in the file under any matching rule; the message quotes the closest lines."""
+    """old_string is not in the file under any matching rule; the message (``str``) is the
+    sentence ``said`` then the closest lines ``quoted``, one a line (``12: text``, the file's text
+    after the number), so that a tool can seal the quote (``frame.plain_or_framed``)."""
+
+    def __init__(self, said: str, quoted: Sequence[str] = ()) -> None:
+        super().__init__("\n".join([said, *quoted]))
+        self.said = said
+        self.quoted = tuple(quoted)
 
 
 class MultipleMatches(EditError):

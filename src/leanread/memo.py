@@ -68,3 +68,22 @@ class Puts:
     def _note(self, content_hash: str, digest: bytes) -> bool:
         self._done.put(content_hash, digest)
         return False
+
+
+def once(build: Callable[[], V]) -> Callable[[], V]:
+    """``build`` run at most once per process however many threads ask at the same time (a
+    parallel burst of first calls built the tokenizer once per thread: 16 at once took 0.8 GB);
+    the later calls get its result. A build that raises is tried again by the next call."""
+    lock = threading.Lock()
+    built: list[V] = []
+
+    def get() -> V:
+        if not built:
+            with lock:
+                if not built:
+                    built.append(build())
+        return built[0]
+
+    get.__doc__ = build.__doc__
+    get.__name__ = build.__name__
+    return get

@@ -22,9 +22,11 @@ class ToolResult:
             an image read adds its ``image_tokens``) and ``full_tokens`` (what the plain full
             read it stands for costs: the same read with ``mode="full"`` in the ``plain`` format,
             within the same caps, without stubs, markers, diffs, outlines or focus; a symbol
-            read's is the whole file's; with the same instruction files). Every tool's result
-            gives both: a grep's ``full_tokens`` is its page without focus; ls, edit and write
-            stand for nothing longer (``full_tokens`` = ``tokens``).
+            read's, with a path or found in the workspace, read or as a big class's map, is the
+            whole file's; with the same instruction files). Every tool's result gives both: a
+            grep's ``full_tokens`` is its page without focus; ls, edit and write, a list of
+            definitions (or none found) and a symbol's uses stand for nothing longer
+            (``full_tokens`` = ``tokens``).
         images: images the model is shown next to ``text`` (a ``read`` of a PNG, JPEG, GIF or
             WebP file); ``text`` gives their original and sent dimensions.
     """

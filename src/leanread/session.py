@@ -17,6 +17,7 @@ from .config.settings import Limits, Policy, load_settings
 from .files.workspace import Workspace
 from .ledger.open import open_ledger
 from .ledger.store import LedgerStore
+from .ledger.transcript import HARNESS, MODEL
 from .pruning import AuditHook, Pruner, make_pruner
 from .result import ToolResult
 from .tools.calls import checked_call
@@ -288,9 +289,13 @@ class Session:
             return checked
         return self.run_tool(name, checked, call_id=call_id)
 
-    def run_tool(self, name: str, arguments: Mapping[str, Any], *, call_id: str | None = None) -> ToolResult:
+    def run_tool(
+        self, name: str, arguments: Mapping[str, Any], *, call_id: str | None = None, caller: str = MODEL
+    ) -> ToolResult:
         """Run the tool ``name`` (any tool of ``tools.registry``) with ``arguments`` as its
         ``Session`` method would: unchecked, by parameter name, those left out at their defaults.
+        ``caller``: who made the call, as the transcript keeps it (``ledger.transcript.MODEL``, or
+        ``HARNESS`` for a ``context`` command the harness ran itself, as ``context`` does).
 
         Raises:
             KeyError: no tool of that name is registered.
@@ -301,7 +306,9 @@ class Session:
         given = spec.given(args)
         ctx = self._context()
         if not spec.numbered:  # context: its call_id argument names another call; it has none itself
-            return run_unnumbered(ctx, name, given, lambda: spec.run(ctx, args, ""), transcript=self.transcript)
+            return run_unnumbered(
+                ctx, name, given, lambda: spec.run(ctx, args, ""), caller=caller, transcript=self.transcript
+            )
         changes = not spec.effects.read_only
 
         def tool(ctx: ToolContext, numbered: str) -> ToolResult:
@@ -347,6 +354,9 @@ class Session:
         return self.ledger.rewind(self.id, to_call_id)
 
     def context(self, action: str, call_ids: Sequence[str] = (), call_id: str | None = None) -> ToolResult:
-        """The ``context`` tool (see ``tools/context.txt``): ``forget``, ``compact`` or ``rewind``
-        as a tool result, refusals with ``is_error=True``."""
-        return self._tool("context", {"action": action, "call_ids": list(call_ids) or None, "call_id": call_id})
+        """The ``context`` tool (see ``tools/context.txt``) run by the harness itself (``leanread
+        context`` too): ``forget``, ``compact`` or ``rewind`` as a tool result, refusals with
+        ``is_error=True``; the transcript keeps it as the harness's (``ledger.transcript.HARNESS``),
+        not as a call of the model's, whose are those of ``call``."""
+        arguments = {"action": action, "call_ids": list(call_ids) or None, "call_id": call_id}
+        return self.run_tool("context", arguments, caller=HARNESS)

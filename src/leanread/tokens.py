@@ -12,12 +12,11 @@ import binascii
 import gzip
 import hashlib
 import importlib.resources
-from functools import lru_cache
 
 import tiktoken
 
 from .errors import TokenizerError
-from .memo import LRU, lines_digest
+from .memo import LRU, lines_digest, once
 
 #: SHA-256 of the unzipped ``o200k_base.tiktoken``, as pinned by tiktoken's ``openai_public.py``.
 O200K_SHA256 = "446a9538cb6c348e3516120d7c08b09f57c36495e2acfffe59a5bf8b0cfb1a2d"
@@ -46,7 +45,7 @@ def _parse_ranks(data: bytes) -> dict[bytes, int]:
     return {binascii.a2b_base64(token): int(rank) for token, rank in zip(fields[0::2], fields[1::2], strict=True)}
 
 
-@lru_cache(maxsize=1)
+@once
 def encoding() -> tiktoken.Encoding:
     """The o200k_base encoding (GPT-4o family), loaded once per process from local files.
 

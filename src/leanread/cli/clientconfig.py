@@ -36,8 +36,10 @@ GEMINI_TOOLS = (
 
 
 def server_command(roots: Sequence[str], python: str | None = None) -> list[str]:
-    """``[python, -m, leanread, serve, --root, R, …]`` with absolute paths."""
-    command = [python or sys.executable, "-m", "leanread", "serve"]
+    """``[python, -P, -m, leanread, serve, --root, R, …]`` with absolute paths. ``-P``: a client
+    starts the server in the project's folder, and ``-m`` alone would put that folder first on the
+    import path, so a repository's ``email/`` or ``typer/`` would be imported in place of the real one."""
+    command = [python or sys.executable, "-P", "-m", "leanread", "serve"]
     for root in roots:
         command += ["--root", root]
     return command
@@ -45,7 +47,7 @@ def server_command(roots: Sequence[str], python: str | None = None) -> list[str]
 
 def hook_command(roots: Sequence[str], python: str | None = None) -> str:
     """The shell command a compaction hook runs (as one string, quoted for ``sh``)."""
-    parts = [python or sys.executable, "-m", "leanread", "context", "compact", "--hook"]
+    parts = [python or sys.executable, "-P", "-m", "leanread", "context", "compact", "--hook"]
     for root in roots:
         parts += ["--root", root]
     return shlex.join(parts)
@@ -53,7 +55,7 @@ def hook_command(roots: Sequence[str], python: str | None = None) -> str:
 
 def bash_hook_command(roots: Sequence[str], python: str | None = None) -> str:
     """The shell command of Claude Code's ``PreToolUse`` hook on Bash (``shell.hook``)."""
-    parts = [python or sys.executable, "-m", "leanread.shell.hook"]
+    parts = [python or sys.executable, "-P", "-m", "leanread.shell.hook"]
     for root in roots:
         parts += ["--root", root]
     return shlex.join(parts)

@@ -10,6 +10,7 @@ from typing import Annotated
 
 import typer
 
+from ..config.limits import DEFAULT_MAX_REQUEST_MIB
 from ..config.settings import Settings
 from ..errors import LeanreadError
 from ..files.workspace import Workspace
@@ -80,6 +81,10 @@ def serve(
     token_env: Annotated[
         str, typer.Option(help="With --http: the environment variable holding the bearer token (needed off loopback).")
     ] = "LEANREAD_TOKEN",
+    max_request_mib: Annotated[
+        int,
+        typer.Option(min=1, help="With --http: the largest request body served, in MiB (a bigger write is refused)."),
+    ] = DEFAULT_MAX_REQUEST_MIB,
 ) -> None:
     """Serve the tools over MCP on stdin/stdout (or HTTP with --http)."""
     from ..ledger.open import open_ledger
@@ -105,7 +110,7 @@ def serve(
         dedup=dedup,
     )
     if http is not None:
-        _serve_http(root, settings, store, session, http, token_env, expose_context_tool)
+        _serve_http(root, settings, store, session, http, token_env, expose_context_tool, max_mib=max_request_mib)
         return
     serve_stdio(root, settings=settings, ledger=store, session_id=session, expose_context_tool=expose_context_tool)
 
@@ -148,9 +153,12 @@ def _serve_http(
     bind: str,
     token_env: str,
     expose_context_tool: bool = False,
+    *,
+    max_mib: int = DEFAULT_MAX_REQUEST_MIB,
 ) -> None:
-    """``serve --http``: refuse a bad address or a missing token off loopback with exit status 2."""
-    from ..mcp.http import check_bind, run_http
+    """``serve --http``, request bodies of at most ``max_mib`` MiB: refuse a bad address or a missing
+    token off loopback with exit status 2, an address it cannot listen on (a port taken) with 3."""
+    from ..mcp.http import CannotListen, check_bind, run_http
     from ..mcp.server import build_server
 
     token = os.environ.get(token_env) or None
@@ -167,7 +175,11 @@ def _serve_http(
     except LeanreadError as exc:
         print(exc, file=sys.stderr)
         raise typer.Exit(2) from None
-    run_http(server, bind, token)
+    try:
+        run_http(server, bind, token, max_mib)
+    except CannotListen as exc:
+        print(exc, file=sys.stderr)
+        raise typer.Exit(3) from None
 
 
 @app.command("mcp-config")

@@ -166,5 +166,6 @@ def no_match(text: str, old_lines: Sequence[str], display: str) -> NoMatch:
         quote.append(f"{number + 1}: {line}")
     return NoMatch(
         f"old_string was not found in {display}; {span} come{'s' if first == last else ''} closest{where} "
-        f"({shown}copy old_string exactly from the file's lines):\n" + "\n".join(quote)
+        f"({shown}copy old_string exactly from the file's lines):",
+        quote,
     )

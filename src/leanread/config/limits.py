@@ -34,6 +34,14 @@ DEDUP_MODES = ("recent", "on", "off")
 FOCUS_BACKENDS = ("local", "hybrid", "llm", "swe-pruner")
 
 
+#: Largest request body ``serve --http`` takes by default, in MiB (the MCP SDK's own default is 4).
+#: ``write`` has no size limit of its own, so over stdio a file of any size goes; over HTTP the
+#: bound is what a server may hold for one request (the SDK keeps the body, then the JSON parsed
+#: from it: a few hundred MB at 64 MiB), and 64 MiB carries a text file of 32 MiB even where JSON
+#: doubles each byte.
+DEFAULT_MAX_REQUEST_MIB = 64
+
+
 #: Seconds a remote focus backend may be given at most.
 MAX_FOCUS_TIMEOUT = 600.0
 

@@ -77,6 +77,14 @@ def lines_of(text: str) -> list[str]:
     return [line.rstrip() for line in text.splitlines()]
 
 
+def table_row(cells: list[str]) -> str:
+    """One table row as a Markdown line, ``| a | b\\|c | d<br>e |``: each cell's ``|`` escaped as
+    ``\\|`` and its line breaks shown as ``<br>``, so a row has as many columns as in the file and
+    no cell's lines are silently joined."""
+    shown = ("<br>".join(cell.strip().splitlines()).replace("|", "\\|") for cell in cells)
+    return "| " + " | ".join(shown) + " |"
+
+
 def squeeze(lines: list[str]) -> list[str]:
     """``lines`` with runs of blank lines cut to one and no blank lines at either end."""
     out: list[str] = []

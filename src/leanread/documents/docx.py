@@ -5,7 +5,7 @@ from __future__ import annotations
 import io
 from typing import Any
 
-from .base import DocumentError, Extracted, open_zip, require, squeeze
+from .base import DocumentError, Extracted, open_zip, require, squeeze, table_row
 
 
 def _heading_level(paragraph: Any) -> int:
@@ -19,8 +19,8 @@ def _heading_level(paragraph: Any) -> int:
 
 
 def extract(data: bytes, display: str) -> Extracted:
-    """Paragraphs (headings as Markdown ``#``, list items with ``- ``) and tables (``| a | b |``)
-    in the order they stand in the body.
+    """Paragraphs (headings as Markdown ``#``, list items with ``- ``) and tables (``| a | b |``,
+    as ``table_row`` writes them) in the order they stand in the body.
 
     Raises:
         DocumentError: python-docx is missing, or the file is not a valid DOCX.
@@ -35,9 +35,7 @@ def extract(data: bytes, display: str) -> Extracted:
             if isinstance(block, docx.table.Table):
                 tables += 1
                 lines.append("")
-                for row in block.rows:
-                    cells = [cell.text.replace("\n", " ").strip() for cell in row.cells]
-                    lines.append("| " + " | ".join(cells) + " |")
+                lines.extend(table_row([cell.text for cell in row.cells]) for row in block.rows)
                 lines.append("")
                 continue
             text = block.text

@@ -1,5 +1,6 @@
 """XHTML (EPUB chapters) to plain lines with the standard library's parser: headings as ``#``,
-list items as ``- ``, one line per paragraph; scripts and styles dropped."""
+list items as ``- ``, one line per paragraph, a table row as ``| a | b |`` (``|`` in a cell as
+``\\|``, a line break or paragraph in it as ``<br>``); scripts and styles dropped."""
 
 from __future__ import annotations
 
@@ -20,6 +21,7 @@ class _Text(HTMLParser):
         self._line: list[str] = []
         self._skip = 0
         self._pre = 0
+        self._cell: int | None = None  # where the open table cell's text starts in ``_line``
 
     def _flush(self) -> None:
         text = "".join(self._line)
@@ -32,6 +34,8 @@ class _Text(HTMLParser):
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         if tag in _SKIP:
             self._skip += 1
+        elif self._cell is not None and tag not in ("tr", "table", "td", "th"):
+            self._break_in_cell(tag, self._cell)
         elif tag in ("h1", "h2", "h3", "h4", "h5", "h6"):
             self._flush()
             self.lines.append("")
@@ -47,6 +51,13 @@ class _Text(HTMLParser):
                 self._pre += 1
         elif tag in ("td", "th"):
             self._line.append(" | ")
+            self._cell = len(self._line)
+
+    def _break_in_cell(self, tag: str, start: int) -> None:
+        """A ``<br>``, or a block (paragraph, list item…) after text, in the table cell whose text
+        starts at ``_line[start]``: ``<br>``."""
+        if tag == "br" or ((tag in _BLOCKS or tag == "li") and "".join(self._line[start:]).strip()):
+            self._line.append("<br>")
 
     def handle_endtag(self, tag: str) -> None:
         if tag in _SKIP:
@@ -54,18 +65,20 @@ class _Text(HTMLParser):
         elif tag in ("h1", "h2", "h3", "h4", "h5", "h6"):
             self._flush()
             self.lines.append("")
-        elif tag in _BLOCKS or tag == "li":
+        elif self._cell is not None and tag in ("tr", "table"):  # a row's blocks end with it
+            self._cell = None
+            self._line.append(" |")
+            self._flush()
+        elif self._cell is None and (tag in _BLOCKS or tag == "li"):
+            self._flush()
             if tag == "pre":
-                self._flush()
                 self._pre = max(0, self._pre - 1)
-            else:
-                self._flush()
             if tag == "p":
                 self.lines.append("")
 
     def handle_data(self, data: str) -> None:
         if not self._skip:
-            self._line.append(data)
+            self._line.append(data if self._cell is None else data.replace("|", "\\|"))
 
 
 def html_lines(markup: str) -> list[str]:

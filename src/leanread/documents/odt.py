@@ -1,11 +1,17 @@
-"""ODT with odfpy: headings as ``#``, paragraphs, list items as ``- ``, tables as ``| a | b |``."""
+"""ODT with odfpy: headings as ``#``, paragraphs, list items as ``- ``, tables as ``| a | b |``
+(``table_row``)."""
 
 from __future__ import annotations
 
 import io
 from typing import Any
 
-from .base import DocumentError, Extracted, open_zip, require, squeeze
+from .base import DocumentError, Extracted, open_zip, require, squeeze, table_row
+
+
+def _cell_text(cell: Any, teletype: Any) -> str:
+    """A table cell's text, its paragraphs on lines of their own (``extractText`` runs them together)."""
+    return "\n".join(teletype.extractText(part) for part in cell.childNodes)
 
 
 def _walk(node: Any, teletype: Any, lines: list[str], depth: int = 0) -> None:
@@ -16,9 +22,9 @@ def _walk(node: Any, teletype: Any, lines: list[str], depth: int = 0) -> None:
         tag = name[1]
         if tag == "h":
             level = int(child.getAttribute("outlinelevel") or 1)
-            lines.extend(["", "#" * level + " " + teletype.extractText(child), ""])
-        elif tag == "p":
-            lines.append(teletype.extractText(child))
+            lines.extend(["", *("#" * level + " " + teletype.extractText(child)).splitlines(), ""])
+        elif tag == "p":  # a line break in it (text:line-break) starts a line
+            lines.extend(teletype.extractText(child).splitlines() or [""])
         elif tag == "list":
             for item in child.childNodes:
                 texts: list[str] = []
@@ -29,8 +35,7 @@ def _walk(node: Any, teletype: Any, lines: list[str], depth: int = 0) -> None:
         elif tag == "table":
             lines.append("")
             for row in child.getElementsByType(require("odf.table", "ODT files").TableRow):
-                cells = [teletype.extractText(cell).strip() for cell in row.childNodes]
-                lines.append("| " + " | ".join(cells) + " |")
+                lines.append(table_row([_cell_text(cell, teletype) for cell in row.childNodes]))
             lines.append("")
         elif tag in ("section", "list-item", "list-header"):
             _walk(child, teletype, lines, depth)

@@ -16,5 +16,6 @@ modules, nothing above. Everything that touches the file system (below the tools
 - ``writeback``: logical text back to the file's own bytes, written atomically;
 - ``protected``: what ``edit`` and ``write`` never change;
 - ``ripgrep``: finding and running ``rg`` for ``grep`` and ``ls``; ``rgsearch``: its searches
-  (matching lines and counts per file, from ``--json`` and ``--count``).
+  (matching lines and counts per file, from ``--json`` and ``--count``); ``walk``: a root's files
+  as ripgrep walks them, each with its version, kept true from stats.
 """

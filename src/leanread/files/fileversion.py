@@ -1,5 +1,6 @@
 """Opening the file a line index is of, and telling two versions of it apart: ``StaleIndex``
-when it changed since the index was built or while it was read."""
+when it changed since the index was built or while it was read; whether a stat can tell a later
+change at all (``told_apart``)."""
 
 from __future__ import annotations
 
@@ -31,6 +32,18 @@ def version_of(st: os.stat_result) -> tuple[int, int, int, int]:
     ``os.utime`` (a new ctime, which no user can set).
     """
     return st.st_size, st.st_mtime_ns, st.st_ino, st.st_ctime_ns
+
+
+#: Nanoseconds within which a change may leave a file's mtime and ctime as they were: file systems
+#: stamp times from a coarse clock (a kernel tick of some ms; a second on ext3 and HFS+, two on FAT).
+RACY_NS = 2_000_000_000
+
+
+def told_apart(st: os.stat_result, since: int) -> bool:
+    """Whether a change after ``since`` (``time.time_ns()`` when, or before, ``st`` was taken) is
+    sure to show in the file's next stat: its mtime and ctime lie ``RACY_NS`` or more before
+    ``since``, so a new stamp cannot equal them (git's "racily clean" entries, the other way round)."""
+    return max(st.st_mtime_ns, st.st_ctime_ns) + RACY_NS <= since
 
 
 def stale_message(name: str, what: str, old: tuple[int, int, int, int], new: tuple[int, int, int, int]) -> str:

@@ -12,6 +12,8 @@ and every path a tool is given goes through ``parse_path``, so a name shown is a
     a\\x5cx41         a literal backslash that would otherwise read as an escape
     \\x20\\x20a.py      spaces that start or end a name (in a tree they would read as indent)
     a -\\x3e b.txt     the ``>`` of `` -> `` (``ls`` shows a link as ``name -> target``)
+    p \\x28a socket; read does not open it)
+                     the ``(`` of the mark ``ls`` and ``read`` put after a FIFO, socket or device
 
 Only a backslash followed by ``xHH`` or ``uHHHH`` is escaped, so ordinary names (backslashes
 included) are shown as they are; a space inside a name stays a space.
@@ -29,9 +31,10 @@ _UNSAFE = re.compile(
     "[\x00-\x1f\x7f-\x9f\u200e\u200f\u2028-\u202e\u2066-\u2069\ud800-\udfff]"
     r"|\\(?=x[0-9a-fA-F]{2}|u[0-9a-fA-F]{4})"
 )
-#: Spaces at the start or end of a name, and the ``>`` of `` -> ``: shown escaped so that no name
-#: reads as a tree's indent or as a link's arrow.
-_LOOKALIKE = re.compile(r"(?:^|(?<=/)) +| +(?=/|$)|(?<= -)>(?= )")
+#: Spaces at the start or end of a name, the ``>`` of `` -> `` and the ``(`` of a name ending as
+#: a FIFO's row does: shown escaped so that no name reads as a tree's indent, a link's arrow or a
+#: file that read does not open (``workspace.unopened``).
+_LOOKALIKE = re.compile(r"(?:^|(?<=/)) +| +(?=/|$)|(?<= -)>(?= )|(?<= )\((?=[^/]*; read does not open it\)(?:/|$))")
 _ESCAPE = re.compile(r"\\x([0-9a-fA-F]{2})|\\u([0-9a-fA-F]{4})")
 #: ``surrogateescape`` keeps the undecodable byte B as the code point U+DC00 + B (B >= 0x80).
 _ESCAPED_BYTES = range(0xDC80, 0xDD00)
@@ -58,8 +61,8 @@ def _escape_each(match: re.Match[str]) -> str:
     return "".join(f"\\x{ord(c):02x}" for c in match.group())
 
 
-#: The characters ``show_path`` writes as ``\\xHH`` or ``\\uHHHH`` (the backslash, a space and ``>`` among them).
-_SHOWN_ESCAPED = re.compile("[\x00-\x1f\x7f-\x9f\u200e\u200f\u2028-\u202e\u2066-\u2069\ud800-\udfff >]|\\\\")
+#: The characters ``show_path`` writes as ``\\xHH`` or ``\\uHHHH`` (the backslash, a space, ``>`` and ``(`` among them).
+_SHOWN_ESCAPED = re.compile("[\x00-\x1f\x7f-\x9f\u200e\u200f\u2028-\u202e\u2066-\u2069\ud800-\udfff >(]|\\\\")
 
 
 def _unescape(match: re.Match[str]) -> str:

@@ -25,9 +25,6 @@ __all__ = ["Ignored", "RgLog", "ignored_lines", "parse_log", "source_name"]
 _WALK = re.compile(
     rb"^rg: DEBUG\|ignore::walk\|[^:]*:[0-9]+: ignoring (.*): Ignore\(IgnoreMatch\(Gitignore\(Glob \{ (.*)$"
 )
-_NUL = re.compile(
-    rb"^rg: DEBUG\|grep_printer::[a-z]+\|[^:]*:[0-9]+: ignoring (.*): found binary data at offset ([0-9]+)$"
-)
 _FROM = re.compile(rb'from: Some\("((?:[^"\\]|\\.)*)"\), original: "((?:[^"\\]|\\.)*)"')
 _ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "0": "\0", '"': '"', "\\": "\\", "'": "'"}
 _ESCAPE = re.compile(r"\\(u\{[0-9a-fA-F]+\}|.)")
@@ -66,16 +63,12 @@ class RgLog:
 
     Attributes:
         ignored: paths an ignore file left out, in the log's order.
-        nul_files: paths of files ripgrep stopped searching at a NUL byte (a search that quits
-            on binary data: the default for files it finds in folders), with the NUL's offset.
     """
 
     ignored: list[Ignored] = field(default_factory=list)
-    nul_files: list[tuple[str, int]] = field(default_factory=list)
 
 
 _GITIGNORE = b": Ignore(IgnoreMatch(Gitignore(Glob { "
-_BINARY = b": found binary data at offset "
 
 
 def _lines_with(data: bytes, marker: bytes) -> list[bytes]:
@@ -92,15 +85,20 @@ def _lines_with(data: bytes, marker: bytes) -> list[bytes]:
     return lines
 
 
-def ignored_lines(data: bytes) -> bytes:
-    """Only the lines of a ``--debug`` log that ``parse_log`` reads as ignored paths (kept for later)."""
-    return b"\n".join(_lines_with(data, _GITIGNORE))
+def ignored_lines(data: bytes) -> dict[str, bytes]:
+    """The lines of a ``--debug`` log that ``parse_log`` reads as ignored paths (kept for later),
+    each by the path it names (as ripgrep printed it)."""
+    lines: dict[str, bytes] = {}
+    for line in _lines_with(data, _GITIGNORE):
+        walk = _WALK.match(line)
+        if walk is not None:
+            lines[os.fsdecode(walk.group(1))] = line
+    return lines
 
 
 def parse_log(data: bytes) -> RgLog:
-    """The paths an ignore file left out and the files ripgrep stopped at a NUL byte, from a
-    ``--debug`` log (other lines are skipped; a path holding a line break is cut there and kept
-    as what was printed)."""
+    """The paths an ignore file left out, from a ``--debug`` log (other lines are skipped; a path
+    holding a line break is cut there and kept as what was printed)."""
     log = RgLog()
     for line in _lines_with(data, _GITIGNORE):
         walk = _WALK.match(line)
@@ -109,10 +107,6 @@ def parse_log(data: bytes) -> RgLog:
             log.ignored.append(
                 Ignored(os.fsdecode(walk.group(1)), _unescape(found.group(1)), _unescape(found.group(2)))
             )
-    for line in _lines_with(data, _BINARY):
-        nul = _NUL.match(line)
-        if nul is not None:
-            log.nul_files.append((os.fsdecode(nul.group(1)), int(nul.group(2))))
     return log
 
 

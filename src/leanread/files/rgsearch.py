@@ -186,7 +186,9 @@ def count_files(
     Raises:
         as ``search_json``.
     """
-    args = [*base_args(options), *debug_args(log), "--text", "--count", "--null", "--regexp", pattern, "--", *paths]
+    # --with-filename: for one file operand ripgrep prints the count alone (no name, no NUL)
+    count = ["--text", "--count", "--with-filename", "--null"]
+    args = [*base_args(options), *debug_args(log), *count, "--regexp", pattern, "--", *paths]
     data = run_rg(args, options, cwd, None, log=log) or b""
     # ``path\0count\n``: a name may hold a line break, never a NUL
     files = [FileHits(os.fsdecode(name), int(count)) for name, count in _COUNT_ROW.findall(data)]

@@ -1,28 +1,35 @@
-"""ripgrep runs that name files rather than lines: the files a walk finds (``ls``), whether a
-glob or type selects any (``grep``'s answer when nothing matched), the files that are not UTF-8
-(``grep``'s census of files to search decoded), and a file type's globs. Options, the deny list
-and failures are as for ``search``."""
+"""ripgrep runs that name files rather than lines: the files a walk finds (``ls``, ``walk``),
+whether a glob or type selects any (``grep``'s answer when nothing matched) and a file type's
+globs; and what in a file's bytes keeps ripgrep from searching it as UTF-8 (``utf8_flaw``,
+``grep``'s census of the files to search decoded). Options, the deny list and failures are as
+for ``search``."""
 
 from __future__ import annotations
 
+import codecs
 import os
+import stat
 from collections.abc import Sequence
-from dataclasses import replace
+from typing import Literal
 
 from .ripgrep import RgOptions, base_args, debug_args, find_rg, run_rg
 
-__all__ = ["has_files", "list_files", "not_utf8_files", "type_globs"]
+__all__ = ["FLAW_CHUNK", "has_files", "list_files", "type_globs", "utf8_flaw"]
 
 
-def list_files(path: str, options: RgOptions, *, cwd: str, log: bytearray | None = None) -> list[str]:
+def list_files(
+    path: str, options: RgOptions, *, cwd: str, log: bytearray | None = None, depth: int | None = None
+) -> list[str]:
     """Files below ``path`` as ``rg --files`` finds them (ignore rules, the deny list and
-    ``options.skip`` applied), as ripgrep prints them, unsorted; ``log`` as for ``search_json``.
+    ``options.skip`` applied), as ripgrep prints them, unsorted; ``log`` as for ``search_json``;
+    ``depth``: only this many levels below ``path`` (1: the files directly in it).
 
     Raises:
         InvalidArgument: the glob is not valid.
         SearchUnavailable, LeanreadError: as ``search_json``.
     """
-    args = [*base_args(options), *debug_args(log), "--files", "--null", "--", path]
+    deeper = [] if depth is None else ["--max-depth", str(depth)]
+    args = [*base_args(options), *debug_args(log), "--files", "--null", *deeper, "--", path]
     data = run_rg(args, options, cwd, None, log=log) or b""
     return [os.fsdecode(name) for name in data.split(b"\0") if name]
 
@@ -53,17 +60,42 @@ def type_globs(file_type: str, options: RgOptions) -> tuple[str, ...]:
 _TYPES: dict[str, tuple[str, ...]] = {}
 
 
-def not_utf8_files(paths: Sequence[str], options: RgOptions, *, cwd: str, log: bytearray) -> list[str]:
-    """The files below ``paths`` (walked as a search with ``options`` walks them) that are not
-    UTF-8: ripgrep decodes each as UTF-8 (``-E utf-8``, UTF-16 with a byte-order mark still
-    transcoded) and lists those where it had to put U+FFFD for bytes that are not UTF-8 (a file
-    holding U+FFFD itself is listed too). A file with a NUL byte is not listed: ripgrep stops at
-    the NUL and logs it in ``log`` (``rglog.parse_log`` gives them as ``nul_files``).
-
-    Raises:
-        SearchUnavailable, LeanreadError: as ``search_json``.
+def utf8_flaw(path: str) -> Literal["nul", "not-utf-8"] | None:
+    """What keeps ripgrep from searching the regular file at ``path`` as the UTF-8 text ``read``
+    shows, read in chunks of ``FLAW_CHUNK`` bytes up to the first chunk with one: a NUL byte in it
+    (``"nul"``; ripgrep, finding one in a buffer, stops: mostly a binary file, or UTF-16), else
+    bytes that are not UTF-8 (``"not-utf-8"``: a legacy encoding); None when no chunk has either
+    (or it is no regular file, or cannot be read). Opened non-blocking and never through a link,
+    so a FIFO swapped in does not block.
     """
-    plain = replace(options, case_insensitive=False, fixed_strings=False)
-    args = [*base_args(plain), "--debug", "--encoding", "utf-8", "--files-with-matches", "--null"]
-    data = run_rg([*args, "--regexp", r"\x{FFFD}", "--", *paths], plain, cwd, None, log=log) or b""
-    return [os.fsdecode(name) for name in data.split(b"\0") if name]
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | _NOFOLLOW | _CLOEXEC)
+    except OSError:
+        return None
+    try:
+        return _flaw(fd) if stat.S_ISREG(os.fstat(fd).st_mode) else None
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+
+
+#: Bytes read at a time by ``utf8_flaw``.
+FLAW_CHUNK = 1 << 18
+_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
+_CLOEXEC = getattr(os, "O_CLOEXEC", 0)
+
+
+def _flaw(fd: int) -> Literal["nul", "not-utf-8"] | None:
+    decoder = codecs.getincrementaldecoder("utf-8")()
+    while True:
+        chunk = os.read(fd, FLAW_CHUNK)
+        if b"\0" in chunk:
+            return "nul"
+        try:  # ASCII with no sequence begun before it is UTF-8: most code, checked without decoding
+            if not chunk.isascii() or decoder.getstate()[0] or not chunk:
+                decoder.decode(chunk, final=not chunk)
+        except UnicodeDecodeError:
+            return "not-utf-8"
+        if not chunk:
+            return None

@@ -25,7 +25,7 @@ from .missing import missing_message, root_gone, split_parts, through_file
 from .names import show_path
 from .safeopen import Resolved, read_regular_file, refuse_long_path
 
-__all__ = ["Resolved", "Workspace", "given_roots", "read_regular_file"]
+__all__ = ["Resolved", "Workspace", "given_roots", "read_regular_file", "special_kind", "unopened"]
 
 
 _SPECIAL_KINDS = (
@@ -34,6 +34,19 @@ _SPECIAL_KINDS = (
     (stat.S_ISBLK, "a block device"),
     (stat.S_ISSOCK, "a socket"),
 )
+
+
+def special_kind(mode: int) -> str | None:
+    """What a file of ``st_mode`` ``mode`` is when no tool opens it (``a FIFO (named pipe)``,
+    ``a character device``, ``a block device``, ``a socket``); None for any other file."""
+    return next((kind for test, kind in _SPECIAL_KINDS if test(mode)), None)
+
+
+def unopened(mode: int) -> str | None:
+    """How a listing marks a file of ``st_mode`` ``mode`` that no tool opens, after its name:
+    `` (a socket; read does not open it)``; None for any other file."""
+    kind = special_kind(mode)
+    return None if kind is None else f" ({kind}; read does not open it)"
 
 
 def given_roots(roots: Sequence[str | os.PathLike[str]] | None) -> list[str | os.PathLike[str]]:
@@ -286,9 +299,9 @@ class Workspace:
             st = os.stat(real)
         except OSError as exc:
             raise PathError(f"Cannot stat {show_path(path)}: {exc.strerror}.") from None
-        for test, kind in _SPECIAL_KINDS:
-            if test(st.st_mode):
-                raise NotAFile(f"{show_path(path)} is {kind}, not a regular file; leanread does not open it.")
+        kind = special_kind(st.st_mode)
+        if kind is not None:
+            raise NotAFile(f"{show_path(path)} is {kind}, not a regular file; leanread does not open it.")
         if _has_dot_parts(path):
             # realpath drops "/", "/." and "x/.." lexically; the system refuses them after a file.
             try:

@@ -59,16 +59,32 @@ def summary_of(store: LedgerStore, session_id: str) -> SessionSummary | None:
     return next((s for s in store.sessions() if s.session == session_id), None)
 
 
-def pages(total: int, size: int = PAGE_SIZE) -> int:
-    """How many pages ``total`` calls fill (at least 1)."""
-    return max(1, -(-total // size))
+def pages(s: SessionSummary, size: int = PAGE_SIZE) -> int:
+    """How many pages the session's list of calls fills, the harness's commands listed too (at least 1)."""
+    return max(1, -(-(s.calls + s.harness) // size))
 
 
 def headline(s: SessionSummary) -> str:
-    """The session's totals in one line: calls, tokens shown, what the plain full reads cost and
-    the share saved; calls whose plain cost is not known are named and left out of the share
-    (the chart leaves them out too), so the figures never take an unknown for "nothing saved"."""
+    """The session's totals in one line: the model's calls, the tokens they showed, what the plain
+    full reads cost and the share saved; calls whose plain cost is not known are named and left
+    out of the share (the chart leaves them out too), so the figures never take an unknown for
+    "nothing saved". The harness's own commands (``leanread context``), whose results the model
+    never saw, are counted apart at the end: ``… · and 6 harness commands (139 tokens the model
+    was not shown)``."""
+    return _model_totals(s) + _harness_totals(s)
+
+
+def _harness_totals(s: SessionSummary) -> str:
+    if not s.harness:
+        return ""
+    noun = "command" if s.harness == 1 else "commands"
+    return f" · and {s.harness:,} harness {noun} ({s.harness_tokens:,} tokens the model was not shown)"
+
+
+def _model_totals(s: SessionSummary) -> str:
     head = f"{s.calls:,} calls · {s.tokens:,} tokens shown"
+    if not s.calls:
+        return head
     if s.saved is None:
         return f"{head} · plain full reads of unknown cost (recorded before leanread said it) · saving unknown"
     if not s.unknown:

@@ -2,7 +2,8 @@
 
 Pages:
     /                          sessions, the most recently active first
-    /s/{session}?page=N        a session: totals, the saving chart, its calls (``PAGE_SIZE`` a page), its files
+    /s/{session}?page=N        a session: totals, the saving chart (the model's calls), its calls and the
+                               harness's commands (``PAGE_SIZE`` a page), its files
     /s/{session}/c/{number}    one call: arguments, exactly the text (and images) shown, state, grants
     /s/{session}/file?path=P   one file: versions shown, divergences, the model's view beside the disk
     /report                    the replay report given to ``build_app``
@@ -29,6 +30,7 @@ from starlette.routing import Route
 
 from ..errors import LeanreadError
 from ..ledger.store import LedgerStore
+from ..ledger.transcript import HARNESS
 from . import queries
 from .chart import saving_chart
 from .files import rebuild
@@ -41,6 +43,7 @@ _ENV.filters["pretty"] = lambda value: json.dumps(value, indent=2, ensure_ascii=
 _ENV.filters["when"] = lambda seconds: time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(seconds))
 _ENV.filters["count"] = lambda value: "unknown" if value is None else f"{value:,}"
 _ENV.filters["share"] = lambda value: "unknown" if value is None else f"{value:.1%}"
+_ENV.globals["HARNESS"] = HARNESS
 
 
 def _page(name: str, status: int = 200, **values: Any) -> HTMLResponse:
@@ -62,9 +65,9 @@ def build_app(store: LedgerStore, report: Path | None = None) -> Starlette:
         summary = queries.summary_of(store, sid)
         if summary is None:
             return _missing(f"No session {sid!r} in this ledger; pick one from the list of sessions.")
-        count = queries.pages(summary.calls)
+        count = queries.pages(summary)
         page = min(max(_int(request.query_params.get("page"), 1), 1), count)
-        light = store.calls(sid, bodies=False)
+        light = [c for c in store.calls(sid, bodies=False) if c.caller != HARNESS]
         known = [(c.tokens, c.full_tokens) for c in light if c.full_tokens is not None]
         chart = saving_chart([t for t, _ in known], [f for _, f in known], left_out=len(light) - len(known))
         shown = store.calls(sid, (page - 1) * queries.PAGE_SIZE + 1, queries.PAGE_SIZE)

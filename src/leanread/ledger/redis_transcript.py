@@ -1,5 +1,10 @@
 """The transcript of the Redis ledger (``TranscriptStore``): each session's calls in order, their
-bodies compressed, the session's totals, and the index of sessions by their last call."""
+bodies compressed, the session's totals, and the index of sessions by their last call.
+
+A call's head is the JSON list ``[call_id, tool, is_error, tokens, full_tokens, started,
+duration_ms, caller]`` (a head written before callers were has no ``caller``: the model's). The
+totals hash counts the model's calls (``calls``, ``tokens``, ``full_tokens``, ``unknown``,
+``unknown_tokens``) and the harness's apart (``harness``, ``harness_tokens``)."""
 
 from __future__ import annotations
 
@@ -9,19 +14,24 @@ from typing import cast
 
 from ..errors import LeanreadError
 from .redis_base import RedisBase, as_bytes, as_text
-from .transcript import CallRecord, SessionSummary, decode_body, encode_body, normalized
+from .transcript import HARNESS, MODEL, CallRecord, SessionSummary, decode_body, encode_body, normalized
 
-_RECORD_CALL = """
+_RECORD_CALL = f"""
 local number = redis.call('RPUSH', KEYS[1], ARGV[1])
 redis.call('HSET', KEYS[2], number, ARGV[2])
 redis.call('HSET', KEYS[3], ARGV[3], number)
-redis.call('HINCRBY', KEYS[4], 'calls', 1)
-redis.call('HINCRBY', KEYS[4], 'tokens', ARGV[4])
-if ARGV[5] == '' then
-  redis.call('HINCRBY', KEYS[4], 'unknown', 1)
-  redis.call('HINCRBY', KEYS[4], 'unknown_tokens', ARGV[4])
+if ARGV[9] == '{HARNESS}' then
+  redis.call('HINCRBY', KEYS[4], 'harness', 1)
+  redis.call('HINCRBY', KEYS[4], 'harness_tokens', ARGV[4])
 else
-  redis.call('HINCRBY', KEYS[4], 'full_tokens', ARGV[5])
+  redis.call('HINCRBY', KEYS[4], 'calls', 1)
+  redis.call('HINCRBY', KEYS[4], 'tokens', ARGV[4])
+  if ARGV[5] == '' then
+    redis.call('HINCRBY', KEYS[4], 'unknown', 1)
+    redis.call('HINCRBY', KEYS[4], 'unknown_tokens', ARGV[4])
+  else
+    redis.call('HINCRBY', KEYS[4], 'full_tokens', ARGV[5])
+  end
 end
 redis.call('HSETNX', KEYS[4], 'first', ARGV[6])
 redis.call('HSET', KEYS[4], 'last', ARGV[6])
@@ -51,7 +61,7 @@ class RedisTranscript(RedisBase):
         args = [
             _head(stored), encode_body(stored), as_bytes(stored.call_id), stored.tokens,
             "" if stored.full_tokens is None else stored.full_tokens,
-            repr(stored.started), self.idle_seconds, as_bytes(session_id),
+            repr(stored.started), self.idle_seconds, as_bytes(session_id), stored.caller,
         ]  # fmt: skip
         number = self._call(self._record_call, keys=keys, args=args)
         return replace(stored, number=int(number))
@@ -105,24 +115,23 @@ class RedisTranscript(RedisBase):
                 self._call(self._redis.zrem, index, as_bytes(name))
                 continue
             t = {k.decode(): v.decode() for k, v in total.items()}
-            calls, tokens, full, unknown, unknown_tokens = (
-                int(t.get(key, 0)) for key in ("calls", "tokens", "full_tokens", "unknown", "unknown_tokens")
-            )
-            first, last = float(t["first"]), float(t["last"])
-            out.append(SessionSummary(name, calls, tokens, full, first, last, unknown, unknown_tokens))
+            calls, tokens, full = (int(t.get(key, 0)) for key in ("calls", "tokens", "full_tokens"))
+            apart = (int(t.get(key, 0)) for key in ("unknown", "unknown_tokens", "harness", "harness_tokens"))
+            out.append(SessionSummary(name, calls, tokens, full, float(t["first"]), float(t["last"]), *apart))
         return sorted(out, key=lambda summary: (-summary.last, summary.session))
 
 
 def _head(call: CallRecord) -> bytes:
     """A call without its body, as the transcript list keeps it."""
     fields = [call.call_id, call.tool, call.is_error, call.tokens, call.full_tokens, call.started, call.duration_ms]
-    return json.dumps(fields, separators=(",", ":")).encode()
+    return json.dumps([*fields, call.caller], separators=(",", ":")).encode()
 
 
 def _from_head(number: int, data: bytes) -> CallRecord:
-    call_id, tool, is_error, tokens, full_tokens, started, duration_ms = json.loads(data)
+    call_id, tool, is_error, tokens, full_tokens, started, duration_ms, *caller = json.loads(data)
     return CallRecord(
         call_id, tool, {}, "", bool(is_error), tokens=int(tokens),
         full_tokens=None if full_tokens is None else int(full_tokens),
         started=float(started), duration_ms=float(duration_ms), number=number,
+        caller=str(caller[0]) if caller else MODEL,
     )  # fmt: skip

@@ -23,9 +23,10 @@ the string, ``surrogatepass`` so any Python ``str``, a non-UTF-8 file name inclu
                                           ``transcript_sqlite``)
 
 Version 1 files (no ``matches`` table), version 2 files (no ``calls`` table), version 3 files (no
-``hides`` counter), version 4 files (no ``next_line``/``next_char``) and version 5 files (calls
+``hides`` counter), version 4 files (no ``next_line``/``next_char``), version 5 files (calls
 whose plain full read's cost is not known counted as if nothing was saved; see
-``transcript_sqlite.mark_unknown_costs``) are upgraded in place when opened.
+``transcript_sqlite.mark_unknown_costs``) and version 6 files (no ``caller`` of a call: each
+counts as the model's, as it did) are upgraded in place when opened.
 
 Opening a file: ``switch_to_wal`` (waiting for other processes that hold a new file), then
 ``create_or_upgrade`` inside a write transaction; the store (``sqlite_store``) does both.
@@ -39,11 +40,11 @@ import time
 from pathlib import Path
 
 from ..errors import LeanreadError
-from .transcript_sqlite import SCHEMA_V3, mark_unknown_costs
+from .transcript_sqlite import CALLER_COLUMN, SCHEMA_V3, mark_unknown_costs
 
 __all__ = ["BUSY_TIMEOUT_MS", "SCHEMA_VERSION", "create_or_upgrade", "default_ledger_path", "switch_to_wal"]
 
-SCHEMA_VERSION = 6
+SCHEMA_VERSION = 7
 """The schema this module writes (``PRAGMA user_version``); files of a higher version are refused."""
 
 BUSY_TIMEOUT_MS = 30000
@@ -159,12 +160,18 @@ def create_or_upgrade(conn: sqlite3.Connection, path: Path) -> None:
             conn.execute(statement)
     for statement in (*_SCHEMA_V2, *SCHEMA_V3):  # a new file, or an older one upgraded in place
         conn.execute(statement)
-    if "hides" not in {row[1] for row in conn.execute("PRAGMA table_info(counters)")}:
+    if not _has_column(conn, "counters", "hides"):
         conn.execute(_HIDES_COLUMN)
-    if "next_line" not in {row[1] for row in conn.execute("PRAGMA table_info(last_paths)")}:
+    if not _has_column(conn, "last_paths", "next_line"):
         for statement in _NEXT_WINDOW_COLUMNS:
             conn.execute(statement)
+    if not _has_column(conn, "calls", "caller"):
+        conn.execute(CALLER_COLUMN)
     conn.execute(_INSTRUCTIONS_INDEX)
     if 3 <= version < 6:
         mark_unknown_costs(conn)
     conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+
+
+def _has_column(conn: sqlite3.Connection, table: str, column: str) -> bool:
+    return column in {row[1] for row in conn.execute(f"PRAGMA table_info({table})")}

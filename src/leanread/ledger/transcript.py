@@ -3,8 +3,11 @@
 A store that keeps a transcript (the memory and SQLite stores; the Redis store adds the same
 ``TranscriptStore`` methods) holds one ``CallRecord`` per tool call: the tool, its arguments,
 exactly the text (and images) the model was shown, whether it was an error, its tokens and the
-tokens of the plain full read it replaces, and when it ran. ``Session`` records one per call
-unless the ``transcript`` setting is off (see ``config.settings.load_settings``).
+tokens of the plain full read it replaces, when it ran, and who made it: the model (``MODEL``: a
+tool call, through the MCP server, ``Session.call``, a ``Session`` tool method or a CLI tool
+command) or the harness (``HARNESS``: a ``context`` command it ran itself, ``leanread context`` or
+``Session.context``), whose result the model never saw. ``Session`` records one per call unless
+the ``transcript`` setting is off (see ``config.settings.load_settings``).
 
 Arguments and metadata are kept as JSON, so what a store gives back is what
 ``normalized`` makes of a record: tuples come back as lists, values JSON cannot hold as their
@@ -22,6 +25,8 @@ from ..result import ImageData, ToolResult
 from ..tokens import count_tokens
 
 __all__ = [
+    "HARNESS",
+    "MODEL",
     "CallRecord",
     "SessionSummary",
     "TranscriptStore",
@@ -32,6 +37,11 @@ __all__ = [
     "plain_cost",
     "summarise",
 ]
+
+#: ``CallRecord.caller`` of a tool call the model made (and of every call recorded before callers were).
+MODEL = "model"
+#: ``CallRecord.caller`` of a ``context`` command the harness ran itself.
+HARNESS = "harness"
 
 
 @dataclass(frozen=True)
@@ -52,6 +62,7 @@ class CallRecord:
         started: when the call began, in seconds since the epoch.
         duration_ms: how long it ran, in milliseconds.
         number: its place in the session (1, 2, …), given by the store.
+        caller: who made it: ``MODEL`` or ``HARNESS``.
     """
 
     call_id: str
@@ -66,20 +77,27 @@ class CallRecord:
     started: float = 0.0
     duration_ms: float = 0.0
     number: int = 0
+    caller: str = MODEL
 
 
 @dataclass(frozen=True)
 class SessionSummary:
-    """The totals of one session's transcript.
+    """The totals of one session's transcript: the model's calls, and apart from them the
+    harness's ``context`` commands, whose results the model never saw.
 
     Attributes:
         session: the session id.
-        calls: tool calls recorded.
-        tokens: tokens the model was shown in all.
-        full_tokens: what the plain full reads would have cost, over the calls whose cost is known.
-        first, last: when the first and the last call began (seconds since the epoch).
-        unknown: calls whose plain full read's cost is not known (``CallRecord.full_tokens`` None).
+        calls: tool calls the model made.
+        tokens: tokens the model was shown in all, by those calls.
+        full_tokens: what the plain full reads would have cost, over the model's calls whose cost
+            is known.
+        first, last: when the first and the last call (the harness's too) began, in seconds since
+            the epoch.
+        unknown: the model's calls whose plain full read's cost is not known
+            (``CallRecord.full_tokens`` None).
         unknown_tokens: the tokens those calls showed.
+        harness: the harness's own commands recorded (``CallRecord.caller`` ``HARNESS``).
+        harness_tokens: the tokens of their results, which the model was not shown.
     """
 
     session: str
@@ -90,6 +108,8 @@ class SessionSummary:
     last: float
     unknown: int = 0
     unknown_tokens: int = 0
+    harness: int = 0
+    harness_tokens: int = 0
 
     @property
     def known_tokens(self) -> int:
@@ -135,17 +155,23 @@ class TranscriptStore(Protocol):
 
 
 def call_record(
-    tool: str, arguments: dict[str, object], result: ToolResult, call_id: str, started: float, duration_ms: float
+    tool: str,
+    arguments: dict[str, object],
+    result: ToolResult,
+    call_id: str,
+    started: float,
+    duration_ms: float,
+    caller: str = MODEL,
 ) -> CallRecord:
-    """The transcript record of one call: ``result``'s text, images and metadata, its tokens from
-    the metadata (counted when the result has none, as an error has not), its plain full read's
-    tokens as ``plain_cost`` finds them."""
+    """The transcript record of one call made by ``caller`` (``MODEL`` or ``HARNESS``):
+    ``result``'s text, images and metadata, its tokens from the metadata (counted when the result
+    has none, as an error has not), its plain full read's tokens as ``plain_cost`` finds them."""
     tokens = result.metadata.get("tokens")
     tokens = tokens if isinstance(tokens, int) else count_tokens(result.text)
     full = plain_cost(tool, result.is_error, result.metadata, tokens)
     return CallRecord(
         call_id, tool, dict(arguments), result.text, result.is_error, dict(result.metadata), result.images,
-        tokens, full, started, duration_ms,
+        tokens, full, started, duration_ms, caller=caller,
     )  # fmt: skip
 
 
@@ -173,17 +199,21 @@ def plain_cost(tool: str, is_error: bool, metadata: dict[str, Any], tokens: int)
 
 
 def summarise(session_id: str, calls: list[CallRecord]) -> SessionSummary:
-    """The totals of a session's ``calls`` (at least one)."""
-    unknown = [c for c in calls if c.full_tokens is None]
+    """The totals of a session's ``calls`` (at least one): the model's, and the harness's apart."""
+    model = [c for c in calls if c.caller != HARNESS]
+    harness = [c for c in calls if c.caller == HARNESS]
+    unknown = [c for c in model if c.full_tokens is None]
     return SessionSummary(
         session_id,
-        len(calls),
-        sum(c.tokens for c in calls),
-        sum(c.full_tokens or 0 for c in calls),
+        len(model),
+        sum(c.tokens for c in model),
+        sum(c.full_tokens or 0 for c in model),
         min(c.started for c in calls),
         max(c.started for c in calls),
         len(unknown),
         sum(c.tokens for c in unknown),
+        len(harness),
+        sum(c.tokens for c in harness),
     )
 
 

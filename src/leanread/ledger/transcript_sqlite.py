@@ -1,8 +1,11 @@
 """The transcript tables of the SQLite ledger (schema version 3) and the queries over them.
 
-    calls(session, number, call_id, tool, started, duration_ms, is_error, tokens, full_tokens, body)
+    calls(session, number, call_id, tool, started, duration_ms, is_error, tokens, full_tokens, body,
+          caller)
         one row per ``CallRecord``; primary key (session, number), numbers 1, 2, … per session;
         ``full_tokens`` -1 when not known (``CallRecord.full_tokens`` None; since version 6);
+        ``caller`` ``model`` or ``harness`` (``CallRecord.caller``; since version 7, the rows of
+        older files ``model``);
         ``body`` the zlib-compressed JSON of arguments, text, metadata and images
         (``transcript.encode_body``); index (session, call_id, number)
 
@@ -17,7 +20,7 @@ import zlib
 from dataclasses import replace
 from typing import Any
 
-from .transcript import CallRecord, SessionSummary, decode_body, encode_body, normalized, plain_cost
+from .transcript import MODEL, CallRecord, SessionSummary, decode_body, encode_body, normalized, plain_cost
 
 #: What version 3 added to version 2: the transcript.
 SCHEMA_V3 = (
@@ -37,7 +40,10 @@ SCHEMA_V3 = (
     "CREATE INDEX IF NOT EXISTS calls_by_id ON calls (session, call_id, number)",
 )
 
-_HEAD = "number, call_id, tool, started, duration_ms, is_error, tokens, full_tokens"
+#: What version 7 added to version 6: who made each call (a row written before: the model).
+CALLER_COLUMN = f"ALTER TABLE calls ADD COLUMN caller TEXT NOT NULL DEFAULT '{MODEL}'"
+
+_HEAD = "number, call_id, tool, started, duration_ms, is_error, tokens, full_tokens, caller"
 
 #: ``full_tokens`` of a call whose plain full read's cost is not known.
 UNKNOWN = -1
@@ -52,7 +58,7 @@ def _s(data: bytes) -> str:
 
 
 #: A ``CallRecord`` as the ``calls`` columns after ``session`` and ``number`` hold it.
-EncodedCall = tuple[bytes, str, float, float, int, int, int, bytes]
+EncodedCall = tuple[bytes, str, float, float, int, int, int, str, bytes]
 
 
 def encoded_call(call: CallRecord) -> EncodedCall:
@@ -67,6 +73,7 @@ def encoded_call(call: CallRecord) -> EncodedCall:
         int(call.is_error),
         call.tokens,
         UNKNOWN if call.full_tokens is None else call.full_tokens,
+        call.caller,
         encode_body(call),
     )
 
@@ -76,7 +83,7 @@ def insert_encoded(conn: sqlite3.Connection, session: bytes, encoded: EncodedCal
     transaction."""
     (last,) = conn.execute("SELECT coalesce(max(number), 0) FROM calls WHERE session = ?", (session,)).fetchone()
     conn.execute(
-        f"INSERT INTO calls (session, {_HEAD}, body) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        f"INSERT INTO calls (session, {_HEAD}, body) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         (session, last + 1, *encoded),
     )
     return int(last) + 1
@@ -90,7 +97,7 @@ def insert_call(conn: sqlite3.Connection, session_id: str, call: CallRecord) -> 
 
 
 def _row(row: tuple[Any, ...], bodies: bool) -> CallRecord:
-    number, call_id, tool, started, duration_ms, is_error, tokens, full_tokens = row[:8]
+    number, call_id, tool, started, duration_ms, is_error, tokens, full_tokens, caller = row[:9]
     call = CallRecord(
         call_id=_s(call_id),
         tool=tool,
@@ -102,8 +109,9 @@ def _row(row: tuple[Any, ...], bodies: bool) -> CallRecord:
         started=started,
         duration_ms=duration_ms,
         number=number,
+        caller=caller,
     )
-    return decode_body(call, row[8]) if bodies else call
+    return decode_body(call, row[9]) if bodies else call
 
 
 def select_calls(
@@ -137,10 +145,12 @@ def select_call(conn: sqlite3.Connection, session_id: str, call_id: str) -> Call
 
 
 def select_sessions(conn: sqlite3.Connection) -> list[SessionSummary]:
-    """Every session with calls, the most recently active first."""
+    """Every session with calls, the most recently active first: the totals of the model's calls
+    (``m`` 1), and the harness's (``m`` 0) apart."""
     rows = conn.execute(
-        "SELECT session, count(*), sum(tokens), sum(max(full_tokens, 0)), min(started), max(started), "
-        "sum(full_tokens < 0), sum(CASE WHEN full_tokens < 0 THEN tokens ELSE 0 END) FROM calls "
+        "SELECT session, sum(m), sum(m * tokens), sum(m * max(full_tokens, 0)), min(started), max(started), "
+        "sum(m * (full_tokens < 0)), sum(m * (full_tokens < 0) * tokens), sum(1 - m), sum((1 - m) * tokens) "
+        f"FROM (SELECT session, tokens, full_tokens, started, caller = '{MODEL}' AS m FROM calls) "
         "GROUP BY session ORDER BY max(started) DESC, session"
     ).fetchall()
     return [SessionSummary(_s(row[0]), *row[1:]) for row in rows]

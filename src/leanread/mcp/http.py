@@ -11,20 +11,26 @@ a fleet of servers behind a load balancer.
   server binds a non-loopback address; it is read from an environment variable, never from the
   command line, and refused unless it could be a random secret (``check_token``). ``GET /healthz``
   answers ``ok`` without a token (for the load balancer).
+- A request body over ``--max-request-mib`` (default ``DEFAULT_MAX_REQUEST_MIB``) is answered
+  ``413`` with a JSON-RPC error the client shows as one sentence (``Gate``), not the SDK's plain
+  ``Request body too large``.
 """
 
 from __future__ import annotations
 
+import errno
 import hmac
 import ipaddress
 import json
 import re
+import socket
 from collections.abc import Mapping
 from typing import Any
 
-from starlette.types import ASGIApp, Receive, Scope, Send
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from ..errors import InvalidArgument
+from ..config.limits import DEFAULT_MAX_REQUEST_MIB
+from ..errors import InvalidArgument, LeanreadError
 
 #: The ``_meta`` key of a request that names its ledger session.
 SESSION_META = "leanread/session"
@@ -42,12 +48,19 @@ MIN_TOKEN_CHARS = 32
 MIN_TOKEN_SYMBOLS = 8
 #: A token an ``Authorization: Bearer`` header can carry: RFC 6750 section 2.1's ``b64token``.
 B64TOKEN = re.compile(r"[A-Za-z0-9\-._~+/]+=*")
+#: JSON-RPC's "Invalid Request" error code.
+INVALID_REQUEST = -32600
 #: The command that makes a good token (43 URL-safe characters, 256 bits).
 MAKE_TOKEN = 'python -c "import secrets; print(secrets.token_urlsafe(32))"'
 
 
 class UnnamedSession(InvalidArgument):
     """A request to a shared server named no ledger session (or an unusable one)."""
+
+
+class CannotListen(LeanreadError):
+    """``serve --http`` could not bind its address (the port is taken, or the address is not this
+    machine's); nothing was served."""
 
 
 def session_name(meta: Mapping[str, Any] | None, headers: Mapping[str, str] | None) -> str | None:
@@ -91,6 +104,11 @@ def parse_bind(text: str) -> tuple[str, int]:
     return host, int(port)
 
 
+def host_port(host: str, port: int | str) -> str:
+    """``HOST:PORT`` as ``--http`` takes it: ``127.0.0.1:8765``, ``[::1]:8765``."""
+    return f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+
+
 def is_loopback(host: str) -> bool:
     """Whether ``host`` is ``localhost`` or a loopback address."""
     if host == "localhost":
@@ -102,18 +120,31 @@ def is_loopback(host: str) -> bool:
 
 
 def token_matches(header: bytes | None, token: str) -> bool:
-    """Whether an ``Authorization`` header value is ``Bearer <token>`` (constant time)."""
-    expected = b"Bearer " + token.encode()
-    return header is not None and hmac.compare_digest(header, expected)
+    """Whether an ``Authorization`` header value is ``Bearer <token>``, the scheme in any case
+    (RFC 7235 §2.1) and the token compared in constant time."""
+    if header is None:
+        return False
+    scheme, _, given = header.partition(b" ")
+    return scheme.lower() == b"bearer" and hmac.compare_digest(given, token.encode())
+
+
+def too_large(max_mib: int) -> str:
+    """The sentence a request over ``max_mib`` MiB is answered with: the limit and what to do."""
+    return (
+        f"The request is over this server's limit of {max_mib} MiB, so it was not run; send less per call "
+        "(write part of the file, then add the rest with edit) or serve with a larger --max-request-mib."
+    )
 
 
 class Gate:
     """ASGI middleware in front of the MCP app: ``GET /healthz`` → ``200 ok``; with a token, any
-    other HTTP request without ``Authorization: Bearer <token>`` → ``401`` and a JSON error."""
+    other HTTP request without ``Authorization: Bearer <token>`` → ``401`` and a JSON error; the
+    SDK's plain-text ``413`` of a body over ``max_mib`` MiB → a JSON-RPC error (``too_large``)."""
 
-    def __init__(self, app: ASGIApp, token: str | None) -> None:
+    def __init__(self, app: ASGIApp, token: str | None, max_mib: int = DEFAULT_MAX_REQUEST_MIB) -> None:
         self.app = app
         self.token = token
+        self.max_mib = max_mib
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -128,7 +159,26 @@ class Gate:
                 body = json.dumps({"error": "Unauthorized: send the server's token as Authorization: Bearer <token>."})
                 await _respond(send, 401, body.encode(), b"application/json", [(b"www-authenticate", b"Bearer")])
                 return
-        await self.app(scope, receive, send)
+        await self.app(scope, receive, _TooLarge(send, self.max_mib))
+
+
+class _TooLarge:
+    """``send`` with a ``413`` response replaced by a JSON-RPC error (id null) saying ``too_large``,
+    which the ``mcp`` client raises as ``MCPError`` with that message."""
+
+    def __init__(self, send: Send, max_mib: int) -> None:
+        self.send = send
+        self.max_mib = max_mib
+        self.replaced = False
+
+    async def __call__(self, message: Message) -> None:
+        if message["type"] == "http.response.start" and message["status"] == 413:
+            self.replaced = True
+            error = {"code": INVALID_REQUEST, "message": too_large(self.max_mib)}
+            body = json.dumps({"jsonrpc": "2.0", "id": None, "error": error}).encode()
+            await _respond(self.send, 413, body, b"application/json")
+        elif not (self.replaced and message["type"] == "http.response.body"):
+            await self.send(message)
 
 
 async def _respond(
@@ -139,10 +189,13 @@ async def _respond(
     await send({"type": "http.response.body", "body": body})
 
 
-def http_app(server: Any, host: str, token: str | None) -> ASGIApp:
-    """The ASGI app serving ``server`` (a ``LeanreadServer``) at ``/mcp``, behind ``Gate``."""
-    inner = server.streamable_http_app(stateless_http=True, json_response=True, host=host)
-    return Gate(inner, token)
+def http_app(server: Any, host: str, token: str | None, max_mib: int = DEFAULT_MAX_REQUEST_MIB) -> ASGIApp:
+    """The ASGI app serving ``server`` (a ``LeanreadServer``) at ``/mcp``, behind ``Gate``; request
+    bodies of at most ``max_mib`` MiB."""
+    inner = server.streamable_http_app(
+        stateless_http=True, json_response=True, host=host, max_request_body_size=max_mib * 1024 * 1024
+    )
+    return Gate(inner, token, max_mib)
 
 
 def check_token(token: str, env: str = TOKEN_ENV) -> None:
@@ -195,17 +248,42 @@ def check_bind(bind: str, token: str | None, token_env: str = TOKEN_ENV) -> tupl
     return host, port
 
 
-def run_http(server: Any, bind: str, token: str | None) -> None:
-    """Serve ``server`` (built with ``shared=True``) on ``bind`` (``HOST:PORT``) until interrupted.
+def listen(host: str, port: int) -> socket.socket:
+    """A TCP socket bound to ``host``:``port`` and listening (port 0: one the system picks).
+
+    Raises:
+        CannotListen: the port is taken, or the address cannot be bound (one line naming it and
+            what to do instead).
+    """
+    try:
+        return socket.create_server((host, port), family=socket.AF_INET6 if ":" in host else socket.AF_INET)
+    except OSError as exc:
+        if exc.errno == errno.EADDRINUSE:
+            raise CannotListen(
+                f"Port {port} on {host} is already in use, so nothing was served; serve on another port "
+                f"(--http {host_port(host, 'PORT')}) or stop the process that holds it."
+            ) from None
+        raise CannotListen(
+            f"Cannot listen on {host_port(host, port)} ({exc.strerror or exc}), so nothing was served; give an "
+            "address of this machine, such as 127.0.0.1:8765."
+        ) from None
+
+
+def run_http(server: Any, bind: str, token: str | None, max_mib: int = DEFAULT_MAX_REQUEST_MIB) -> None:
+    """Serve ``server`` (built with ``shared=True``) on ``bind`` (``HOST:PORT``) until interrupted,
+    request bodies of at most ``max_mib`` MiB; says where on stderr once the socket is bound.
 
     Raises:
         InvalidArgument: as ``check_bind``.
+        CannotListen: as ``listen``.
     """
     import sys
 
     import uvicorn
 
     host, port = check_bind(bind, token)
-    print(f"leanread: serving MCP at http://{bind}/mcp (health: /healthz)", file=sys.stderr, flush=True)
-    config = uvicorn.Config(http_app(server, host, token), host=host, port=port, log_level="warning")
-    uvicorn.Server(config).run()
+    sock = listen(host, port)
+    where = f"http://{host_port(host, sock.getsockname()[1])}"
+    print(f"leanread: serving MCP at {where}/mcp (health: /healthz)", file=sys.stderr, flush=True)
+    config = uvicorn.Config(http_app(server, host, token, max_mib), host=host, port=port, log_level="warning")
+    uvicorn.Server(config).run(sockets=[sock])

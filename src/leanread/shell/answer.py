@@ -53,12 +53,12 @@ def answer(session: Session, recognised: Recognised, cwd: str) -> Answered | Pas
     status = 0
     for ask, resolved in checked:
         if isinstance(ask, ReadAsk):
-            result, text = _read(session, ask, resolved[0], base, recognised.cd)
+            result, text = _read(session, ask, resolved[0], base, recognised)
             if result is None:
                 continue
             results.append(result)
         else:
-            found_any, grep_results, text = _grep(session, ask, resolved, base)
+            found_any, grep_results, text = _grep(session, ask, base, recognised.lead)
             results += grep_results
             status = status or (0 if found_any else 1)
         texts.append(text)
@@ -103,7 +103,9 @@ def total_lines(resolved: Resolved) -> int:
     return LINE_INDEXES.get(resolved.real, resolved.size, resolved.mtime_ns).total_lines
 
 
-def _read(session: Session, ask: ReadAsk, resolved: Resolved, base: str, cd: str) -> tuple[ToolResult | None, str]:
+def _read(
+    session: Session, ask: ReadAsk, resolved: Resolved, base: str, recognised: Recognised
+) -> tuple[ToolResult | None, str]:
     """One read; (None, "") when its window holds no line (``sed`` prints nothing there)."""
     if ask.whole:
         first, last = 1, None
@@ -121,19 +123,20 @@ def _read(session: Session, ask: ReadAsk, resolved: Resolved, base: str, cd: str
     result = session.read(path, offset=None if ask.whole else first, limit=limit, mode=mode)
     if result.is_error and result.metadata.get("type") is None and "past the end" in result.text:
         return None, ""
-    shown = ask.path if not cd else path
-    return result, read_text(result, shlex.quote(shown), ask.numbered, first, last)
+    shown = shlex.quote(ask.path)
+    return result, read_text(result, shown, ask.numbered, first, last, recognised.again, recognised.lead)
 
 
-def _grep(session: Session, ask: GrepAsk, resolved: list[Resolved], base: str) -> tuple[bool, list[ToolResult], str]:
-    """The search of each path; (any match, results, text)."""
+def _grep(session: Session, ask: GrepAsk, base: str, lead: str) -> tuple[bool, list[ToolResult], str]:
+    """The search of each path, taken in ``base`` (``lead``: the agent's ``cd`` to it, for the
+    commands printed); (any match, results, text)."""
     results: list[ToolResult] = []
     texts: list[str] = []
     found = False
-    for path in ask.paths or (".",):
+    for operand in ask.paths or (None,):
         result = session.grep(
             ask.pattern,
-            os.path.join(base, path),
+            os.path.join(base, operand or "."),
             glob=ask.glob,
             type=ask.type,
             case_insensitive=ask.case_insensitive,
@@ -143,6 +146,5 @@ def _grep(session: Session, ask: GrepAsk, resolved: list[Resolved], base: str) -
         )
         results.append(result)
         found = found or bool(result.metadata.get("total_matches") or result.metadata.get("total_files"))
-        texts.append(grep_text(result, ask, path))
-    del resolved
+        texts.append(grep_text(result, ask, operand, lead))
     return found, results, "\n".join(texts)

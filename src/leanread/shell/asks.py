@@ -3,6 +3,7 @@ as it is (``recognise`` makes them, ``answer`` serves them)."""
 
 from __future__ import annotations
 
+import shlex
 from dataclasses import dataclass, field
 
 
@@ -75,11 +76,20 @@ Ask = ReadAsk | GrepAsk
 
 @dataclass(frozen=True)
 class Recognised:
-    """A command leanread answers: its asks, in output order, and the folder its paths are
-    taken in (relative to the caller's; "" for the caller's own)."""
+    """A command leanread answers: its asks, in output order, the folder its paths are taken in
+    (relative to the caller's; "" for the caller's own), and the command as the agent wrote it
+    with ``command`` before its reading command, which leanread runs as it is (``cd src &&
+    command cat -n app.py``: what a stub names to print the lines again)."""
 
     asks: tuple[Ask, ...]
     cd: str = ""
+    again: str = field(default="", compare=False)
+
+    @property
+    def lead(self) -> str:
+        """``cd DIR && `` (``DIR`` quoted) when the command runs in another folder, else "": what
+        goes before a command printed for the agent, so it runs where this one ran."""
+        return f"cd {shlex.quote(self.cd)} && " if self.cd else ""
 
 
 @dataclass(frozen=True)

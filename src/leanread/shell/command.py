@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 import sys
 
+from ..process import exec_program
 from ..session import Session
 from .answer import Answered
 from .run import shell, try_answer
@@ -29,4 +30,4 @@ def run_as_is(command: str) -> None:
     sys.stdout.flush()
     sys.stderr.flush()
     program = shell()
-    os.execv(program, [program, "-c", command])
+    exec_program([program, "-c", command])

@@ -60,7 +60,10 @@ def recognise(command: str) -> Recognised | Passed:
     if not all(argv):
         return Passed("an empty pipeline stage")
     found = _pipeline(argv)
-    return found if isinstance(found, Passed) else Recognised(found, cd)
+    if isinstance(found, Passed):
+        return found
+    lead = text[: len(text) - len(parts[0])]  # "cd DIR && ", or nothing
+    return Recognised(found, cd, f"{lead}command {parts[0]}")
 
 
 def _words(stage: str) -> list[str] | None:

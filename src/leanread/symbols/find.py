@@ -10,7 +10,9 @@ S``). Each use of the name is labelled by how sure the index is that it means on
 - ``import-resolved``: the name, or what it is looked up on, is bound by an import that leads to
   the definition (aliases and re-exports followed);
 - ``same-file``: the definition is in the same file (a bare name at the top level, or
-  ``self.get``/``this.get`` inside the class that defines ``get``);
+  ``self.get``/``this.get`` inside the class that defines ``get`` or a subclass of it in the
+  same file that does not define ``get`` itself; a base in another file makes the use
+  ``import-resolved``);
 - ``name-only``: the same name on something the index cannot follow (a local variable, a call's
   result, a language whose imports it does not read). A use that resolves to another definition
   is not listed.
@@ -77,7 +79,6 @@ class Reference:
         line: the line (1-based); column: its first byte (0-based).
         label: one of ``LABELS``.
         enclosing: the qualified name of the innermost definition around it ("" at the top).
-        text: the line, stripped.
     """
 
     path: str
@@ -85,7 +86,6 @@ class Reference:
     column: int
     label: str
     enclosing: str
-    text: str = ""
 
 
 def _is_test(path: str) -> bool:
@@ -387,10 +387,7 @@ def _label(
     if name not in tails:
         return None
     if receiver in _SELF:
-        holder = _enclosing_class(defs, line)
-        if holder is not None and (path, f"{holder}.{name}", _line_of(defs, f"{holder}.{name}")) in wanted:
-            return SAME_FILE
-        return NAME_ONLY
+        return _self_label(lookup, path, defs, name, line, wanted)
     if receiver == "?" or not resolving:
         return NAME_ONLY
     owners = lookup.resolve(path, split_name(receiver))
@@ -407,5 +404,19 @@ def _label(
     return None
 
 
-def _line_of(defs: Sequence[Definition], name: str) -> int:
-    return next((d.line for d in defs if d.name == name), -1)
+def _self_label(
+    lookup: Lookup, path: str, defs: Sequence[Definition], name: str, line: int, wanted: set[tuple[str, str, int]]
+) -> str:
+    """The label of ``self.name`` (``cls``, ``this``) at ``line``: what the enclosing class has
+    as ``name``, its own or else a base's (bases followed as ``Lookup.resolve`` follows them:
+    in this file, or through the imports that bind them). ``same-file`` when that is a wanted
+    definition and all of it is in this file, ``import-resolved`` when a base of another file
+    holds it; ``name-only`` outside a class, or when the class has another definition of the
+    name or one the index cannot follow (an instance of a subclass may still mean a wanted one)."""
+    holder = _enclosing_class(defs, line)
+    if holder is None:
+        return NAME_ONLY
+    member = lookup.resolve(path, [*split_name(holder), name])
+    if not _hits(member, wanted):
+        return NAME_ONLY
+    return SAME_FILE if all(m.path == path for m in member) else IMPORT_RESOLVED

@@ -1,37 +1,55 @@
 """Listing a root's code files for the index: as ripgrep walks it (its ignore rules), with the
-ignore files it met and the code files the deny list refuses."""
+ignore files it met, the code files the deny list refuses, and the folders the walk enters (so a
+file created in a folder that holds no code file is seen: the store stats them all)."""
 
 from __future__ import annotations
 
 import os
+from dataclasses import dataclass
 
 from ..config.policy import Policy
-from ..files.ripgrep import RgOptions, base_args, run_rg
+from ..files.rglog import ignored_lines
+from ..files.ripgrep import RgOptions
 from ..files.search_files import list_files
+from ..files.walk import IGNORE_FILES, folders_below, subfolders
 from .extract import indexed_language
 
-#: Names of ignore files ripgrep honours; a change to one lists the root again.
-IGNORE_FILES = frozenset({".gitignore", ".ignore", ".rgignore"})
+__all__ = ["IGNORE_FILES", "Listed", "list_code"]
 
 
-def list_code(
-    root: str, policy: Policy, folder: str, depth: int | None = None
-) -> tuple[list[str], list[str], dict[str, str]]:
-    """Code files below ``folder`` of ``root`` (relative; ``""``: the root; ``depth=1``: only
-    those directly in it) as ripgrep lists them, with the ignore files met and the code files
-    ``policy`` denies (path → ``deny-listed``). Paths are relative, ``/``-separated.
+@dataclass(frozen=True)
+class Listed:
+    """What one listing found, paths relative to the root and ``/``-separated: the code files;
+    the ignore files met; the code files the deny list refuses (path → ``deny-listed``); the
+    folders the walk enters (the folder listed first, ``""`` for the root; one level below it
+    for a listing of one level, all for a whole one)."""
+
+    code: list[str]
+    ignores: list[str]
+    refused: dict[str, str]
+    folders: list[str]
+
+
+def list_code(root: str, policy: Policy, folder: str, depth: int | None = None) -> Listed:
+    """The code files below ``folder`` of ``root`` (relative; ``""``: the root; ``depth=1``:
+    only those directly in it) as ripgrep lists them, with what ``Listed`` holds besides.
 
     Raises:
         LeanreadError: ripgrep is missing or fails.
     """
     options = RgOptions(policy=Policy(deny=(), allow=()), timeout=120.0)
-    target = os.path.join(root, folder) if folder else "."
-    names = list_files(target, options, cwd=root) if depth is None else _shallow(root, target, options)
+    target = os.path.join(root, folder) if folder else root
+    log = bytearray()
+    names = list_files(target, options, cwd=root, log=log, depth=depth)
+    ignored = ignored_lines(bytes(log))
+    entered = (
+        folders_below(target, options, ignored) if depth is None else [target, *subfolders(target, options, ignored)]
+    )
     code: list[str] = []
     ignores: list[str] = []
     refused: dict[str, str] = {}
     for name in names:
-        rel = os.path.relpath(os.path.join(root, name), root).replace(os.sep, "/")
+        rel = _relative(root, name)
         if rel.rsplit("/", 1)[-1] in IGNORE_FILES:
             ignores.append(rel)
         if indexed_language(rel) is None:
@@ -41,10 +59,10 @@ def list_code(
             refused[rel] = "deny-listed"
         else:
             code.append(rel)
-    return code, ignores, refused
+    return Listed(code, ignores, refused, [_relative(root, path) for path in entered])
 
 
-def _shallow(root: str, target: str, options: RgOptions) -> list[str]:
-    args = [*base_args(options), "--files", "--null", "--max-depth", "1", "--", target]
-    data = run_rg(args, options, root, None) or b""
-    return [os.fsdecode(name) for name in data.split(b"\0") if name]
+def _relative(root: str, path: str) -> str:
+    """``path`` (absolute, or from ``root``) relative to ``root``, ``/``-separated; ``""`` for the root."""
+    rel = os.path.relpath(os.path.join(root, path), root).replace(os.sep, "/")
+    return "" if rel == "." else rel

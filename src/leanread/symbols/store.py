@@ -6,11 +6,12 @@ Kept true cheaply (``SymbolStore.refresh``, run before every answer):
 
 - the first call lists the root with ripgrep (its ignore rules; the deny list applied to every
   name of each path, the files it refuses counted) and reads every code file;
-- later calls ``stat`` the folders and files the index holds: a folder whose mtime moved is listed
-  again (new and removed files; a new subfolder listed whole), a file whose size or mtime moved is
-  hashed and read again only when its bytes changed; an ignore file (``.gitignore``, ``.ignore``,
-  ``.rgignore``) that changed lists the root again. Nothing is parsed again that did not change,
-  and nothing depends on the question asked.
+- later calls ``stat`` the folders the walk entered (every one, not only those holding code: a code
+  file made among docs is seen) and the files the index holds: a folder whose mtime moved is listed
+  again (new and removed files; a new subfolder listed whole unless ignore files leave it out), a
+  file whose size or mtime moved is hashed and read again only when its bytes changed; an ignore
+  file (``.gitignore``, ``.ignore``, ``.rgignore``) that changed lists the root again. Nothing is
+  parsed again that did not change, and nothing depends on the question asked.
 
 Bounded: a file is read, parsed and written before the next (``BATCH_FILES`` a transaction); files
 over ``MAX_FILE_BYTES``, binary files and files past ``MAX_FILES`` are not indexed and are counted.
@@ -31,7 +32,7 @@ from ..config.policy import Policy
 from ..ledger.sqlite_store import BUSY_TIMEOUT_MS
 from .extract import python_module
 from .facts import Binding, Definition, FileFacts, Use
-from .listing import list_code
+from .listing import Listed, list_code
 from .parse import MAX_FILE_BYTES, Job, Parsed, parse_files
 from .tables import INDEXES, SCHEMA, SCHEMA_VERSION, TABLES, Refresh, Skipped, rows_to_definitions, store_path
 
@@ -110,7 +111,8 @@ class SymbolStore:
     def _build(self, done: Refresh) -> None:
         """List the root whole and read every file that is new or changed."""
         done.built = True
-        code, ignores, refused = list_code(self.root, self.policy, "")
+        listed = list_code(self.root, self.policy, "")
+        code, ignores, refused = listed.code, listed.ignores, listed.refused
         self._begin()
         try:
             self._db.execute("DELETE FROM skipped")
@@ -125,7 +127,7 @@ class SymbolStore:
             known = {p for (p,) in self._db.execute("SELECT path FROM files")}
             wanted = set(code)
             done.removed += self._remove(sorted(known - wanted))
-            self._set_folders(code)
+            self._set_folders(listed.folders)
             self._db.execute("DELETE FROM watched")
             self._watch(ignores)
             self._db.execute("COMMIT")
@@ -143,14 +145,11 @@ class SymbolStore:
             for statement in INDEXES:
                 self._db.execute(statement)
 
-    def _set_folders(self, files: Iterable[str]) -> None:
-        folders = {""}
-        for rel in files:
-            parts = rel.split("/")[:-1]
-            for end in range(1, len(parts) + 1):
-                folders.add("/".join(parts[:end]))
+    def _set_folders(self, folders: Iterable[str]) -> None:
+        """The folders to stat: every folder the listings entered, not only those holding a code
+        file (a code file created in a folder of docs would be missed), each with its mtime now."""
         self._db.execute("DELETE FROM folders")
-        rows = [(f, self._mtime(f)) for f in sorted(folders)]
+        rows = [(f, self._mtime(f)) for f in sorted(set(folders))]
         self._db.executemany("INSERT OR REPLACE INTO folders VALUES (?, ?)", [r for r in rows if r[1] is not None])
 
     def _mtime(self, rel: str) -> int | None:
@@ -209,36 +208,28 @@ class SymbolStore:
         return self._rows[1], self._rows[2]
 
     def _relist(self, moved: Sequence[str], done: Refresh) -> None:
-        """List again the folders in ``moved`` (one level; a new or re-included subfolder whole)."""
+        """List again the folders in ``moved`` (one level; a new or re-included subfolder whole,
+        a subfolder ignore files leave out not at all)."""
         known_folders = {p for (p,) in self._db.execute("SELECT path FROM folders")}
-        found: list[str] = []
-        ignores: list[str] = []
-        refused: dict[str, str] = {}
+        listings: list[Listed] = []
         gone: list[str] = []
         for folder in moved:
-            full = os.path.join(self.root, folder)
-            if not os.path.isdir(full):
+            if not os.path.isdir(os.path.join(self.root, folder)):
                 gone.append(folder)
                 continue
-            code, more_ignores, more_refused = list_code(self.root, self.policy, folder, depth=1)
-            found += code
-            ignores += more_ignores
-            refused.update(more_refused)
-            with contextlib.suppress(OSError), os.scandir(full) as entries:
-                for entry in entries:
-                    sub = f"{folder}/{entry.name}" if folder else entry.name
-                    if entry.is_dir(follow_symlinks=False) and sub not in known_folders:
-                        deep, deep_ignores, deep_refused = list_code(self.root, self.policy, sub)
-                        found += deep
-                        ignores += deep_ignores
-                        refused.update(deep_refused)
+            listings.append(list_code(self.root, self.policy, folder, depth=1))
+            new = [sub for sub in listings[-1].folders[1:] if sub not in known_folders]
+            listings += [list_code(self.root, self.policy, sub) for sub in new]
+        found = [path for listed in listings for path in listed.code]
+        ignores = [path for listed in listings for path in listed.ignores]
+        refused = {path: why for listed in listings for path, why in listed.refused.items()}
+        kept = [f for f in known_folders if not any(f == g or f.startswith(g + "/") for g in gone)]
         self._begin()
         try:
             in_moved = self._files_in(moved, gone)
             done.removed += self._remove(sorted(in_moved - set(found)))
             self._db.executemany("INSERT OR REPLACE INTO skipped VALUES (?, ?, NULL, NULL)", refused.items())
-            all_files = [p for (p,) in self._db.execute("SELECT path FROM files")] + found
-            self._set_folders(all_files)
+            self._set_folders([*kept, *(path for listed in listings for path in listed.folders)])
             self._watch(ignores)
             self._db.execute("COMMIT")
         except BaseException:

@@ -13,7 +13,7 @@ from ..ledger.sqlite_store import default_ledger_path
 from .facts import Definition
 
 #: Bumped when the tables or what the extractors write change; an older file is rebuilt.
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 
 SCHEMA = (
     "CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT)",

@@ -4,8 +4,8 @@ Used by ``Session.call`` (every harness) and by the MCP server for tools registe
 Unknown names, missing ones and values of the wrong JSON type (``"abc"``, ``2.5`` or ``true`` for
 a whole number, ``null`` for a string) are refused; the only leniency: a well-formed whole number
 sent as a string (``"10"``, as the MCP Inspector CLI and some models send it) is taken as that
-number, a JSON list sent as a string (``'["r1"]'``) as that list, and a null for an optional
-argument as leaving it out.
+number, ``"true"`` or ``"false"`` (any case) for a boolean as that boolean, a JSON list sent as a
+string (``'["r1"]'``) as that list, and a null for an optional argument as leaving it out.
 """
 
 from __future__ import annotations
@@ -114,7 +114,11 @@ def _wants(schema: Mapping[str, Any], kind: str) -> bool:
 
 def _decoded(schema: Mapping[str, Any], value: str) -> object:
     """A string argument as the value ``schema`` wants, when it is one written as text: a whole
-    number (``"10"``, ``"-3"``) for an integer, a JSON list or object for one; else ``value``."""
+    number (``"10"``, ``"-3"``) for an integer, ``"true"``/``"false"`` for a boolean, a JSON list
+    or object for one; else ``value``."""
+    word = value.strip().lower()
+    if word in ("true", "false") and _wants(schema, "boolean") and not _wants(schema, "string"):
+        return word == "true"
     if _WHOLE.fullmatch(value) and _wants(schema, "integer"):
         try:
             return int(value)

@@ -12,6 +12,7 @@ from ..config.settings import Limits, Policy
 from ..errors import EditError, FileMissing, LeanreadError, NotAFile, NotText
 from ..files.safeopen import read_regular
 from ..files.textfile import IndexedLines, TextFile, binary_kind, decode
+from ..files.walk import note_written
 from ..files.workspace import Resolved, Workspace
 from ..files.writeback import atomic_write
 from ..ledger.knowledge import Knowledge, KnownLine, carry_records, know
@@ -239,3 +240,4 @@ def replace_if_unchanged(real: str, display: str, original: bytes | None, data: 
             f"{display} changed while this change was being made, so nothing was written; read it again and retry."
         )
     atomic_write(real, data, display=display)
+    note_written(real)  # grep's census stats it next time, whatever its folder's stat says

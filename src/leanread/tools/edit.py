@@ -17,6 +17,7 @@ from ..files.workspace import Resolved, read_regular_file
 from ..files.writeback import encode_edit, file_lock
 from ..ledger.knowledge import Knowledge, as_known, hunk_spans, hunks_known, know, patch_numbers, ranges_of
 from ..result import ToolResult
+from ..view.frame import Own, plain_or_framed
 from ..view.hunks import format_hunk
 from ..view.render import span
 from .common import (
@@ -85,11 +86,13 @@ def _changed_since(ctx: ToolContext, call_id: str, resolved: Resolved, text_file
             # The diff lists every change: the model moves what it holds as the hunks say.
             patched = patch_numbers(known, hunk_spans(groups, known))
             record_view(ctx, call_id, resolved, text_file, ranges_of(shown), kind="refusal", knowledge=patched)
-            body = "\n".join(row for g in groups for row in format_hunk([as_known(line, known) for line in g]))
-            return (
+            said = Own(
                 f"{resolved.display} changed since you read it, so nothing was edited; this is what changed "
-                f"(a diff against what you were shown):\n{body}\nRetry the edit against the current text."
+                "(a diff against what you were shown):"
             )
+            body = [row for g in groups for row in format_hunk([as_known(line, known) for line in g])]
+            retry = Own("Retry the edit against the current text.")
+            return plain_or_framed(resolved.display, "diff", [said, *body, retry])
     first, last = _changed_span(known, total)
     return (
         f"{resolved.display} changed since you read it, so nothing was edited; read the changed lines "
@@ -166,10 +169,10 @@ def _plan(
         plan = plan_edit(
             old_text, request.old_string, request.new_string, replace_all=request.replace_all, display=resolved.display
         )
-    except (NoMatch, MultipleMatches):
+    except (NoMatch, MultipleMatches) as exc:
         earlier = _plan_then(ctx, request, came) if raced is not None else None
         if raced is None or earlier is None:
-            raise
+            raise _sealed(exc, resolved.display) from None
         # It was written against the version the model had: say what became of those lines.
         first, last = current_span(raced, *_span(earlier.old_lines))
         changed = changed_lines(raced, range(first, last + 1))  # the lines of the span that changed
@@ -181,6 +184,14 @@ def _plan(
         if changed:
             raise EditRefused(refusal(resolved.display, text_file.lines, changed[0], changed[-1], limit))
     return plan
+
+
+def _sealed(refused: EditError, display: str) -> EditError:
+    """``refused`` itself, or a ``NoMatch`` with its quote of the file's lines sealed as grep's
+    rows are when one reads like leanread's frame (``frame.plain_or_framed``)."""
+    if not isinstance(refused, NoMatch):
+        return refused
+    return NoMatch(plain_or_framed(display, "refusal", [Own(refused.said), *refused.quoted]))
 
 
 def _nul_taken_back(request: EditRequest, text_file: TextFile, old_text: str, display: str) -> EditRequest:
@@ -279,7 +290,8 @@ def run(ctx: ToolContext, request: EditRequest, call_id: str) -> ToolResult:
                 "replaced), so nothing was edited; read it again and retry."
             )
         plan, new_file, rows, warning, note = _write(ctx, request, call_id, current, came)
-    text = "\n".join([summary(plan), *rows, *([warning] if warning else []), *([note] if note else [])])
+    said = [Own(summary(plan)), *rows, *(Own(line) for line in (warning, note) if line)]
+    text = plain_or_framed(resolved.display, "edit", said)
     metadata = {
         "call_id": call_id,
         "path": resolved.display,

@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from ..code.edit_plan import EditPlan
 from ..code.edit_whitespace import indent_width
 from ..ledger.knowledge import ranges_of
+from ..view.frame import Own
 from ..view.render import cut_line, span
 
 #: Lines an edit result shows at most; past them a note names the rest for a read.
@@ -68,13 +69,16 @@ def shown_lines(lines: Sequence[str], plan: EditPlan, warning_line: int | None) 
 
 def excerpt(lines: Sequence[str], numbers: list[int], max_chars: int) -> tuple[list[str], tuple[tuple[int, int], ...]]:
     """The first ``EXCERPT_LINES`` of ``numbers`` as ``41: code`` rows, cut like ``read`` cuts
-    them, a note naming the others for a read, and the ranges shown whole."""
+    them, a note (``Own``) naming the others for a read, and the ranges shown whole."""
     head, rest = numbers[:EXCERPT_LINES], numbers[EXCERPT_LINES:]
     rows = [f"{n}: {cut_line(lines[n - 1], max_chars)}" for n in head]
     if rest:
         more = "1 more line" if len(rest) == 1 else f"{len(rest)} more lines"
         rows.append(
-            f"({more} written otherwise, to line {rest[-1]}: read offset={rest[0]}, limit={rest[-1] - rest[0] + 1}.)"
+            Own(
+                f"({more} written otherwise, to line {rest[-1]}: read offset={rest[0]}, "
+                f"limit={rest[-1] - rest[0] + 1}.)"
+            )
         )
     return rows, ranges_of(n for n in head if len(lines[n - 1]) <= max_chars)
 

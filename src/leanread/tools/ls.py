@@ -26,12 +26,14 @@ is one row and one level (``main/java/com/example/``). Up to ``depth`` levels ar
 folders, and folders whose entries do not fit in the entry cap, are shown collapsed with their file
 count, except in a flat listing (``depth=1``), whose folders are all closed as ``ls`` shows them.
 
-ripgrep does not report symbolic links, so each folder shown is scanned for them: a link is listed
-as ``name -> target`` (the target as the tools take it, ``/`` after a folder), ``-> … (missing)``
-when its target does not exist, ``-> (outside the workspace)`` without naming a target outside,
-and never followed; a link on the deny list, or through which a denied name is reached, is left
-out. Every name is escaped as every path is (``names.show_path``), so a newline in a name cannot
-split a row.
+ripgrep reports neither symbolic links nor FIFOs, sockets and devices, so each folder shown is
+scanned for them: a link is listed as ``name -> target`` (the target as the tools take it, ``/``
+after a folder, what it is after a FIFO, socket or device), ``-> … (missing)`` when its target
+does not exist, ``-> (outside the workspace)`` without naming a target outside, and never
+followed; a FIFO, socket or device as ``name (a socket; read does not open it)``, never opened
+(the metadata counts them, ``special_files``); one on the deny list, or a link through which a
+denied name is reached, is left out. Every name is escaped as every path is (``names.show_path``),
+so a newline in a name cannot split a row, nor a name pose as a link or as one of those files.
 """
 
 from __future__ import annotations
@@ -39,7 +41,7 @@ from __future__ import annotations
 import errno
 import os
 import stat
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -47,6 +49,7 @@ from ..errors import InvalidArgument, NotAFile
 from ..files.names import parse_optional, show_path
 from ..files.ripgrep import RgOptions
 from ..files.search_files import list_files
+from ..files.workspace import unopened
 from ..result import ToolResult
 from ..view.counts import plural
 from ..view.frame import Own, frame_like, framed, one_line
@@ -82,7 +85,7 @@ class LsRequest:
 @dataclass
 class _Folder:
     """A folder of the tree: its subfolders, its files, how many files lie below it, and once
-    scanned (``_scan``) the rows of its symbolic links by name."""
+    scanned (``_scan``) the rows of its symbolic links and of its FIFOs, sockets and devices by name."""
 
     folders: dict[str, _Folder] = field(default_factory=dict)
     files: list[str] = field(default_factory=list)
@@ -90,9 +93,10 @@ class _Folder:
     expanded: bool = False
     capped: bool = False  # left collapsed by the entry cap, not by the depth
     links: dict[str, str] = field(default_factory=dict)
+    specials: dict[str, str] = field(default_factory=dict)
 
     def entries(self) -> int:
-        return len(self.folders) + len(self.files) + len(self.links)
+        return len(self.folders) + len(self.files) + len(self.links) + len(self.specials)
 
 
 def _link_row(ctx: ToolContext, link: str, name: str) -> str | None:
@@ -111,20 +115,45 @@ def _link_row(ctx: ToolContext, link: str, name: str) -> str | None:
         return f"{arrow} {workspace.display(real)} (missing)"
     except OSError as exc:
         return f"{arrow} (a link loop)" if exc.errno == errno.ELOOP else f"{arrow} {workspace.display(real)}"
-    return f"{arrow} {workspace.display(real)}" + ("/" if stat.S_ISDIR(st.st_mode) else "")
+    mark = "/" if stat.S_ISDIR(st.st_mode) else unopened(st.st_mode) or ""
+    return f"{arrow} {workspace.display(real)}{mark}"
+
+
+def _special_row(ctx: ToolContext, path: str, name: str) -> str | None:
+    """The row of the FIFO, socket or device ``path`` named ``name``, saying what it is and that
+    read does not open it (``pipe (a FIFO (named pipe); read does not open it)``); None when it
+    is denied or is none of those by now. Never opened."""
+    if ctx.workspace.is_denied(path):
+        return None
+    try:
+        mark = unopened(os.lstat(path).st_mode)
+    except OSError:
+        return None
+    return None if mark is None else show_path(name) + mark
 
 
 def _scan(folder: _Folder, real: str, ctx: ToolContext) -> None:
-    """Fill ``folder.links`` with the symbolic links directly in ``real`` (ripgrep lists none)."""
+    """Fill ``folder.links`` with the symbolic links directly in ``real`` and ``folder.specials``
+    with its FIFOs, sockets and devices (ripgrep lists neither)."""
     try:
         with os.scandir(real) as entries:
-            links = [entry.name for entry in entries if entry.is_symlink() and entry.name not in SKIPPED]
+            odd = [(entry.name, entry.is_symlink()) for entry in entries if entry.name not in SKIPPED and _odd(entry)]
     except OSError:
         return
-    for name in links:
-        row = _link_row(ctx, os.path.join(real, name), name)
+    for name, is_link in odd:
+        path = os.path.join(real, name)
+        row = _link_row(ctx, path, name) if is_link else _special_row(ctx, path, name)
         if row is not None:
-            folder.links[name] = row
+            (folder.links if is_link else folder.specials)[name] = row
+
+
+def _odd(entry: os.DirEntry[str]) -> bool:
+    """Whether ``entry`` is no regular file or folder (a link, FIFO, socket or device), from its
+    type as the folder's listing gives it."""
+    try:
+        return entry.is_symlink() or not (entry.is_file(follow_symlinks=False) or entry.is_dir(follow_symlinks=False))
+    except OSError:
+        return False
 
 
 def _tree(paths: Sequence[str], top: str, ctx: ToolContext, dropped: list[str]) -> _Folder:
@@ -156,7 +185,7 @@ def _lone_folder(folder: _Folder, real: str, ctx: ToolContext) -> str | None:
         return None
     probe = _Folder()
     _scan(probe, real, ctx)
-    return None if probe.links else next(iter(folder.folders))
+    return None if probe.entries() else next(iter(folder.folders))
 
 
 def _merge_chains(folder: _Folder, real: str, ctx: ToolContext) -> None:
@@ -213,7 +242,8 @@ def _rows(folder: _Folder, indent: str, rows: list[str], cap: int | None = None,
     ``counts``: a collapsed folder shows its file count (False for a flat listing, ``depth=1``,
     where no folder is open, so none needs telling apart from an open one)."""
     collapsed = 0
-    leaves = sorted([(name, show_path(name)) for name in folder.files] + list(folder.links.items()))
+    odd = [*folder.links.items(), *folder.specials.items()]
+    leaves = sorted([(name, show_path(name)) for name in folder.files] + odd)
     names = [(name, True) for name in sorted(folder.folders)] + [(row, False) for _, row in leaves]
     for name, is_folder in names[:cap]:
         if not is_folder:
@@ -259,17 +289,19 @@ def _collapsed_note(reasons: set[bool], cap: int) -> str | None:
     )
 
 
-def _links(folder: _Folder) -> int:
-    """Links shown: those of the expanded folders."""
-    return len(folder.links) + sum(_links(child) for child in folder.folders.values() if child.expanded)
+def _shown(folder: _Folder, rows: Callable[[_Folder], dict[str, str]]) -> int:
+    """The rows of a kind (``rows``: a folder's links, or its FIFOs, sockets and devices) shown:
+    those of the expanded folders."""
+    return len(rows(folder)) + sum(_shown(child, rows) for child in folder.folders.values() if child.expanded)
 
 
 def _notes(
-    where: str, root: _Folder, cap: int | None, collapsed: int, folders: int, links: int, limit: int
+    where: str, root: _Folder, cap: int | None, collapsed: int, folders: int, odd: tuple[int, int], limit: int
 ) -> list[str]:
     """The notes after the rows: why a listing is empty, what a cut one left out (``cap``: the
-    entries shown of the top folder's, None when all are) and how to see it, how to open a
-    collapsed folder; none for a whole tree, whose rows say it all."""
+    entries shown of the top folder's, None when all are; ``odd``: the links and the FIFOs,
+    sockets and devices shown) and how to see it, how to open a collapsed folder; none for a
+    whole tree, whose rows say it all."""
     if not root.entries():
         return [
             Own(
@@ -278,7 +310,9 @@ def _notes(
             )
         ]
     if cap is not None:
+        links, specials = odd
         counts = f"{plural(folders, 'folder')}, {_files(root.count)}" + (f", {plural(links, 'link')}" if links else "")
+        counts += f", {plural(specials, 'special file')}" if specials else ""
         return [
             Own(
                 f"(Showing {cap} of {root.entries()} entries of {where}; {counts} below it. Read {where} for a paged "
@@ -328,8 +362,8 @@ def run(ctx: ToolContext, request: LsRequest, call_id: str) -> ToolResult:
     rows: list[str] = []
     collapsed = _rows(root, "", rows, cap if cut else None, counts=depth > 1)
     where = target.display
-    links = _links(root)
-    notes = _notes(where, root, cap if cut else None, collapsed, folders, links, cap)
+    links, specials = _shown(root, lambda f: f.links), _shown(root, lambda f: f.specials)
+    notes = _notes(where, root, cap if cut else None, collapsed, folders, (links, specials), cap)
     left = left_out_note(left_out(ctx, bytes(log), target.real, dropped), "ls")
     if left is not None:
         notes.append(Own(left))
@@ -346,6 +380,7 @@ def run(ctx: ToolContext, request: LsRequest, call_id: str) -> ToolResult:
         "folders": folders,
         "files": root.count,
         "links": links,
+        "special_files": specials,
         "entries_shown": used,
         "collapsed": collapsed,
         "truncated": "limit" if cut else None,

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 from ..code.diffs import Opcode
 from ..ledger.knowledge import latest_hash, line_opcodes, map_lines
+from ..view.frame import Own, plain_or_framed
 from ..view.render import cut_line, span
 from .common import ToolContext
 
@@ -83,7 +84,8 @@ def current_span(opcodes: Sequence[Opcode], first: int, last: int) -> tuple[int,
 
 def refusal(display: str, lines: Sequence[str], first: int, last: int, max_chars: int) -> str:
     """The message refusing an edit whose lines ``first..last`` (current, 1-based; empty when
-    removed) another call of the session changed while it waited, quoting them as they are."""
+    removed) another call of the session changed while it waited, quoting them as they are
+    (``12: text``; sealed as grep's rows are when one reads like leanread's frame)."""
     head = f"old_string is in {display} as you had it when you sent this edit, but another of your calls "
     if last < first:
         return (
@@ -91,14 +93,15 @@ def refusal(display: str, lines: Sequence[str], first: int, last: int, max_chars
             "and retry if you still mean to change it."
         )
     shown = range(first, min(last, first + MAX_QUOTED_LINES - 1) + 1)
-    quote = "\n".join(f"{n}: {cut_line(lines[n - 1], max_chars)}" for n in shown)
+    quote = [f"{n}: {cut_line(lines[n - 1], max_chars)}" for n in shown]
     more = f" (first {len(shown)} of {last - first + 1})" if last > shown[-1] else ""
     verb = "reads" if first == last else "read"
-    return (
+    said = (
         f"{head}changed {span(first, last)} while this edit waited, so nothing was edited; "
-        f"{'it' if first == last else 'they'} now {verb}{more}:\n{quote}\n"
-        "Retry the edit against the current text if you still mean it."
+        f"{'it' if first == last else 'they'} now {verb}{more}:"
     )
+    retry = Own("Retry the edit against the current text if you still mean it.")
+    return plain_or_framed(display, "refusal", [Own(said), *quote, retry])
 
 
 def write_refusal(display: str, came: Arrival) -> str:

@@ -12,7 +12,7 @@ from dataclasses import replace
 
 from ..errors import LeanreadError
 from ..ledger.callwrites import CallWrites
-from ..ledger.transcript import call_record
+from ..ledger.transcript import MODEL, call_record
 from ..result import ToolResult
 from .common import ToolContext
 
@@ -79,29 +79,24 @@ def _answer(ctx: ToolContext, name: str, tool: Callable[[ToolContext, str], Tool
 
 
 def run_unnumbered(
-    ctx: ToolContext, name: str, given: dict[str, object], tool: Callable[[], ToolResult], *, transcript: bool = True
+    ctx: ToolContext,
+    name: str,
+    given: dict[str, object],
+    tool: Callable[[], ToolResult],
+    *,
+    caller: str = MODEL,
+    transcript: bool = True,
 ) -> ToolResult:
     """Run a tool that takes no call id of the session (``context``); its call is kept in the
-    transcript without one."""
+    transcript without one, as made by ``caller`` (``ledger.transcript.MODEL``, or ``HARNESS``
+    for a command the harness ran itself)."""
     started, clock = time.time(), time.perf_counter()
     try:
         result = tool()
     except LeanreadError as exc:
         result = ToolResult(text=str(exc), is_error=True)
     if transcript:
-        _record_call(ctx, name, given, result, "", started, (time.perf_counter() - clock) * 1000)
+        kept = call_record(name, given, result, "", started, (time.perf_counter() - clock) * 1000, caller)
+        with contextlib.suppress(Exception):  # a failing store leaves the result as it is
+            ctx.ledger.record_call(ctx.session_id, kept)
     return result
-
-
-def _record_call(
-    ctx: ToolContext,
-    name: str,
-    arguments: dict[str, object],
-    result: ToolResult,
-    call_id: str,
-    started: float,
-    ms: float,
-) -> None:
-    """Keep the call in the ledger's transcript; a failing store leaves the result as it is."""
-    with contextlib.suppress(Exception):
-        ctx.ledger.record_call(ctx.session_id, call_record(name, arguments, result, call_id, started, ms))

@@ -126,16 +126,20 @@ def seal_notice(mark: str, what: str = "content") -> str:
     )
 
 
-def wrap(tag: str, body: Sequence[str], outside: str = "", *, diff: bool = False) -> list[str]:
-    """``body`` between ``<tag>`` and ``</tag>`` lines, sealed when a non-``Own`` line of it
-    reads like the frame: ``[notice, <tag id="X">, *body with Own lines ending [X], </tag id="X">]``.
-    ``outside`` is other text of the same output the id must not occur in either; ``diff``: the
-    body is a diff view (see ``frame_like``)."""
-    if not needs_seal(body, diff=diff):
-        return [f"<{tag}>", *body, f"</{tag}>"]
+def seal(tag: str, body: Sequence[str], outside: str = "") -> list[str]:
+    """``body`` sealed: ``[notice, <tag id="X">, *body with Own lines ending [X], </tag id="X">]``;
+    ``outside`` is other text of the same output the id must not occur in either."""
     mark = seal_id("\n".join([outside, *body]))
     inner = [_own_line(line, mark) if isinstance(line, Own) else line for line in body]
     return [seal_notice(mark, tag), f'<{tag} id="{mark}">', *inner, f'</{tag} id="{mark}">']
+
+
+def wrap(tag: str, body: Sequence[str], outside: str = "", *, diff: bool = False) -> list[str]:
+    """``body`` between ``<tag>`` and ``</tag>`` lines, sealed (``seal``) when a non-``Own`` line
+    of it reads like the frame; ``diff``: the body is a diff view (see ``frame_like``)."""
+    if not needs_seal(body, diff=diff):
+        return [f"<{tag}>", *body, f"</{tag}>"]
+    return seal(tag, body, outside)
 
 
 #: Characters a reader does not see, or that reorder the text around them, so that a line may
@@ -206,6 +210,49 @@ def framed(display: str, kind: str, body: Sequence[str]) -> str:
         lines = [line if isinstance(line, Own) else one_line(line, only_breaks=True) for line in lines]
     head = [f"<path>{shown_path}</path>", f"<type>{kind}</type>"]
     return "\n".join([*head, *wrap("content", lines, shown_path, diff=kind == "diff")])
+
+
+def plain_or_framed(display: str, kind: str, body: Sequence[str]) -> str:
+    """An answer that has no envelope (grep's rows, a symbol's definitions or uses, an edit's
+    result or refusal quoting the file's lines): ``body``'s lines joined as they are, or, when a
+    line of a file's among them reads like the frame (``needs_seal``; ``kind`` ``diff``: a diff
+    view), the read's sealed envelope (``framed``) around them, so no file line can pose as
+    leanread's."""
+    if needs_seal(body, diff=kind == "diff"):
+        return framed(display, kind, body)
+    return "\n".join(body)
+
+
+#: The opening content tag of a sealed envelope, with its id.
+_SEALED_OPENING = re.compile(r'<content id="([0-9a-f]+)">')
+
+
+def unframed(text: str) -> tuple[list[str], str]:
+    """``text`` taken apart as ``framed`` and ``wrap`` put it together: the body's lines, and
+    what follows the envelope (an instruction file's reminder; "" for none). A sealed body's
+    lines that end with its id come back ``Own``, without it; in an unsealed body (and a text
+    with no envelope, all body) every line that reads like the frame is leanread's (a file's
+    would have sealed it) and comes back ``Own``."""
+    lines = text.split("\n")
+    if len(lines) < 4 or not lines[0].startswith("<path>") or not lines[1].startswith("<type>"):
+        return _owned(lines, diff=False), ""
+    diff = lines[1] == "<type>diff</type>"
+    opening = _SEALED_OPENING.fullmatch(lines[3])
+    if lines[2] == "<content>":
+        end = lines.index("</content>", 3)
+        body = _owned(lines[3:end], diff=diff)
+    elif opening is not None and lines[2] == seal_notice(opening.group(1)):
+        mark = f" [{opening.group(1)}]"
+        end = lines.index(f'</content id="{opening.group(1)}">', 4)
+        body = [Own(line.removesuffix(mark)) if line.endswith(mark) else line for line in lines[4:end]]
+    else:
+        return _owned(lines, diff=False), ""
+    return body, "\n".join(lines[end + 1 :]).lstrip("\n")
+
+
+def _owned(lines: Sequence[str], *, diff: bool) -> list[str]:
+    """``lines`` of an unsealed text, each that reads like the frame as ``Own``."""
+    return [Own(line) if frame_like(line, diff=diff) else line for line in lines]
 
 
 #: Bytes a terminal acts on instead of showing: C0 controls but tab and newline, DEL, C1 controls.

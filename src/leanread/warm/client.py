@@ -23,6 +23,8 @@ import sys
 import time
 import zlib
 
+from ..process import exec_program  # os only
+
 #: Seconds the client waits for a server it started to listen.
 START_SECONDS = 20.0
 #: The commands a warm server answers.
@@ -97,7 +99,7 @@ def warm_call(argv: list[str]) -> int | None:
     if kind == "EXEC":
         command = out.decode("utf-8", "surrogateescape").split(SEP)
         sys.stdout.flush()
-        os.execv(command[0], command)
+        exec_program(command)
     sys.stdout.buffer.write(out)
     sys.stdout.buffer.flush()
     sys.stderr.buffer.write(err)
@@ -158,7 +160,7 @@ def _start(path: str) -> None:
     import subprocess
 
     subprocess.Popen(
-        [sys.executable, "-m", "leanread.warm.server", path],
+        [sys.executable, "-P", "-m", "leanread.warm.server", path],
         stdin=subprocess.DEVNULL,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,

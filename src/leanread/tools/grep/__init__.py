@@ -34,21 +34,12 @@ from ... import pruning
 from ...errors import InvalidArgument
 from ...files.names import parse_optional
 from ...result import ToolResult
+from ...view.rows import LINE_CHARS, WINDOW_CHARS, WINDOW_LEAD
 from ..common import ToolContext
 from ..spec import READ_ONLY, Arguments, ToolSpec, count, flag, string
 from ..symbols import grep_symbol
 from .pipeline import run
-from .request import (
-    FACTS,
-    FOCUS_MATCHES,
-    LINE_CHARS,
-    MAX_RESULTS,
-    NAME,
-    READ_CONTEXT,
-    WINDOW_CHARS,
-    WINDOW_LEAD,
-    GrepRequest,
-)
+from .request import FACTS, FOCUS_MATCHES, MAX_RESULTS, NAME, READ_CONTEXT, GrepRequest
 
 __all__ = [
     "FACTS",

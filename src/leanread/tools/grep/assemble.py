@@ -15,10 +15,10 @@ from ...files.workspace import Resolved
 from ...ledger.knowledge import Knowledge
 from ...view.frame import Own
 from ...view.marks import marker_pays
-from ...view.render import CUT_MARKER, byte_size
+from ...view.render import byte_size
+from ...view.rows import LINE_CHARS, context, matched
 from ..common import ToolContext, knowledge_of
 from .lines import Prepared, prepare
-from .request import LINE_CHARS, WINDOW_CHARS, WINDOW_LEAD
 
 
 @dataclass
@@ -53,18 +53,6 @@ def _column(hit: Hit, text_file: TextFile, line: str) -> int:
     else:
         chars = len(head.decode(text_file.encoding, "replace"))
     return min(chars, len(line))
-
-
-def _window(line: str, number: int, column: int) -> str:
-    """A long matching line as a window around the match, with where it is and how to read on."""
-    start = max(0, column - WINDOW_LEAD)
-    end = min(len(line), start + WINDOW_CHARS)
-    start = max(0, end - WINDOW_CHARS)
-    text = ("…" if start else "") + line[start:end] + ("…" if end < len(line) else "")
-    return (
-        f"{text} [line cut: match at column {column + 1} of {len(line)} chars; "
-        f"read on with offset={number}, char_offset={start + 1}]"
-    )
 
 
 def _groups(lines: Sequence[int], before: int, after: int, total: int) -> list[tuple[int, int, int]]:
@@ -125,17 +113,12 @@ def _rows(
         line = line_of(n)
         if n == match:
             column = _column(hit, text_file, line)
-            if len(line) > LINE_CHARS:
-                rows.append((n, f"{ID_SLOT}{n}\t{_window(line, n, column)}"))
-                cut = True
-                continue
-            rows.append((n, f"{ID_SLOT}{n}\t{line}"))
-        elif len(line) > LINE_CHARS:
-            rows.append((n, f"{n}-\t{line[:LINE_CHARS]}{CUT_MARKER.format(length=len(line))}"))
+            rows.append((n, f"{ID_SLOT}{n}\t{matched(line, n, column)}"))
+        else:
+            rows.append((n, f"{n}-\t{context(line)}"))
+        if len(line) > LINE_CHARS:
             cut = True
             continue
-        else:
-            rows.append((n, f"{n}-\t{line}"))
         whole.append(n)
     if not held:
         return GroupRows([row for _, row in rows], whole, column, cut)

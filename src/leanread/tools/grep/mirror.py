@@ -6,7 +6,8 @@ legacy encoding (GBK, Shift-JIS, windows-1252, …) holds its text in other byte
 non-ASCII text never matches it and a multi-byte encoding's second bytes can match ASCII by
 accident; UTF-16 without a byte-order mark has NUL bytes between the letters. ``read`` decodes all
 of them (``textfile.decode``). Each such file is judged as ``read`` judges it (its first bytes,
-then ``decode``), once per version (path, size, mtime, ctime, inode); one that needs decoding is
+then ``decode``), once per version (path, size, mtime, ctime, inode; a version changed too
+recently to be told from a later change is judged again, ``fileversion.told_apart``); one that needs decoding is
 written, decoded, as UTF-8 to a private folder: its lines exactly as ``read`` shows them, each
 ended by LF. A file over ``Limits.index_bytes`` is not decoded whole (``Decoded.too_big``).
 """
@@ -22,11 +23,13 @@ import shutil
 import stat
 import tempfile
 import threading
+import time
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from ...errors import LeanreadError
+from ...files.fileversion import told_apart
 from ...files.sniff import binary_kind
 from ...files.textfile import TextFile, decode
 from ..common import ToolContext
@@ -73,34 +76,41 @@ class Mirror:
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._folder = _Private("leanread-decoded-")
-        self._kept: OrderedDict[tuple[object, ...], str | None] = OrderedDict()
+        self._kept: OrderedDict[tuple[object, ...], tuple[str | None, bool]] = OrderedDict()
 
     def holds(self, path: str) -> bool:
         """Whether ``path`` is in the folder of the copies."""
         return self._folder.holds(path)
 
     def lookup(self, key: tuple[object, ...]) -> tuple[bool, str | None]:
-        """``(known, copy)``: whether this version was judged, and its copy (None: needs none)."""
+        """``(known, copy)``: whether this version was judged (and trusted), and its copy (None:
+        needs none)."""
         with self._lock:
-            if key not in self._kept:
+            copy, trusted = self._kept.get(key, (None, False))
+            if not trusted:
                 return False, None
             self._kept.move_to_end(key)
-            return True, self._kept[key]
+            return True, copy
 
-    def keep(self, key: tuple[object, ...], text_file: TextFile | None) -> str | None:
+    def keep(self, key: tuple[object, ...], text_file: TextFile | None, trusted: bool = True) -> str | None:
         """Remember the verdict on this version, writing the decoded copy of ``text_file`` (its
-        lines as ``read`` shows them, each ended by LF) when it needs one; returns the copy's path."""
+        lines as ``read`` shows them, each ended by LF) when it needs one; returns the copy's path.
+        ``trusted`` False: the version may not tell a later change (``fileversion.told_apart``), so
+        ``lookup`` does not give it (its copy is kept, to be written over or dropped in turn)."""
         copy = None
         if text_file is not None and needs_decoding(text_file):
             name = hashlib.sha256(repr(key).encode("utf-8", "surrogatepass")).hexdigest()
             copy = os.path.join(self._folder.path(), name)
             text = "".join(line + "\n" for line in text_file.lines)
-            with open(copy, "wb") as handle:
+            part = f"{copy}.{threading.get_ident()}"  # renamed over: a search reading it sees it whole
+            with open(part, "wb") as handle:
                 handle.write(text.encode("utf-8", "surrogatepass"))
+            os.replace(part, copy)
         with self._lock:
-            self._kept[key] = copy
+            self._kept[key] = (copy, trusted)
+            self._kept.move_to_end(key)
             while len(self._kept) > KEPT:
-                _, dropped = self._kept.popitem(last=False)
+                _, (dropped, _) = self._kept.popitem(last=False)
                 if dropped is not None:
                     with contextlib.suppress(OSError):
                         os.unlink(dropped)
@@ -132,37 +142,49 @@ def judge(
         True when the file needs no decoding (or is gone); False when it does, is too big to
         decode whole, or was not judged (denied).
     """
+    since = time.time_ns()
     try:
         st = os.lstat(path)
     except OSError:
         return True
     if not stat.S_ISREG(st.st_mode):
         return True
-    key = (path, st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino, st.st_dev)
-    known, copy = MIRROR.lookup(key)
+    known, copy = MIRROR.lookup(_key(path, st))
     if not known:
         if denied is not None and denied(path):
             return False
+        trusted = told_apart(st, since)
         if st.st_size > ctx.limits.index_bytes:
-            _first_judgement(ctx, path, key, st.st_size, decoded, head_first)
+            _first_judgement(ctx, path, st, trusted, decoded, head_first)
             return False
-        copy = _first_judgement(ctx, path, key, st.st_size, decoded, head_first)
+        copy = _first_judgement(ctx, path, st, trusted, decoded, head_first)
     if copy is not None:
         decoded.copies[path] = copy
         return False
     return True
 
 
+def _key(path: str, st: os.stat_result) -> tuple[object, ...]:
+    """A version of the file at ``path``: its path, size, mtime, ctime, inode and device."""
+    return (path, st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino, st.st_dev)
+
+
 def _first_judgement(
-    ctx: ToolContext, path: str, key: tuple[object, ...], size: int, decoded: Decoded, head_first: bool
+    ctx: ToolContext, path: str, st: os.stat_result, trusted: bool, decoded: Decoded, head_first: bool
 ) -> str | None:
+    """Judge the version ``st`` of the file (``trusted``: as ``Mirror.keep`` takes it); opened
+    non-blocking, never through a link, so a FIFO swapped in since the stat does not block."""
+    key = _key(path, st)
     try:
-        with open(path, "rb") as handle:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | _NOFOLLOW | _CLOEXEC)
+        with os.fdopen(fd, "rb") as handle:
+            if not stat.S_ISREG(os.fstat(fd).st_mode):
+                return None
             head = handle.read(ctx.limits.sniff_bytes)
             if head_first and not head.startswith(_BOMS) and binary_kind(head) is not None:
-                return MIRROR.keep(key, None)  # as decode: a byte-order mark decides before the sniff
-            if size > ctx.limits.index_bytes:
-                _too_big(ctx, path, head, size, decoded)
+                return MIRROR.keep(key, None, trusted)  # as decode: a byte-order mark decides before the sniff
+            if st.st_size > ctx.limits.index_bytes:
+                _too_big(ctx, path, head, st.st_size, decoded)
                 return None
             data = head + handle.read()
     except OSError:
@@ -171,7 +193,11 @@ def _first_judgement(
         text_file: TextFile | None = decode(data, path, ctx.limits.sniff_bytes)
     except LeanreadError:
         text_file = None
-    return MIRROR.keep(key, text_file)
+    return MIRROR.keep(key, text_file, trusted)
+
+
+_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
+_CLOEXEC = getattr(os, "O_CLOEXEC", 0)
 
 
 def _too_big(ctx: ToolContext, path: str, head: bytes, size: int, decoded: Decoded) -> None:
@@ -197,5 +223,3 @@ TREES = _Private("leanread-trees-")
 def private(path: str) -> bool:
     """Whether ``path`` is one of leanread's decoded copies or trees of links."""
     return MIRROR.holds(path) or TREES.holds(path)
-
-

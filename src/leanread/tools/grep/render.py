@@ -12,7 +12,7 @@ from ...errors import InvalidArgument
 from ...files.textfile import shown
 from ...result import ToolResult
 from ...tokens import count_tokens
-from ...view.frame import Own, frame_like, framed
+from ...view.frame import Own, plain_or_framed
 from ...view.render import byte_size
 from ..common import ToolContext, replaces_nothing
 from .assemble import Focused, Shown, assemble
@@ -95,9 +95,13 @@ def metadata_of(
     return metadata
 
 
-def no_matches(where: str, no_ignore: bool = False) -> str:
-    """The line of a search that found nothing in ``where``; ``no_ignore``: ignored files were searched."""
+def no_matches(where: str, no_ignore: bool = False, named: bool = False) -> str:
+    """The line of a search that found nothing in ``where``; ``no_ignore``: ignored files were
+    searched; ``named``: ``where`` is a file, searched even when ignored or binary (a deny-listed
+    one is refused before), so no reason of a folder's search applies."""
     place = "the workspace" if where == "." else shown(where)
+    if named:
+        return f"(No matches in {place}.)"
     if no_ignore:
         return f"(No matches in {place}; binary and deny-listed files are not searched.)"
     return f"(No matches in {place}; gitignored, binary and deny-listed files are not searched.)"
@@ -124,11 +128,9 @@ def grep_text(where: str, body: Sequence[str], notes: Sequence[str]) -> str:
     """A grep result's text: the rows, then a blank line and the notes (empty ones left out).
     When a row could pass for leanread's frame (a repository's file named ``</content>`` or
     ``<system-reminder>…``; match rows start with their line number, so only names can), the
-    result is sealed like a read (``frame.framed``), so no file can pose as the tool."""
-    tail = [note for note in notes if note]
-    if any(frame_like(row) for row in body if not isinstance(row, Own)):
-        return framed(shown(where), "grep", [*body, *([""] if body and tail else []), *(Own(n) for n in tail)])
-    return "\n".join([*body, "", *tail] if body and tail else [*body, *tail])
+    result is sealed like a read (``frame.plain_or_framed``), so no file can pose as the tool."""
+    tail = [Own(note) for note in notes if note]
+    return plain_or_framed(shown(where), "grep", [*body, "", *tail] if body and tail else [*body, *tail])
 
 
 def page_text(shown_files: Sequence[Shown], where: str, notes: Sequence[str], summary: str) -> str:

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 from ...errors import InvalidArgument
 from ...view.counts import plural as plural
+from ...view.rows import LINE_CHARS
 
 NAME = "grep"
 
@@ -18,12 +19,6 @@ FOOTER_BYTES = 160
 #: With a focus question and no ``max_results``, matches judged at once when they pass one page
 #: (the pruned page must still fit ``max_bytes``, else the first page is pruned on its own).
 FOCUS_MATCHES = 2000
-#: Characters of a line shown whole; a longer matching line shows a window around the match,
-#: a longer context line its start, cut with ``CUT_MARKER``.
-LINE_CHARS = 400
-#: Characters of the window of a long matching line, of which ``WINDOW_LEAD`` come before the match.
-WINDOW_CHARS = 240
-WINDOW_LEAD = 80
 #: Characters a pattern may have. ripgrep's search time grows with the pattern's length times the
 #: text's (a 16 KiB run of one letter takes 1.4 s over three 128 KiB lines of it, a 64 KiB one 74 s);
 #: patterns models write are a few hundred characters, a long alternation of names a few thousand.
@@ -37,6 +32,7 @@ FACTS: dict[str, object] = {
     "line_chars": LINE_CHARS,
     "read_context": READ_CONTEXT,
 }
+
 
 @dataclass(frozen=True)
 class GrepRequest:

@@ -72,7 +72,8 @@ def search(
     """Every file with a match below ``target`` (below every workspace root with
     ``every_root``); files ripgrep only counted (the search passed its budget) have ``block`` None;
     files ``read`` decodes otherwise than ripgrep reads their bytes are searched decoded
-    (``decoded``): in the same ripgrep run when the root's census is kept, else after it."""
+    (``decoded``): in the same ripgrep run when the roots' last census flagged them, else after
+    it (each census is brought up to date beside the search)."""
     cwd = target.real if target.is_dir else os.path.dirname(target.real)
     paths = list(ctx.workspace.roots) if every_root else [target.real]
     roots = paths if every_root else [ctx.workspace.root_of(target.real) or target.real]
@@ -82,7 +83,7 @@ def search(
     logged = options.glob is None and options.file_type is None
     log: bytearray | None = bytearray() if logged else None
     sniff = ctx.limits.sniff_bytes
-    started = Started(ctx, target, roots, options)
+    started = Started(ctx, target, paths, roots, options)
     with places(ctx, started.upfront or Decoded(), options, paths, tree_ok=False) as upfront:
 
         def once(how: RgOptions) -> list[FileHits]:
@@ -99,10 +100,12 @@ def search(
                 if log is not None:
                     log.clear()
                 found = count_files(pattern, where, how, cwd=cwd, binary=binary, sniff_bytes=sniff, log=log)
-            raw, transcoded = upfront.adopt(found)
+            raw, upfront_hits = upfront.adopt(found)
             decoded = started.result(raw, cwd)
             if not decoded.copies:
                 return raw
+            # a copy searched upfront stands only if the census, now up to date, holds it still
+            transcoded = [f for f in upfront_hits if decoded.copies.get(f.path) == f.searched]
             # ripgrep prints the paths below the absolute ones it was given as absolute paths
             kept = [f for f in raw if f.path not in decoded.copies]
             for f in raw:

@@ -83,10 +83,8 @@ def _files_there(ctx: ToolContext, paths: Sequence[str], cwd: str, options: RgOp
     return found
 
 
-def nothing_found(
-    ctx: ToolContext, target: Resolved, options: RgOptions, every_root: bool, glob: str | None
-) -> str | None:
-    """The line for a search that found nothing, or None for the usual one.
+def nothing_found(ctx: ToolContext, target: Resolved, options: RgOptions, every_root: bool, glob: str | None) -> str:
+    """The line for a search that found nothing.
 
     Args:
         target: the file or folder searched.
@@ -96,15 +94,15 @@ def nothing_found(
 
     Returns:
         ``(No file in the workspace matches glob '*.rs'; there are *.rst (2 files), *.py (9 files).)``
-        when the glob or type selects no file; ``no_matches(…, no_ignore=True)`` when ignored files
-        were searched; else None.
+        when the glob or type selects no file; else ``no_matches`` (a file: no reason given).
     """
+    named = not target.is_dir
     if options.glob is None and options.file_type is None:
-        return no_matches(target.display, True) if options.no_ignore else None
+        return no_matches(target.display, options.no_ignore, named)
     paths = list(ctx.workspace.roots) if every_root else [target.real]
     cwd = target.real if target.is_dir else os.path.dirname(target.real)
     if has_files(paths, options, cwd=cwd):
-        return no_matches(target.display, options.no_ignore)
+        return no_matches(target.display, options.no_ignore, named)
     place = "the workspace" if target.display == "." else shown(target.display)
     if options.file_type is not None:
         globs = type_globs(options.file_type, options)

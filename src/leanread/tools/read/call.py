@@ -23,6 +23,7 @@ from ..spec import Arguments
 from ..symbols import read_symbol
 from .pipeline import run
 from .request import ReadRequest
+from .shared import file_tokens
 
 
 def read_call(ctx: ToolContext, args: Arguments, call_id: str) -> ToolResult:
@@ -52,10 +53,12 @@ def _path_read(ctx: ToolContext, args: Arguments, call_id: str) -> ToolResult:
         )
     path, offset, char_offset = args["path"], args["offset"], args["char_offset"]
     mode, symbol = args["mode"], args["symbol"]
-    if path is None and symbol is not None:  # the whole workspace's definitions
-        return read_symbol(ctx, symbol, call_id, partial(_symbol_read, ctx, args, call_id))
-    if path is not None and symbol is not None and (folder := ctx.workspace.resolve(path)).is_dir:
-        return read_symbol(ctx, symbol, call_id, partial(_symbol_read, ctx, args, call_id), folder.real)
+    if symbol is not None:
+        read, whole = partial(_symbol_read, ctx, args, call_id), partial(file_tokens, ctx)
+        if path is None:  # the whole workspace's definitions
+            return read_symbol(ctx, symbol, call_id, read, whole)
+        if (folder := ctx.workspace.resolve(path)).is_dir:  # that folder's
+            return read_symbol(ctx, symbol, call_id, read, whole, folder.real)
     target = path or ctx.ledger.last_path(ctx.session_id)
     if target is None:
         raise InvalidArgument("path is required: no file has been read in this session yet.")
@@ -75,9 +78,10 @@ def _path_read(ctx: ToolContext, args: Arguments, call_id: str) -> ToolResult:
 
 def _symbol_read(ctx: ToolContext, args: Arguments, call_id: str, found: str, first: int, count: int) -> ToolResult:
     """The read of one definition the workspace's symbol index found: ``count`` lines of ``found``
-    from line ``first``."""
+    from line ``first``; its ``full_tokens`` are the whole file's (``ReadRequest.plain_whole``)."""
     shown = args["fresh"] or _must_show(ctx, found, call_id)
-    return run(ctx, ReadRequest(found, first, count, args["format"], shown, focus=args["focus"]), call_id)
+    request = ReadRequest(found, first, count, args["format"], shown, focus=args["focus"], plain_whole=True)
+    return run(ctx, request, call_id)
 
 
 def _match_read(ctx: ToolContext, args: Arguments, call_id: str) -> ToolResult:

@@ -1,4 +1,5 @@
-"""The reader of directories: the sorted entries, folders ending with ``/``, as one window."""
+"""The reader of directories: the sorted entries, folders ending with ``/``, FIFOs, sockets and
+devices saying what they are, as one window."""
 
 from __future__ import annotations
 
@@ -6,6 +7,7 @@ import os
 
 from ...errors import InvalidArgument, PathError
 from ...files.names import show_path
+from ...files.workspace import unopened
 from ...result import ToolResult
 from ...tokens import count_tokens
 from ...view.render import render_window, select_window
@@ -15,13 +17,26 @@ from .shared import window_metadata
 
 
 def _entry_name(entry: os.DirEntry[str]) -> str:
-    """The listed name: folders end with ``/``; a link that cannot be followed (a loop, a
-    missing target) is listed as it is; the name is escaped as every path is (``names.show_path``)."""
+    """The listed name: folders end with ``/``; a FIFO, socket or device says what it is and that
+    read does not open it (``pipe (a FIFO (named pipe); read does not open it)``, as ``ls`` shows
+    it; never opened); a link that cannot be followed (a loop, a missing target) is listed as it
+    is; the name is escaped as every path is (``names.show_path``)."""
     try:
         is_dir = entry.is_dir()
     except OSError:
         is_dir = False
-    return show_path(entry.name) + ("/" if is_dir else "")
+    return show_path(entry.name) + ("/" if is_dir else _unopened(entry))
+
+
+def _unopened(entry: os.DirEntry[str]) -> str:
+    """What follows the name of an entry that is no folder: its mark when it is a FIFO, socket or
+    device itself (``workspace.unopened``; a link is listed as it is), else nothing."""
+    try:
+        if entry.is_symlink() or entry.is_file(follow_symlinks=False):
+            return ""
+        return unopened(entry.stat(follow_symlinks=False).st_mode) or ""
+    except OSError:
+        return ""
 
 
 def read(job: Job) -> ToolResult:

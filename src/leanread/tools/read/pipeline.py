@@ -50,8 +50,32 @@ def run(ctx: ToolContext, request: ReadRequest, call_id: str) -> ToolResult:
     job = Job(ctx, request, resolved, fmt, call_id, kind)
     answer = READERS.get(kind, document.read)(job)
     if answer is None:  # read as the text it is
-        answer = text.read(job)
-    return answer if isinstance(answer, ToolResult) else serve(job, answer)
+        answer, kind = text.read(job), "text"
+    result = answer if isinstance(answer, ToolResult) else serve(job, answer)
+    return result if request.mode != "outline" or kind == "text" else with_no_outline_note(result)
+
+
+#: What a read with ``mode="outline"`` of something that has no outline is read as instead (a
+#: stub when the model has it), by its ``type``; any other type is a document, read as its text.
+READ_AS = {
+    "directory": "its entries; read any part with offset and limit",
+    "image": "the image",
+    "notebook": 'its cells; read any part with offset and limit, or its JSON with mode="full"',
+}
+DOCUMENT_READ_AS = "its text; read any part with offset and limit"
+
+
+def with_no_outline_note(result: ToolResult) -> ToolResult:
+    """``result`` (a read with ``mode="outline"`` of a document, notebook, image or directory)
+    with one line after it saying that it has no outline and what it was read as instead:
+    ``(This PDF document has no outline (mode="outline" is for text files), so it is read as its
+    text; read any part with offset and limit.)``; its ``tokens`` grow by the note's."""
+    kind = str(result.metadata.get("type", ""))
+    name, read_as = document_registry.NAMES.get(kind, kind), READ_AS.get(kind, DOCUMENT_READ_AS)
+    note = f'(This {name} has no outline (mode="outline" is for text files), so it is read as {read_as}.)'
+    shown = f"{result.text}\n{note}"
+    tokens = int(result.metadata.get("tokens", 0)) + count_tokens(shown) - count_tokens(result.text)  # images' kept
+    return replace(result, text=shown, metadata=dict(result.metadata, tokens=tokens))
 
 
 def kind_of(ctx: ToolContext, resolved: Resolved) -> str:

@@ -21,7 +21,7 @@ PARAMETERS: dict[str, str] = {
     "format": "tab, colon, catn: with line numbers; visible: with tabs and line ends shown.",
     "fresh": "true: the text even of lines you already have.",
     "char_offset": "The rest of line offset, from this 1-based character on.",
-    "mode": "full: the text even of a big file (a notebook's JSON); outline: any file's outline.",
+    "mode": "full: the text even of a big file (a notebook's JSON); outline: a text file's outline.",
     "symbol": 'A definition by name ("QuerySet.filter"); without path: found in the workspace.',
     "focus": "A question: only the lines relevant to it are shown.",
     "match_id": "A grep match id (m4, from the result's metadata): the lines around that match, instead of path "
@@ -47,6 +47,9 @@ class ReadRequest:
     focus: str | None = None
     #: A line the answer shows as text even when the model has it (a ``match_id`` read's match).
     anchor: int | None = None
+    #: The window is one definition the workspace's symbol index found (``read(symbol=…)``
+    #: without a path): its plain full read is the whole file's, as with ``symbol=`` and a path.
+    plain_whole: bool = False
 
     @property
     def whole_file(self) -> bool:

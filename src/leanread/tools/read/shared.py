@@ -12,7 +12,7 @@ from typing import Any
 from ... import documents
 from ...documents import registry as document_registry
 from ...errors import NotText
-from ...files.textfile import TextFile
+from ...files.textfile import TextFile, load_text
 from ...files.workspace import Resolved, read_regular_file
 from ...ledger.knowledge import Knowledge
 from ...memo import LRU
@@ -20,7 +20,7 @@ from ...result import ToolResult
 from ...tokens import count_tokens
 from ...view.formats import Format
 from ...view.render import Window, file_facts, render_body, render_window, select_window
-from ..common import ToolContext
+from ..common import ToolContext, new_instructions
 from ..instructions import Instruction, reminder
 from .request import Job, ReadRequest
 
@@ -106,16 +106,33 @@ def plain_tokens(
     the ``plain`` format, within the same caps (``max_lines``, ``max_bytes``, the line cut), as
     ``<type>kind</type>``, without stubs, markers, diffs, outlines or focus, and without the
     instruction files (``with_instructions`` adds those to both counts)."""
+    key = (view.display, text_file.content_hash, facts_of(text_file), first, limit, ctx.limits, kind)
+    return _PLAIN_TOKENS.get_or_make(key, lambda: count_tokens(_plain_text(ctx, view, text_file, first, limit, kind)))
+
+
+def _plain_text(ctx: ToolContext, view: Resolved, text_file: TextFile, first: int, limit: int | None, kind: str) -> str:
+    """The text ``plain_tokens`` counts."""
+    window = select_window(text_file.lines, first, limit or ctx.limits.max_lines, ctx.limits, "plain")
     facts = facts_of(text_file)
-    key = (view.display, text_file.content_hash, facts, first, limit, ctx.limits, kind)
+    text = render_window(view.display, window, "plain", ctx.limits, final_newline=text_file.final_newline, facts=facts)
+    return retyped(text, kind)
 
-    def count() -> int:
-        window = select_window(text_file.lines, first, limit or ctx.limits.max_lines, ctx.limits, "plain")
-        final_newline = text_file.final_newline
-        text = render_window(view.display, window, "plain", ctx.limits, final_newline=final_newline, facts=facts)
-        return count_tokens(retyped(text, kind))
 
-    return _PLAIN_TOKENS.get_or_make(key, count)
+def file_tokens(ctx: ToolContext, path: str) -> int:
+    """o200k_base tokens of the plain full read of the text file ``path`` (relative to the first
+    root, or absolute) in this session: its first window as ``plain_tokens`` counts it, and the
+    instruction files the read would attach (``with_instructions``) after it.
+
+    Raises:
+        LeanreadError: as ``Workspace.resolve`` and ``load_text`` (a path outside the workspace or
+            denied, a file gone, binary or undecodable content).
+    """
+    resolved = ctx.workspace.resolve(path)
+    text_file = load_text(resolved, ctx.limits, 1, ctx.limits.max_lines)
+    instructions = new_instructions(ctx, resolved)
+    if not instructions:
+        return plain_tokens(ctx, resolved, text_file, 1, None)
+    return count_tokens(_plain_text(ctx, resolved, text_file, 1, None, "file") + "\n" + reminder(instructions))
 
 
 def facts_of(text_file: TextFile) -> str | None:

@@ -50,7 +50,8 @@ def _wanted(job: Job) -> _Wanted:
         and mode in ("auto", "full")
         and resolved.size <= pruning.MAX_CHARS
     )
-    whole = request.symbol is not None or focus_whole or (wants_map and resolved.size <= ctx.limits.index_bytes)
+    by_name = request.symbol is not None or request.plain_whole  # its plain full read is the whole file's
+    whole = by_name or focus_whole or (wants_map and resolved.size <= ctx.limits.index_bytes)
     limit = 1 if slice_wanted else request.limit or ctx.limits.max_lines
     return _Wanted(slice_wanted, limit, mode, wants_map, focus_whole, whole)
 
@@ -96,8 +97,9 @@ def _answer(opened: Opened, wanted: _Wanted) -> ToolResult | Lines:
         return outline_result("outline")
     problem = mapped.made.problem if mapped is not None else None
     plain_request = None
+    if request.symbol is not None or request.plain_whole:  # the whole file, as without symbol=
+        plain_request = replace(request, symbol=None, offset=None, limit=None, plain_whole=False)
     if request.symbol is not None:
-        plain_request = replace(request, symbol=None, offset=None, limit=None)  # the whole file, as without symbol=
         found, problem = outline.definition(opened, request.symbol)
         request = replace(request, offset=found.first, limit=found.last - found.first + 1)
 
