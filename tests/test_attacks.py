@@ -206,11 +206,12 @@ def test_read_refuses_the_file_swapped_for_a_link_or_another_file(tree: tuple[Pa
     root, outside = tree
     ws = Workspace([root])
     resolved = ws.resolve("a.txt")
+    os.link(root / "a.txt", root / "held.txt")  # the checked file lives on: its inode number is not reused
     (root / "a.txt").unlink()
     (root / "a.txt").symlink_to(outside / "secret.txt")
     with pytest.raises(PathChanged):
         read_regular_file(resolved)
-    (root / "a.txt").rename(root / "kept.txt")  # kept, so its inode number cannot be reused at once
+    (root / "a.txt").unlink()
     (root / "a.txt").write_text("another file\n")
     with pytest.raises(PathChanged):
         read_regular_file(resolved)

@@ -7,13 +7,15 @@ whole-text checks against the line-by-line ones."""
 from __future__ import annotations
 
 from dataclasses import replace
+from unittest.mock import patch
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from leanread.config.settings import Limits
-from leanread.ledger.knowledge import KnownLine, fold_seen
-from leanread.ledger.store import ViewRecord
+from leanread.ledger import knowledge
+from leanread.ledger.knowledge import KnownLine, fold_seen, know
+from leanread.ledger.store import CARRY, ViewRecord
 from leanread.view.frame import Own, any_hidden, frame_like, hidden_notice, needs_seal
 from leanread.view.render import Window, cut_line, select_window
 
@@ -134,3 +136,49 @@ def test_the_whole_text_checks_equal_the_line_by_line_ones(rows: list[tuple[str,
     assert needs_seal(lines, diff=diff) == per_line
     texts = [text for text, _ in rows]
     assert any_hidden(texts) == (hidden_notice(enumerate(texts, 1)) is not None)
+
+
+LINES = [f"line {n}" for n in range(1, TOTAL + 1)]
+OLD = "\n".join(f"old {n}" for n in range(1, TOTAL + 1))
+
+
+@st.composite
+def histories(draw: st.DrawFn) -> list[ViewRecord]:
+    """A file's records, oldest first: two versions, every kind, some hidden, whole reads among them."""
+    out: list[ViewRecord] = []
+    for seq in range(1, draw(st.integers(1, 10)) + 1):
+        if draw(st.booleans()):
+            ranges: tuple[tuple[int, int], ...] = ((1, TOTAL),)
+        else:
+            cuts = sorted(draw(st.sets(st.integers(1, TOTAL), min_size=2, max_size=6)))
+            ranges = tuple((a, b) for a, b in zip(cuts[::2], cuts[1::2], strict=False))
+        kind = draw(st.sampled_from(["read", "read", "edit", "grep", "outline", CARRY]))
+        moved = kind == CARRY and draw(st.booleans())
+        origins = tuple(draw(st.integers(1, TOTAL)) for _ in ranges) if moved else ()
+        version = draw(st.sampled_from(["now", "old"]))
+        visible = draw(st.integers(0, 4)) > 0
+        call = f"r{draw(st.integers(1, seq))}" if kind == CARRY else f"r{seq}"
+        out.append(ViewRecord(call, "/f", version, ranges, 1, 1, kind, (), visible, seq, origins))
+    return out
+
+
+@settings(max_examples=400, deadline=None)
+@given(histories())
+def test_knowledge_stops_at_a_whole_text_read_as_the_whole_history_gives(history: list[ViewRecord]) -> None:
+    """``know`` walks a version's records only back to the newest text record of all its lines
+    (a file read whole a thousand times costs one record); what it gives equals the walk of the
+    whole history."""
+
+    def versions(digest: str) -> str | None:
+        return OLD if digest == "old" else None
+
+    fast = know(history, "now", LINES, versions)
+    with patch.object(knowledge, "_whole_text", lambda rec, total: False):  # the walk of every record
+        whole = know(history, "now", LINES, versions)
+    assert fast.as_text() == whole.as_text()
+    assert (fast.lines, fast.seen, fast.seen_hash, fast.changed_since) == (
+        whole.lines,
+        whole.seen,
+        whole.seen_hash,
+        whole.changed_since,
+    )

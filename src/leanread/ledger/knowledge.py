@@ -107,11 +107,12 @@ def ranges_of(numbers: Iterable[int]) -> tuple[LineRange, ...]:
     return tuple(out)
 
 
-def _latest_group(records: Sequence[ViewRecord]) -> list[ViewRecord]:
+def _latest_group(records: Sequence[ViewRecord], total: int | None) -> list[ViewRecord]:
     """Visible records of the newest visible version, newest first, up to the first visible
-    record of another version. ``records`` are oldest first (``LedgerStore.views_of``), so only
-    the newest end is walked: a file read a thousand times costs its latest version's records,
-    not a sort of all of them on every call."""
+    record of another version, or up to a text record of all ``total`` lines of it (the
+    version's line count, when known): nothing older can change what the model has of it. So a
+    file read whole a thousand times costs one record, not a thousand, on every call.
+    ``records`` are oldest first (``LedgerStore.views_of``)."""
     group: list[ViewRecord] = []
     for rec in reversed(records):
         if not rec.visible:
@@ -119,13 +120,31 @@ def _latest_group(records: Sequence[ViewRecord]) -> list[ViewRecord]:
         if group and rec.content_hash != group[0].content_hash:
             break
         group.append(rec)
+        if total is not None and _whole_text(rec, total):
+            break
     return group
+
+
+def _whole_text(rec: ViewRecord, total: int) -> bool:
+    """Whether ``rec`` shows every line ``1..total`` as text under its own numbers."""
+    return (
+        rec.kind not in _NOT_TEXT
+        and len(rec.ranges) == 1
+        and rec.ranges[0][0] <= 1
+        and rec.ranges[0][1] >= total
+        and _plain(rec)
+    )
+
+
+def _newest_visible(records: Sequence[ViewRecord]) -> ViewRecord | None:
+    """The newest visible record (``records`` oldest first), or None."""
+    return next((rec for rec in reversed(records) if rec.visible), None)
 
 
 def latest_hash(records: Sequence[ViewRecord]) -> str | None:
     """Content hash of the version the model saw last (its newest visible record), or None."""
-    group = _latest_group(records)
-    return group[0].content_hash if group else None
+    newest = _newest_visible(records)
+    return newest.content_hash if newest is not None else None
 
 
 def line_opcodes(old: Sequence[str], new: Sequence[str]) -> list[Opcode]:
@@ -211,21 +230,26 @@ def know(
     """The model's ``Knowledge`` of the version ``current_hash`` whose lines are ``current_lines``
     (None when the file is too big to hold whole: then a changed file counts as unseen), with
     its ``as_text`` part when some of the lines come from index rows."""
-    group = _latest_group(records)
-    if not group:
+    newest = _newest_visible(records)
+    if newest is None:
         return Knowledge({}, None, None, {})
-    seen_hash = group[0].content_hash
-    changed_since = None
+    seen_hash = newest.content_hash
     old_lines: list[str] | None = None
     if seen_hash != current_hash:
-        changed_since = next((r.call_id for r in group if r.ranges), group[0].call_id)
         old_text = get_version(seen_hash)
         old_lines = None if old_text is None else old_text.split("\n")
-    held = current_lines if changed_since is None else old_lines  # the lines of the version seen
+    held = current_lines if seen_hash == current_hash else old_lines  # the lines of the version seen
     total = None if held is None else len(held)
+    group = _latest_group(records, total)
+    changed_since = None
+    if seen_hash != current_hash:
+        changed_since = next((r.call_id for r in group if r.ranges), group[0].call_id)
     seen = fold_seen(group, total)
     whole = _mapped(seen, seen_hash, changed_since, current_lines, old_lines)
-    index_calls = {r.call_id for r in records if r.kind in INDEX_KINDS}
+    # A call's records are made together, so the group holds them, but a carry record stands for an
+    # older call whose own records may lie before it.
+    calls_of = records if any(r.kind == CARRY for r in group) else group
+    index_calls = {r.call_id for r in calls_of if r.kind in INDEX_KINDS}
     if not any(r.call_id in index_calls for r in group):
         return whole
     # a call's own text records count (an outline's head); what is carried from it stays index rows
