@@ -30,3 +30,14 @@ def test_growth_probes_each_mark_of_one_session(tmp_path: Path) -> None:
     assert sorted(marks) == [10, 40]
     assert all(0 < seconds < 5 for seconds in marks.values())
     assert ledger.new_call_id("g") == "r43"  # calls 1-9 and 13-39 fill, 10-12 and 40-42 probe
+
+
+def test_rereads_fill_the_session_with_the_probe_itself(tmp_path: Path) -> None:
+    for k in range(2):
+        (tmp_path / f"m{k}.py").write_text("".join(f"x{i} = {i}\n" for i in range(300)))
+    ledger = MemoryLedger()
+    marks = grow(ledger, tmp_path, "m0.py", marks=(10, 40), probes=3, session_id="g", rereads=True)
+    assert sorted(marks) == [10, 40]
+    assert ledger.new_call_id("g") == "r43"
+    views = ledger.views_of("g", str((tmp_path / "m0.py").resolve()))
+    assert len(views) == 42 and not ledger.views_of("g", str((tmp_path / "m1.py").resolve()))

@@ -40,16 +40,21 @@ def grow(
     marks: tuple[int, ...] = MARKS,
     probes: int = 15,
     session_id: str | None = None,
+    rereads: bool = False,
 ) -> dict[int, float]:
     """Mark → p50 seconds of the ``probes`` probe reads around that call of one session on
-    ``ledger`` (named ``session_id``, default a new one)."""
+    ``ledger`` (named ``session_id``, default a new one); ``rereads``: every other call is the
+    probe too (one file read whole again and again) instead of the mixed filler."""
     files = sorted(str(p.relative_to(root)) for p in root.rglob("*.py"))
     session = Session([root], ledger=ledger, id=session_id or f"grow-{uuid.uuid4().hex[:8]}")
     out: dict[int, float] = {}
     calls = 0
     for mark in marks:
         while calls < mark - probes // 2:
-            _filler(session, files, calls)
+            if rereads:
+                session.read(probe, fresh=True, mode="full")
+            else:
+                _filler(session, files, calls)
             calls += 1
         times = []
         for _ in range(probes):

@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import json
 import shlex
-import sys
 from collections.abc import Sequence
 
 from ..errors import InvalidArgument
+from ..process import python_module
 
 #: The clients ``render`` knows, in the order the help lists them.
 CLIENTS = ("claude-code", "opencode", "codex", "gemini", "cursor", "vscode")
@@ -36,10 +36,9 @@ GEMINI_TOOLS = (
 
 
 def server_command(roots: Sequence[str], python: str | None = None) -> list[str]:
-    """``[python, -P, -m, leanread, serve, --root, R, …]`` with absolute paths. ``-P``: a client
-    starts the server in the project's folder, and ``-m`` alone would put that folder first on the
-    import path, so a repository's ``email/`` or ``typer/`` would be imported in place of the real one."""
-    command = [python or sys.executable, "-P", "-m", "leanread", "serve"]
+    """``[python, -P, -m, leanread, serve, --root, R, …]`` with absolute paths (``-P``:
+    ``process.python_module``)."""
+    command = python_module("leanread", "serve", python=python)
     for root in roots:
         command += ["--root", root]
     return command
@@ -47,7 +46,7 @@ def server_command(roots: Sequence[str], python: str | None = None) -> list[str]
 
 def hook_command(roots: Sequence[str], python: str | None = None) -> str:
     """The shell command a compaction hook runs (as one string, quoted for ``sh``)."""
-    parts = [python or sys.executable, "-P", "-m", "leanread", "context", "compact", "--hook"]
+    parts = python_module("leanread", "context", "compact", "--hook", python=python)
     for root in roots:
         parts += ["--root", root]
     return shlex.join(parts)
@@ -55,7 +54,7 @@ def hook_command(roots: Sequence[str], python: str | None = None) -> str:
 
 def bash_hook_command(roots: Sequence[str], python: str | None = None) -> str:
     """The shell command of Claude Code's ``PreToolUse`` hook on Bash (``shell.hook``)."""
-    parts = [python or sys.executable, "-P", "-m", "leanread.shell.hook"]
+    parts = python_module("leanread.shell.hook", python=python)
     for root in roots:
         parts += ["--root", root]
     return shlex.join(parts)

@@ -21,6 +21,7 @@ import shlex
 import sys
 from typing import Any
 
+from ..process import python_module
 from .asks import GrepAsk
 from .recognise import Recognised, recognise
 
@@ -80,7 +81,7 @@ def _within(found: Recognised, cwd: str, roots: list[str]) -> bool:
 def leanread_command() -> list[str]:
     """The ``leanread`` script beside this interpreter, else ``python -m leanread.warm.client``."""
     script = os.path.join(os.path.dirname(sys.executable), "leanread")
-    return [script] if os.access(script, os.X_OK) else [sys.executable, "-P", "-m", "leanread.warm.client"]
+    return [script] if os.access(script, os.X_OK) else python_module("leanread.warm.client")
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -23,7 +23,7 @@ import sys
 import time
 import zlib
 
-from ..process import exec_program  # os only
+from ..process import exec_program, python_module  # os and sys only
 
 #: Seconds the client waits for a server it started to listen.
 START_SECONDS = 20.0
@@ -160,7 +160,7 @@ def _start(path: str) -> None:
     import subprocess
 
     subprocess.Popen(
-        [sys.executable, "-P", "-m", "leanread.warm.server", path],
+        python_module("leanread.warm.server", path),
         stdin=subprocess.DEVNULL,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
