@@ -28,7 +28,7 @@ from ..session import Session
 from ..tokens import count_tokens
 from .ops import FILE_CHANGES, Replayer, inside, read_window
 from .sources import release_source
-from .traces import Trace, load_trace
+from .traces import Trace, find_traces_dir, load_trace
 
 DEFAULT_TRACE = "pytest-dev__pytest-7571__openhands-claude-3.5-sonnet.jsonl"
 
@@ -87,17 +87,6 @@ class Replay:
     @property
     def baseline_total(self) -> int:
         return sum(r.baseline for r in self.rows)
-
-
-def find_traces_dir(given: Path | None) -> Path:
-    """``given``, else ``../shared/traces`` from the current directory or from the checkout."""
-    if given is not None:
-        return given
-    checkout = Path(__file__).resolve().parents[3]
-    for candidate in (Path.cwd() / "../shared/traces", checkout / "../shared/traces"):
-        if candidate.is_dir():
-            return candidate.resolve()
-    raise LeanreadError("No traces folder found; pass --traces DIR (see shared/traces/README.md).")
 
 
 def _window_label(offset: int | None, limit: int | None) -> str:

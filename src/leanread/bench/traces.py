@@ -7,6 +7,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ..errors import LeanreadError
+
 
 @dataclass(frozen=True)
 class Trace:
@@ -43,3 +45,18 @@ def load_trace(path: Path) -> Trace:
     if not rows or "repo" not in rows[0] or "version" not in rows[0]:
         raise ValueError(f"{path} is not a trace: its first line must be a header with repo and version.")
     return Trace(name=path.stem, header=rows[0], ops=tuple(rows[1:]))
+
+
+def find_traces_dir(given: Path | None) -> Path:
+    """``given``, else ``../shared/traces`` from the current folder or from the checkout.
+
+    Raises:
+        LeanreadError: none of them is a folder.
+    """
+    if given is not None:
+        return given
+    checkout = Path(__file__).resolve().parents[3]
+    for candidate in (Path.cwd() / "../shared/traces", checkout / "../shared/traces"):
+        if candidate.is_dir():
+            return candidate.resolve()
+    raise LeanreadError("No traces folder found; pass --traces DIR (see shared/traces/README.md).")

@@ -9,8 +9,9 @@ from pathlib import Path
 from rich.console import Console
 
 from ...errors import LeanreadError
+from ..traces import find_traces_dir
 from .report import NO_CHART, summary, write_outputs
-from .run import default_jobs, find_traces_dir, pick_strategies, run_all, trace_files
+from .run import default_jobs, pick_strategies, run_all, trace_files
 
 #: Where the results go unless ``--out`` says otherwise (relative to the current folder).
 DEFAULT_OUT = Path("bench-results/replay")

@@ -47,22 +47,6 @@ def pick_strategies(names: list[str] | None) -> list[type[Strategy]]:
     return [cls for name, cls in known.items() if name in names]
 
 
-def find_traces_dir(given: Path | None) -> Path:
-    """``given``, else ``../shared/traces`` from the current folder or from the checkout (as
-    ``leanread demo`` finds it; not imported from there, which would load the MCP client).
-
-    Raises:
-        LeanreadError: none of them is a folder.
-    """
-    if given is not None:
-        return given
-    checkout = Path(__file__).resolve().parents[4]
-    for candidate in (Path.cwd() / "../shared/traces", checkout / "../shared/traces"):
-        if candidate.is_dir():
-            return candidate.resolve()
-    raise LeanreadError("No traces folder found; pass --traces DIR (see shared/traces/README.md).")
-
-
 def trace_files(traces_dir: Path, only: list[str] | None = None) -> list[Path]:
     """The ``*.jsonl`` traces of ``traces_dir`` (those whose name contains one of ``only``).
 
