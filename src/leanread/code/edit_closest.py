@@ -126,9 +126,7 @@ def _differing(window: Sequence[str], old_lines: Sequence[str]) -> list[int]:
     when old_string has a line more between lines the window shares with it (the whole window
     shows that better). Lines of old_string past either end of the window do not count: the
     window has old_string's height, so one line missing from old_string pushes one out."""
-    matcher = difflib.SequenceMatcher(
-        None, [w.strip() for w in window], [o.strip() for o in old_lines], autojunk=False
-    )
+    matcher = difflib.SequenceMatcher(None, [w.strip() for w in window], [o.strip() for o in old_lines], autojunk=False)
     codes = matcher.get_opcodes()
     inner = codes[1:-1] if len(codes) > 2 else []
     if any(tag == "insert" for tag, *_ in inner):
