@@ -31,9 +31,9 @@ def _session(root: Path, name: str, text: str) -> Session:
     ("old", "new", "summary"),
     [
         ("value_3 = compute(3)", "value_3 = 0", "Edited line 3."),
-        ("value_3 = compute(3)\n", "value_3 = 0\nvalue_3b = 1\n", "Edited line 3, now 3-4."),
+        ("value_3 = compute(3)\n", "value_3 = 0\nvalue_3b = 1\n", "Edited line 3 (+1 line)."),
         ("value_3 = compute(3)\nvalue_4 = compute(4)\n", "", "Removed lines 3-4."),
-        ("value_3 = compute(3)\nvalue_4 = compute(4)\n", "v = 3\n", "Edited lines 3-4, now 3."),
+        ("value_3 = compute(3)\nvalue_4 = compute(4)\n", "v = 3\n", "Edited lines 3-4 (-1 line)."),
         ("value_30 = compute(30)", "value_30 = 30", "Edited line 30."),
     ],
 )
@@ -58,8 +58,8 @@ def test_the_summary_numbers_the_new_lines(tmp_path_factory: pytest.TempPathFact
     old = f"value_{line} = compute({line})\n"
     new = f"value_{line} = {line}\n" + "".join(f"added_{k} = {k}\n" for k in range(extra))
     result = session.edit("a.py", old, new)
-    now = f", now {line}-{line + extra}" if extra else ""
-    assert result.text == f"Edited line {line}{now}."
+    grown = f" (+{extra} line{'s' if extra > 1 else ''})" if extra else ""
+    assert result.text == f"Edited line {line}{grown}."
     written = (root / "a.py").read_text().splitlines()
     assert written[line - 1 : line + extra] == new.splitlines()
 
@@ -72,7 +72,7 @@ def test_a_shifted_new_string_shows_the_rule_and_its_first_line(root: Path) -> N
     session = _session(root, "f.py", text)
     result = session.edit("f.py", "if ready:\n    go()", "if ready:\n    go()\n    log()")
     assert result.text == (
-        "Edited lines 2-3, now 2-4 (old_string matched by the whitespace rule; new_string indented 4 columns "
+        "Edited lines 2-3 (+1 line) (old_string matched by the whitespace rule; new_string indented 4 columns "
         "deeper, as the file).\n2:     if ready:"
     )
     assert (root / "f.py").read_text() == "def f():\n    if ready:\n        go()\n        log()\n    return 1\n"
@@ -211,7 +211,7 @@ def test_not_found_quotes_only_the_closest_lines_that_differ(typo_at: int, first
     old = [line.replace(f"compute({typo_at})", f"compute({typo_at}, x)") for line in lines[first - 1 : last]]
     message = _no_match(BODY, "\n".join(old))
     assert message == (
-        f"old_string was not found in the file; lines {first}-{last} come closest, where 1 of "
+        f"old_string was not found; lines {first}-{last} come closest, where 1 of "
         f"{last - first + 1} lines differs (copy old_string exactly from the file's lines):\n"
         f"{typo_at}: value_{typo_at} = compute({typo_at})"
     )
@@ -231,7 +231,7 @@ def test_old_string_with_a_line_more_quotes_the_window() -> None:
     old = [*lines[2:4], "extra = 1", *lines[4:6]]
     message = _no_match(BODY, "\n".join(old))
     assert message.split("\n") == [
-        "old_string was not found in the file; lines 3-7 come closest (copy old_string exactly from the file's lines):",
+        "old_string was not found; lines 3-7 come closest (copy old_string exactly from the file's lines):",
         *(f"{n}: value_{n} = compute({n})" for n in range(3, 8)),
     ]
 
@@ -239,7 +239,7 @@ def test_old_string_with_a_line_more_quotes_the_window() -> None:
 def test_not_found_with_every_line_different_quotes_the_window() -> None:
     message = _no_match(BODY, "value_3 = compute(3, a)\nvalue_4 = compute(4, b)")
     assert message == (
-        "old_string was not found in the file; lines 3-4 come closest (copy old_string exactly from "
+        "old_string was not found; lines 3-4 come closest (copy old_string exactly from "
         "the file's lines):\n3: value_3 = compute(3)\n4: value_4 = compute(4)"
     )
 
@@ -255,6 +255,6 @@ def test_not_found_with_every_line_different_quotes_the_window() -> None:
 )
 def test_text_not_alike_is_not_quoted(old: str) -> None:
     assert _no_match(BODY, old) == (
-        "old_string was not found in the file, and no text in it comes close; read the lines you mean to "
+        "old_string was not found, nor anything close to it; read the lines you mean to "
         "change and copy old_string from them exactly."
     )

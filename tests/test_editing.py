@@ -178,8 +178,8 @@ def test_numbered_empty_lines_may_have_lost_their_tab() -> None:
 
 def test_line_numbers_must_be_consecutive_and_consistent() -> None:
     text = "a\nb\nc\n"
-    assert refused(NoMatch, text, "1\ta\n3\tb", "x").startswith("old_string was not found in the file;")
-    assert refused(NoMatch, text, "1\ta\n2: b", "x").startswith("old_string was not found in the file;")
+    assert refused(NoMatch, text, "1\ta\n3\tb", "x").startswith("old_string was not found;")
+    assert refused(NoMatch, text, "1\ta\n2: b", "x").startswith("old_string was not found;")
 
 
 def test_line_numbers_are_not_stripped_when_old_string_matched_as_given() -> None:
@@ -336,7 +336,7 @@ def test_old_string_with_a_final_newline_at_the_end_of_a_file_without_one() -> N
 
 def test_only_whitespace_is_never_matched_loosely() -> None:
     assert refused(NoMatch, "a\n\nb\n", "  \n", "x") == (
-        "old_string was not found in the file, and no text in it comes close; "
+        "old_string was not found, nor anything close to it; "
         "read the lines you mean to change and copy old_string from them exactly."
     )
 
@@ -369,14 +369,14 @@ def test_several_matches_list_their_lines() -> None:
 
 def test_no_match_quotes_the_closest_lines() -> None:
     text = "import os\n\ndef run(path):\n    data = load(path)\n    return data\n"
-    message = refused(NoMatch, text, "data = load(paht)\nreturn data", "x", display="src/app.py")
+    message = refused(NoMatch, text, "data = load(paht)\nreturn data", "x")
     assert message == (
-        "old_string was not found in src/app.py; lines 4-5 come closest, where 1 of 2 lines differs "
+        "old_string was not found; lines 4-5 come closest, where 1 of 2 lines differs "
         "(copy old_string exactly from the file's lines):\n"
         "4:     data = load(path)"
     )
     assert refused(NoMatch, text, "def runn(path):", "x") == (
-        "old_string was not found in the file; line 3 comes closest "
+        "old_string was not found; line 3 comes closest "
         "(copy old_string exactly from the file's lines):\n"
         "3: def run(path):"
     )
@@ -387,7 +387,7 @@ def test_no_match_quote_is_short() -> None:
     old = "".join(f"line numbr {n}\n" for n in range(20, 31)) + "x" * 299
     message = refused(NoMatch, text, old, "y")
     assert message.splitlines()[0] == (
-        "old_string was not found in the file; lines 20-31 come closest "
+        "old_string was not found; lines 20-31 come closest "
         "(first 8 of 12 shown; copy old_string exactly from the file's lines):"
     )
     assert message.splitlines()[1:] == [f"{n}: line number {n}" for n in range(20, 28)]
@@ -396,8 +396,8 @@ def test_no_match_quote_is_short() -> None:
 
 
 def test_no_match_in_an_empty_file() -> None:
-    assert refused(NoMatch, "", "x", "y", display="a.txt") == (
-        "old_string was not found in a.txt, which is empty; use write to give it content."
+    assert refused(NoMatch, "", "x", "y") == (
+        "old_string was not found: the file is empty; use write to give it content."
     )
 
 

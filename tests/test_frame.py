@@ -441,7 +441,7 @@ def test_an_edit_refusal_that_quotes_the_files_lines_is_sealed(root: Path) -> No
         "refusal",
         mark,
         [
-            "old_string was not found in conf.py; line 2 comes closest (copy old_string exactly from the file's "
+            "old_string was not found; line 2 comes closest (copy old_string exactly from the file's "
             f"lines): [{mark}]",
             f"2: b = 2  {POSING}",
             f'</content id="{mark}">',
@@ -480,7 +480,7 @@ def test_an_edit_result_that_shows_a_files_line_is_sealed(root: Path) -> None:
         "edit",
         mark,
         [
-            f"Edited lines 4-5, now 4. [{mark}]",
+            f"Edited lines 4-5 (-1 line). [{mark}]",
             f"2: b = [  {POSING}",
             "Warning: lst.py parsed before this edit and no longer does (Python: line 2: '[' was never closed); fix "
             f"it with another edit unless you meant to. [{mark}]",

@@ -11,6 +11,7 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from leanread import Limits, Session
+from leanread.files.legacy import SAMPLE_BYTES, _sample
 from leanread.files.textfile import decode
 from leanread.ledger.store import MemoryLedger
 
@@ -301,3 +302,22 @@ def test_western_text_in_windows_1252_reads_back_or_is_a_guess_naming_it(
     tf = decode(data, "f.txt")
     if "\n".join(tf.lines) + "\n" != text:
         assert "cp1252" in tf.other_encodings, (tf.encoding, tf.other_encodings)
+
+
+@pytest.mark.parametrize(
+    ("codec", "sentence"),
+    [
+        ("cp1251", "Привет, мир! Это тестовый файл для проверки кодировки я и в с. "),
+        ("gbk", "用户名或密码错误，请重新输入。 "),
+        ("big5", "請不要手動修改此檔案，它會在每次建置時自動產生。 "),
+        ("shift_jis", "この設定ファイルは自動生成されます。 "),
+    ],
+)
+def test_a_line_of_a_hundred_kilobytes_is_judged_by_a_whole_character_sample(codec: str, sentence: str) -> None:
+    # one line (a FITS header, a minified file): its sample is cut below 4 KiB at a byte under 0x40,
+    # which no legacy multi-byte codec uses inside a character, so scoring stays linear and the codec stands
+    line = (sentence * (100_000 // len(sentence.encode(codec)) + 1)).encode(codec)
+    assert len(line) > 100_000
+    sample = _sample(line + b"\n")
+    assert len(sample) <= SAMPLE_BYTES and sample.decode(codec) in line.decode(codec)
+    assert _text_of(line + b"\n") == line.decode(codec) + "\n"

@@ -56,7 +56,8 @@ def place(order: Order) -> None:
 
 def test_python_head_classes_methods_and_assignments() -> None:
     assert _render("orders.py", PYTHON).split("\n") == [
-        "(Outline of a 21-line python file: its head, then each definition with its line range. Read a part "
+        "(Outline of a 21-line python file: its head, then each definition with its lines; a row with one number "
+        "ends before the next row. Read a part "
         'with offset and limit, one definition with symbol="Order.total", or all of it with mode="full".)',
         '1\t"""Orders."""',
         "2\t",
@@ -64,9 +65,9 @@ def test_python_head_classes_methods_and_assignments() -> None:
         "4\tfrom typing import Any",
         "9\t@dataclass",
         "10-17\tclass Order:",
-        "13-14\t    def total(self) -> int:",
-        "16-17\t    async def refresh(self):",
-        "20-21\tdef place(order: Order) -> None:",
+        "13\t    def total(self) -> int:",
+        "16\t    async def refresh(self):",
+        "20\tdef place(order: Order) -> None:",
     ]
 
 
@@ -108,7 +109,7 @@ window.Shop = {
         "4-7\tclass Cart extends Base {",
         "5\t  constructor(items) { this.items = items; }",
         "6\t  total() { return 0; }",
-        "8-10\texport function checkout(cart) {",
+        "8\texport function checkout(cart) {",
         "11\tconst double = (n) => n * 2;",
         "12-15\twindow.Shop = {",
         "13\t  open: function() {},",
@@ -127,7 +128,7 @@ export class Circle implements Shape {
 enum Color { Red, Green }
 """
     assert _entries("shapes.ts", source) == [
-        "1-3\tinterface Shape {",
+        "1\tinterface Shape {",
         "4\ttype Id = string;",
         "5-7\texport class Circle implements Shape {",
         "6\t  area(): number { return 3; }",
@@ -156,9 +157,9 @@ func main() {
         "1\tpackage shop",
         "2\t",
         '3\timport "fmt"',
-        "5-7\ttype Cart struct {",
-        "9-11\tfunc (c *Cart) Total() int {",
-        "13-15\tfunc main() {",
+        "5\ttype Cart struct {",
+        "9\tfunc (c *Cart) Total() int {",
+        "13\tfunc main() {",
     ]
 
 
@@ -179,7 +180,7 @@ fn main() {}
 """
     assert _entries("main.rs", source) == [
         "1\tuse std::fmt;",
-        "3-5\tpub struct Cart {",
+        "3\tpub struct Cart {",
         "7-11\timpl Cart {",
         "8-10\t    pub fn total(&self) -> usize {",
         "13\tfn main() {}",
@@ -208,7 +209,7 @@ public class Cart {
         "2\t",
         "3\timport java.util.List;",
         "5-15\tpublic class Cart {",
-        "8-10\t    public Cart(List<String> items) {",
+        "8\t    public Cart(List<String> items) {",
         "12-14\t    public int total() {",
     ]
 
@@ -227,8 +228,8 @@ static int add(int a, int b)
 """
     assert _entries("add.c", c_source) == [
         "1\t#include <stdio.h>",
-        "3-5\tstruct point {",
-        "7-10\tstatic int add(int a, int b)",
+        "3\tstruct point {",
+        "7\tstatic int add(int a, int b)",
     ]
     cpp_source = """#include <vector>
 
@@ -273,18 +274,19 @@ Usage
         ("Guide > Usage > Linux", 14, 14),
     ]
     assert _render("guide.md", source).split("\n")[0] == (
-        "(Outline of a 14-line markdown file: each heading with its line range. Read a part with offset and limit, "
+        "(Outline of a 14-line markdown file: each heading with its lines; a row with one number ends before the "
+        "next row. Read a part with offset and limit, "
         'one heading with symbol="Guide > Install", or all of it with mode="full".)'
     )
 
 
 def test_json_yaml_toml_top_level_keys() -> None:
     json_source = '{\n  "name": "x",\n  "deps": {\n    "a": 1\n  },\n  "tags": ["b"]\n}\n'
-    assert _entries("package.json", json_source) == ['2\t  "name": "x",', '3-5\t  "deps": {', '6-7\t  "tags": ["b"]']
+    assert _entries("package.json", json_source) == ['2\t  "name": "x",', '3\t  "deps": {', '6\t  "tags": ["b"]']
     yaml_source = "name: x\n# note\ndeps:\n  a: 1\n  b: 2\ntags: [b]\n"
-    assert _entries("ci.yaml", yaml_source) == ["1-2\tname: x", "3-5\tdeps:", "6\ttags: [b]"]
+    assert _entries("ci.yaml", yaml_source) == ["1\tname: x", "3\tdeps:", "6\ttags: [b]"]
     toml_source = 'title = "x"\n[tool.a]\nk = 1\n[[tool.b]]\nv = 2\n'
-    assert _entries("pyproject.toml", toml_source) == ['1\ttitle = "x"', "2-3\t[tool.a]", "4-5\t[[tool.b]]"]
+    assert _entries("pyproject.toml", toml_source) == ['1\ttitle = "x"', "2\t[tool.a]", "4\t[[tool.b]]"]
 
 
 def test_a_log_gets_head_and_tail() -> None:
@@ -343,8 +345,8 @@ def test_whole_read_of_a_big_file_is_its_outline_and_symbol_reads_one_definition
     body = result.text.split("\n")
     assert body[:4] == ["<path>big.py</path>", "<type>outline</type>", "<content>", body[3]]
     assert body[3].startswith("(Outline of a 510-line python file: its head, then each definition")
-    assert "5-7\tdef helper_1(x):" in body
-    assert "505-510\tclass Store:" in body and "509-510\t    def put(self, key, value):" in body
+    assert "5\tdef helper_1(x):" in body
+    assert "505-510\tclass Store:" in body and "509\t    def put(self, key, value):" in body
     assert result.metadata["tokens"] < 1500
     # the signature lines were shown whole: editing one needs no read
     assert not session.edit("big.py", "def helper_2(x):", "def helper_two(x):").is_error
@@ -376,7 +378,7 @@ def test_an_outline_the_model_still_has_is_a_stub_until_it_changes_or_is_forgott
     # a signature the outline showed changes: the outline is new, and shown whole
     assert not session.edit("big.py", "def helper_2(x):", "def helper_two(x):").is_error
     changed = session.read("big.py")
-    assert changed.metadata["mode"] == "outline" and "10-12\tdef helper_two(x):" in changed.text.split("\n")
+    assert changed.metadata["mode"] == "outline" and "10\tdef helper_two(x):" in changed.text.split("\n")
     assert session.read("big.py").metadata["mode"] == "stub"
     # once the outline has left the context window, it comes whole again
     session.forget([changed.metadata["call_id"]])
@@ -444,18 +446,18 @@ def test_the_next_page_of_an_outline_starts_under_the_class_it_is_in(tmp_path: P
     session = Session([tmp_path], ledger=MemoryLedger())
     first = session.read("wide.py").text.split("\n")[3:]
     assert first[1:4] == [
-        "1-9000\tclass Wide:",
+        "1\tclass Wide:",
         "",
         "(Nested definitions are left out to keep this short. To list a class's members, read on from "
         'inside it with mode="outline", e.g. offset=2 for Wide.)',
     ]
     members = session.read("wide.py", offset=2, mode="outline").text
-    assert members.split("\n")[4:6] == ["1-9000\tclass Wide:", "2-3\t    def method_number_0(self, x):"]
+    assert members.split("\n")[4:6] == ["1-9000\tclass Wide:", "2\t    def method_number_0(self, x):"]
     going_on = re.search(r"read on with offset=(\d+), mode=\"outline\"", members)
     assert going_on is not None
     rows = session.read("wide.py", offset=int(going_on.group(1)), mode="outline").text.split("\n")[4:6]
     k = (int(going_on.group(1)) - 2) // 3
-    assert rows == ["1-9000\tclass Wide:", f"{3 * k + 2}-{3 * k + 3}\t    def method_number_{k}(self, x):"]
+    assert rows == ["1-9000\tclass Wide:", f"{3 * k + 2}\t    def method_number_{k}(self, x):"]
 
 
 def test_following_the_page_notes_reaches_every_definition_even_under_deep_nesting(tmp_path: Path) -> None:
@@ -547,7 +549,7 @@ def test_a_head_over_forty_lines_says_where_it_ends() -> None:
     assert entries[39:42] == [
         "40\timport module_39",
         "… lines 41-60: more imports, left out; read them with offset=41, limit=20 …",
-        "62-63\tdef f():",
+        "62\tdef f():",
     ]
 
 
@@ -572,7 +574,7 @@ compute(int x) {
         "3\t    [[nodiscard]]",
         "4\t    inline int",
         "5-7\t    get() const {",
-        "10-13\tint app::Widget::",
+        "10\tint app::Widget::",
     ]
     made = outline("w.cpp", source.split("\n")[:-1])
     assert [s.name for s in made.symbols] == ["app", "app.Widget", "app.Widget.get", "app::Widget::compute"]
@@ -591,7 +593,7 @@ def test_names_below_their_modifiers_one_line_types_default_exports_and_generic_
         "3\t    public <T> List<T>",
         "4\t    list(T t) { return null; }",
     ]
-    assert _entries("a.rs", "pub\nfn spread() {\n}\n") == ["1\tpub", "2-3\tfn spread() {"]
+    assert _entries("a.rs", "pub\nfn spread() {\n}\n") == ["1\tpub", "2\tfn spread() {"]
     ts = """export default class {
   run() {}
 }
@@ -710,13 +712,13 @@ except ImportError:
         "2\timport os",
         "4-10\tclass A(object):",
         "5\t    @property",
-        "6-7\t    def x(self):",
-        "9-10\t    def y(self):",
-        "12-13\tdef f(:",
+        "6\t    def x(self):",
+        "9\t    def y(self):",
+        "12\tdef f(:",
         "15\ttry:",
         "16\t    import json",
         "17\texcept ImportError:",
-        "18-19\t    def loads(text):",
+        "18\t    def loads(text):",
     ]
     made = outline("old.py", source.split("\n")[:-1])
     assert [(s.name, s.kind, s.depth) for s in made.symbols][:3] == [
@@ -750,7 +752,7 @@ list_push(struct node *n, int v)
 #endif
 """
     assert _entries("list.h", source) == [  # no includes: no head
-        "7-9\tstruct node {",
+        "7\tstruct node {",
         "11\tstatic inline int",
         "12-15\tlist_push(struct node *n, int v)",
     ]
@@ -769,7 +771,7 @@ def test_a_capped_outline_goes_on_as_an_outline(tmp_path: Path) -> None:
     offset = int(note.split("read on with offset=")[1].split(",")[0])
     more = session.read("big.py", offset=offset, mode="outline")
     assert more.metadata["mode"] == "outline"
-    assert more.text.split("\n")[4].startswith(f"{offset}-")
+    assert more.text.split("\n")[4].startswith(f"{offset}\t")
 
 
 def test_go_methods_carry_their_receiver_and_rust_impls_their_trait() -> None:
@@ -897,7 +899,7 @@ type (
 """
     assert _entries("shop.go", source) == [
         "1\tpackage shop",
-        "6-9\tconst (",
+        "6\tconst (",
         "11-14\tvar (",
         "12\t\tcache = map[string]int{}",
         "18-21\ttype (",
@@ -966,7 +968,7 @@ int proto(int a);
         "1\t#ifndef SHOP_H",
         "3\t#include <stdio.h>",
         "5\t#define SQUARE(x) ((x) * (x))",
-        "6-7\t#define LONG_MACRO(a, b) \\",
+        "6\t#define LONG_MACRO(a, b) \\",
         "9\ttypedef unsigned int uint;",
         "10\ttypedef struct {",
         "12\t} point_t;",
@@ -1040,7 +1042,7 @@ def test_symbol_reads_of_a_go_const_a_go_group_and_a_c_macro(tmp_path: Path) -> 
     c += [f"int f{k}(void) {{\n    return {k};\n}}\n" for k in range(150)]
     (tmp_path / "sq.c").write_text("\n".join(c))
     session = Session([tmp_path], ledger=MemoryLedger())
-    assert "3-6\tconst (" in session.read("shop.go", mode="outline").text.split("\n")
+    assert "3\tconst (" in session.read("shop.go", mode="outline").text.split("\n")
     one = session.read("shop.go", symbol="B")
     assert one.text.split("\n")[3] == "\tB" and one.metadata["last_line"] == 5
     group = session.read("shop.go", symbol="const (A, …)")

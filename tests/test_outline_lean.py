@@ -61,13 +61,13 @@ def test_trivial_one_line_assignments_get_no_row_unless_they_are_the_module() ->
         "3\timport logging",
         "4\timport os",
         "5\tfrom typing import TypeVar",
-        "12-14\tHANDLERS = {",
+        "12\tHANDLERS = {",
         '15\tPAIR = namedtuple("Pair", ("a", "b"))',
         "16\tLEVELS = [1, 2]",
-        "19-20\tdef load(path):",
-        "23-24\tdef save(path):",
+        "19\tdef load(path):",
+        "23\tdef save(path):",
         "27-31\tclass Store:",
-        "30-31\t    def get(self, key):",
+        "30\t    def get(self, key):",
     ]
     # a module of constants: they are its map
     source = "".join(f"LIMIT_{k} = {k}\n" for k in range(1, 6)) + "\n\ndef total():\n    return 0\n"
@@ -77,7 +77,7 @@ def test_trivial_one_line_assignments_get_no_row_unless_they_are_the_module() ->
         "3\tLIMIT_3 = 3",
         "4\tLIMIT_4 = 4",
         "5\tLIMIT_5 = 5",
-        "8-9\tdef total():",
+        "8\tdef total():",
     ]
 
 
@@ -226,16 +226,16 @@ int main(void) {
                 "2\t",
                 '3\timport "fmt"',
                 '7\tvar table = map[string]int{"a": 1}',
-                "9-11\tfunc main() {",
-                "13-14\tfunc other() {",
-                "16-17\tfunc third() {",
+                "9\tfunc main() {",
+                "13\tfunc other() {",
+                "16\tfunc third() {",
             ],
             ["maxRetries", "ErrClosed"],
         ),
         (
             "lib.rs",
             RUST,
-            ["1\tuse std::io;", "5\tconst TABLE: [u8; 2] = [1, 2];", "7-9\tfn main() {", "11-12\tfn other() {"],
+            ["1\tuse std::io;", "5\tconst TABLE: [u8; 2] = [1, 2];", "7\tfn main() {", "11\tfn other() {"],
             ["MAX", "NAME"],
         ),
         (
@@ -245,8 +245,8 @@ int main(void) {
                 "1\t#include <stdio.h>",
                 "5\t#define MAX(a, b) ((a) > (b) ? (a) : (b))",
                 "7\tint add(int a, int b);",
-                "9-11\tint add(int a, int b) {",
-                "13-15\tint main(void) {",
+                "9\tint add(int a, int b) {",
+                "13\tint main(void) {",
             ],
             ["SIZE", "NAME", "count"],
         ),
@@ -259,3 +259,42 @@ def test_trivial_one_line_constants_get_no_row_in_any_language(
     made = outline(path, source.split("\n")[:-1])
     assert [s.name for s in made.symbols if not s.listed] == unlisted
     assert [find_symbol(made, name, path).name for name in unlisted] == unlisted
+
+
+# --- a row's last line: said where the next row does not tell it -------------------------------------
+
+PIECES = {
+    "function": "def f{k}(x):\n    y = x + {k}\n    return y\n",
+    "decorated": "@cache\ndef g{k}():\n    return {k}\n",
+    "one_line": "def h{k}(): return {k}\n",
+    "class": "class C{k}:\n    def a(self):\n        return 1\n\n    def b(self):\n        return 2\n",
+    "comment": "# note {k}\n",
+    "constant": "LIMIT_{k} = {k}\n",
+    "table": "TABLE_{k} = {{\n    'k': {k},\n}}\n",
+    "blank": "\n",
+}
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.sampled_from(sorted(PIECES)), min_size=1, max_size=14))
+def test_a_row_without_its_last_line_ends_before_the_next_row_with_only_blank_lines_between(
+    kinds: list[str],
+) -> None:
+    source = "".join(PIECES[kind].format(k=k) for k, kind in enumerate(kinds))
+    lines = source.split("\n")[:-1]
+    made = outline("m.py", lines)
+    text, _ = render_outline("m.py", made, lambda n: lines[n - 1], Limits())
+    rows = [row.split("\t", 1)[0] for row in text.split("\n") if row[:1].isdigit()]
+    starts = [int(label.split("-")[0]) for label in rows]
+    by_line = {s.line: s for s in made.symbols if s.listed}
+    for k, label in enumerate(rows):
+        symbol = by_line.get(starts[k])
+        if symbol is None:
+            continue
+        if "-" in label:
+            assert int(label.split("-")[1]) == symbol.last
+            continue
+        following = starts[k + 1] if k + 1 < len(starts) else len(lines) + 1
+        assert symbol.last < following
+        if symbol.last > symbol.line:  # a left-out last line: reading to the next row adds only blanks
+            assert all(not line.strip() for line in lines[symbol.last : following - 1])

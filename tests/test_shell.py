@@ -124,10 +124,11 @@ def test_a_whole_cat_of_a_big_file_gives_its_outline_with_shell_commands(tree: P
     done = run_command(_session(tree), "cat big.py", cwd=str(tree))
     head = done.text.split("\n", 1)[0]
     assert head == (
-        "(Outline of a 390-line python file: each definition with its line range. "
-        "Print a part with `sed -n '1,11p' big.py` (any row's range), or all of it with `command cat big.py`.)"
+        "(Outline of a 390-line python file: each definition with its lines; a row with one number ends before "
+        "the next row. Print a part with `sed -n '1,40p' big.py` (any row's lines), or all of it with "
+        "`command cat big.py`.)"
     )
-    assert "14-24\tdef f1():" in done.text.split("\n")
+    assert "14\tdef f1():" in done.text.split("\n")
     assert run_command(_session(tree), "command cat big.py", cwd=str(tree)).stdout == source.encode()
 
 

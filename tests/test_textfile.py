@@ -91,6 +91,7 @@ def test_decode_only_the_leading_bom_is_stripped() -> None:
         (b"7z\xbc\xaf\x27\x1c\x00\x04", "a 7-Zip archive"),
         (b"\x7fELF\x02\x01\x01", "an ELF executable"),
         (b"SQLite format 3\x00\x10\x00", "an SQLite database"),
+        (b"SIMPLE  =                    T" + b" " * 50 + b"BITPIX  = -32", "a FITS file (astronomical data)"),
         (b"\x00asm\x01\x00\x00\x00", "binary data"),
     ],
 )

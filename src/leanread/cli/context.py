@@ -107,5 +107,3 @@ def _run_hook(action: str, root: list[str] | None, session: str | None, ledger: 
     roots = root or ([cwd] if isinstance(cwd, str) and os.path.isdir(cwd) else None)
     result = _compact_all(roots, session, ledger)
     print(f"leanread: {result.text}", file=sys.stderr)
-
-

@@ -180,8 +180,6 @@ def _write_image(result: ToolResult, target: Path) -> None:
         raise typer.Exit(1) from None
 
 
-
-
 def _stdin_text() -> str:
     """Standard input as UTF-8 text, line endings as given (no newline translation)."""
     try:
@@ -190,5 +188,3 @@ def _stdin_text() -> str:
         raise InvalidArgument(
             "The content on standard input is not UTF-8; write UTF-8 text (leanread keeps the file's own encoding)."
         ) from None
-
-

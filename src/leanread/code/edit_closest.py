@@ -126,9 +126,7 @@ def _differing(window: Sequence[str], old_lines: Sequence[str]) -> list[int]:
     when old_string has a line more between lines the window shares with it (the whole window
     shows that better). Lines of old_string past either end of the window do not count: the
     window has old_string's height, so one line missing from old_string pushes one out."""
-    matcher = difflib.SequenceMatcher(
-        None, [w.strip() for w in window], [o.strip() for o in old_lines], autojunk=False
-    )
+    matcher = difflib.SequenceMatcher(None, [w.strip() for w in window], [o.strip() for o in old_lines], autojunk=False)
     codes = matcher.get_opcodes()
     inner = codes[1:-1] if len(codes) > 2 else []
     if any(tag == "insert" for tag, *_ in inner):
@@ -136,17 +134,17 @@ def _differing(window: Sequence[str], old_lines: Sequence[str]) -> list[int]:
     return [i for tag, i1, i2, _, _ in codes if tag in ("replace", "delete") for i in range(i1, i2)]
 
 
-def no_match(text: str, old_lines: Sequence[str], display: str) -> NoMatch:
+def no_match(text: str, old_lines: Sequence[str]) -> NoMatch:
     """The refusal of an old_string that is not in ``text``: the closest window's lines that
     old_string does not have, numbered (its whole window when old_string has only lines more, at
     most MAX_QUOTED_LINES, each at most MAX_QUOTED_CHARS), or that nothing comes close."""
     file_lines = lines_of(text) if text else []
     if not file_lines:
-        return NoMatch(f"old_string was not found in {display}, which is empty; use write to give it content.")
+        return NoMatch("old_string was not found: the file is empty; use write to give it content.")
     window = _closest(text, file_lines, old_lines)
     if window is None:
         return NoMatch(
-            f"old_string was not found in {display}, and no text in it comes close; "
+            "old_string was not found, nor anything close to it; "
             "read the lines you mean to change and copy old_string from them exactly."
         )
     first, last = window
@@ -165,7 +163,7 @@ def no_match(text: str, old_lines: Sequence[str], display: str) -> NoMatch:
             line = line[:MAX_QUOTED_CHARS] + f"… ({len(line)} chars in all)"
         quote.append(f"{number + 1}: {line}")
     return NoMatch(
-        f"old_string was not found in {display}; {span} come{'s' if first == last else ''} closest{where} "
+        f"old_string was not found; {span} come{'s' if first == last else ''} closest{where} "
         f"({shown}copy old_string exactly from the file's lines):",
         quote,
     )

@@ -123,7 +123,7 @@ def _plan(text: str, view: str, rule: Rule, matches: Sequence[Match]) -> EditPla
 EMPTY_OLD_STRING = "old_string is empty; to create or overwrite a file use write."
 
 
-def plan_edit(text: str, old: str, new: str, *, replace_all: bool = False, display: str = "the file") -> EditPlan:
+def plan_edit(text: str, old: str, new: str, *, replace_all: bool = False) -> EditPlan:
     """Replace old_string by new_string in the logical ``text`` (``"\\n"`` line endings).
 
     Args:
@@ -133,7 +133,6 @@ def plan_edit(text: str, old: str, new: str, *, replace_all: bool = False, displ
             endings (see the module table).
         new: new_string, the replacement.
         replace_all: replace every match instead of requiring exactly one.
-        display: the path as the model knows it, for messages.
 
     Returns:
         The plan: new text, the rule that matched, the count and the line ranges touched.
@@ -198,4 +197,4 @@ def plan_edit(text: str, old: str, new: str, *, replace_all: bool = False, displ
         )
 
     refuse_markers(old, argument="old_string")
-    raise no_match(view, lines_of(old_n), display)
+    raise no_match(view, lines_of(old_n))

@@ -132,23 +132,28 @@ def _word_bits(word: str) -> float:
     return bits
 
 
-def _lone_letter_bits(letter: str, words: list[str]) -> float:
+def _lone_letter_bits(letter: str, longer: set[str | None]) -> float:
     """``_ISLAND`` for a one-letter word that is no word: of a script that only one-letter words
-    use on a line of longer ``words`` of one script each (``5 қ – or 10 қ`` for ``5 € – or 10 €``;
-    ``ч the perт`` for ``÷ the però``), or an accented
-    Latin letter no language of ``_ALPHABETS`` uses as a word (``the ľ`` for ``the ¾``)."""
+    use on a line whose longer words of one script each use ``longer`` (``5 қ – or 10 қ`` for
+    ``5 € – or 10 €``; ``ч the perт`` for ``÷ the però``), or an accented Latin letter no language
+    of ``_ALPHABETS`` uses as a word (``the ľ`` for ``the ¾``)."""
     script = script_of(letter)
     if script is None:
         return 0.0
     if script == "LATIN":
         return 0.0 if letter.lower() in _ONE_LETTER_WORDS else _ISLAND
-    # A word of mixed scripts (``perт``) is itself a sign of a wrong reading, so it vouches for neither.
+    return _ISLAND if longer and script not in longer else 0.0
+
+
+def _longer_scripts(words: list[str]) -> set[str | None]:
+    """The scripts of a line's words longer than one letter, each of one script. A word of mixed
+    scripts (``perт``) is itself a sign of a wrong reading, so it vouches for neither."""
     longer: set[str | None] = set()
     for word in words:
         scripts = {script_of(char) for char in word} - {None}
         if len(word) > 1 and not _mixed(scripts):
             longer |= scripts
-    return _ISLAND if longer and script not in longer else 0.0
+    return longer
 
 
 def _symbol_bits(line: str, i: int) -> float:
@@ -171,11 +176,13 @@ def _line_bits(line: str) -> float:
     (``_symbol_bits``)."""
     words = _WORD.findall(line)
     bits = 0.0
+    longer: set[str | None] | None = None  # worked out once a line, for its first lone letter
     for word in words:
         if not word.isascii():
             bits += _word_bits(word)
             if len(word) == 1:
-                bits += _lone_letter_bits(word, words)
+                longer = _longer_scripts(words) if longer is None else longer
+                bits += _lone_letter_bits(word, longer)
     for found in _NOT_IN_WORD.finditer(line):
         bits += _symbol_bits(line, found.start())
     return bits

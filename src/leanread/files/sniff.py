@@ -25,6 +25,8 @@ _SIGNATURES: tuple[tuple[bytes, str], ...] = (
     (b"7z\xbc\xaf\x27\x1c", "a 7-Zip archive"),
     (b"\x7fELF", "an ELF executable"),
     (b"SQLite format 3\x00", "an SQLite database"),
+    # a header of 2,880 ASCII bytes or more, so no NUL in the sniffed bytes gives its data away
+    (b"SIMPLE  =", "a FITS file (astronomical data)"),
 )
 
 

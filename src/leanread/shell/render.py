@@ -134,7 +134,7 @@ def _outline_header(header: str, path: str, rows: list[str], lead: str) -> str:
     ranges = [m for r in rows if (m := _OUTLINE_RANGE.match(r))]
     a, b = (ranges[0].group(1), ranges[0].group(2)) if ranges else ("1", "40")
     how = (
-        f"Print a part with `{lead}sed -n '{a},{b}p' {path}` (any row's range), "
+        f"Print a part with `{lead}sed -n '{a},{b}p' {path}` (any row's lines), "
         f"or all of it with `{lead}command cat {path}`.)"
     )
     return _OUTLINE_HOW.sub(how, header)

@@ -166,9 +166,7 @@ def _plan(
     raced = changes_since(ctx, came, text_file.content_hash, whole_lines(text_file))
     limit = ctx.limits.max_line_chars
     try:
-        plan = plan_edit(
-            old_text, request.old_string, request.new_string, replace_all=request.replace_all, display=resolved.display
-        )
+        plan = plan_edit(old_text, request.old_string, request.new_string, replace_all=request.replace_all)
     except (NoMatch, MultipleMatches) as exc:
         earlier = _plan_then(ctx, request, came) if raced is not None else None
         if raced is None or earlier is None:

@@ -83,10 +83,6 @@ def excerpt(lines: Sequence[str], numbers: list[int], max_chars: int) -> tuple[l
     return rows, ranges_of(n for n in head if len(lines[n - 1]) <= max_chars)
 
 
-def _numbers(first: int, last: int) -> str:
-    return str(first) if first == last else f"{first}-{last}"
-
-
 def _rule_note(plan: EditPlan) -> str:
     if plan.rule == "exact":
         return ""
@@ -102,16 +98,18 @@ def _rule_note(plan: EditPlan) -> str:
 
 
 def summary(plan: EditPlan) -> str:
-    """One line: which lines the edit replaced and their numbers now (``Edited lines 5-7, now
-    5-9.``), how many occurrences when more than one, and the rule when not ``exact``."""
+    """One line: which lines the edit replaced and by how many lines the file grew or shrank there
+    (``Edited lines 5-7 (+2 lines).``; later lines moved by as many), how many occurrences when
+    more than one, and the rule when not ``exact``."""
     old_first, old_last = _span(plan.old_lines)
     new_first, new_last = _span(plan.new_lines)
     if new_last < new_first:  # whole lines removed
         head = f"Removed {span(old_first, old_last)}"
     else:
         head = f"Edited {span(old_first, old_last)}"
-        if (new_first, new_last) != (old_first, old_last):
-            head += f", now {_numbers(new_first, new_last)}"
+        grown = (new_last - new_first) - (old_last - old_first)
+        if grown:
+            head += f" ({grown:+d} line{'' if abs(grown) == 1 else 's'})"
     if plan.count > 1:
         head = f"Replaced {plan.count} occurrences; {head[0].lower()}{head[1:]}"
     return f"{head}{_rule_note(plan)}."

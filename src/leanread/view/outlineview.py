@@ -8,6 +8,7 @@ are 1-based.
 from __future__ import annotations
 
 from collections.abc import Callable
+from itertools import pairwise
 
 from ..code.outline import Outline, Symbol
 from ..code.outlinehead import LeftOut, head_lines
@@ -49,7 +50,8 @@ def _outline_header(made: Outline, example: str | None) -> str:
     part = parts.get(made.language, "definition")
     head = "its head, then " if made.head or made.left_out else ""
     return (
-        f"(Outline of a {total} {made.language} file: {head}each {part} with its line range. "
+        f"(Outline of a {total} {made.language} file: {head}each {part} with its lines; a row with one "
+        "number ends before the next row. "
         f'Read a part with offset and limit, one {part} with {symbol}, or all of it with mode="full".)'
     )
 
@@ -71,6 +73,30 @@ def _first_with_members(made: Outline) -> Symbol | None:
 
 def _lines_label(first: int, last: int) -> str:
     return f"{first}" if first == last else f"{first}-{last}"
+
+
+def _next_rows(numbers: list[int], total: int, *, cut: bool) -> dict[int, int]:
+    """Each shown row's line → the line the next shown row starts on (``total + 1`` after the last
+    row, unless rows were left out past it: then no entry)."""
+    ordered = sorted(set(numbers))
+    after = dict(pairwise(ordered))
+    if ordered and not cut:
+        after[ordered[-1]] = total + 1
+    return after
+
+
+def _unlabelled_end(
+    row: str, n: int, ends: dict[int, int], after: dict[int, int], line_of: Callable[[int], str]
+) -> str:
+    """``row`` (``first-last<TAB>text``) with its last line left out when only blank lines lie
+    between it and the next row: the header says a row with one number ends before the next row,
+    so the model reads up to that row and gets the definition and those blank lines."""
+    last, following = ends.get(n), after.get(n)
+    if last is None or following is None or last >= following:
+        return row
+    if any(line_of(k).strip() for k in range(last + 1, following)):
+        return row
+    return row.replace(f"{n}-{last}\t", f"{n}\t", 1)
 
 
 def render_outline(
@@ -106,11 +132,12 @@ def render_outline(
     head = [(n, f"{n}\t{cut_line(line_of(n), cap)}") for n in sorted(in_head)]
     head += [(piece.first, left_out_line(piece)) for piece in made.left_out]
     tail = [(n, f"{n}\t{cut_line(line_of(n), cap)}") for n in range(made.tail, made.total + 1)] if made.tail else []
+    ends = {s.line: s.last for s in reversed(made.symbols) if s.listed and s.last > s.line}
     rows = {  # one row a line: a one-line type's members (``interface I { void f(); }``) share its row
-        n: (n, f"{label}\t{cut_line(line_of(n), cap)}", s.depth)
+        n: (n, f"{_lines_label(n, ends.get(n, n))}\t{cut_line(line_of(n), cap)}", s.depth)
         for s in reversed(made.symbols)
         if s.listed
-        for n, label in [(s.line, _lines_label(s.line, s.last)), *((m, str(m)) for m in s.marks)]
+        for n in (s.line, *s.marks)
     }
     imports = {n: (n, f"{n}\t{cut_line(line_of(n), cap)}", 0) for n in head_lines(made.later)}
     entries = sorted((e for n, e in (imports | rows).items() if n not in in_head), key=lambda entry: entry[0])
@@ -125,7 +152,7 @@ def render_outline(
             f'inside it with mode="outline", e.g. offset={outer.line + 1} for {outer.name}.)'
         )
     kept: list[tuple[int, str, int]] = []
-    used = 0
+    used, paged = 0, False
     for entry in entries:
         used += len(entry[1].encode()) + 1
         if used > budget and any(n >= start for n, *_ in kept):
@@ -136,6 +163,7 @@ def render_outline(
                 f"({left} more definitions from line {rest[0][0]} on are left out; "
                 f'read on with offset={rest[0][0]}, mode="outline".)'
             )
+            paged = True
             break
         kept.append(entry)
     gap = made.tail and made.head and made.head[-1][1] + 1 < made.tail
@@ -143,6 +171,7 @@ def render_outline(
     problem = f"({made.problem}; the rows are real lines, but a range may be off.)" if made.problem else None
     shown_rows = sorted([*in_head, *(n for n, _, _ in kept), *(n for n, _ in tail)])
     hidden = hidden_notice((n, line_of(n)) for n in shown_rows)
+    after = _next_rows([n for n, _ in head] + [n for n, *_ in kept] + [n for n, _ in tail], made.total, cut=paged)
     rows_in_order = [*((n, t, n in in_head) for n, t in head), *((n, t, True) for n, t, _ in kept)]
     ordered = sorted(rows_in_order, key=lambda row: row[0])
     body = [
@@ -150,7 +179,7 @@ def render_outline(
         *([Own(facts)] if facts else []),
         *([Own(problem)] if problem else []),
         *([hidden] if hidden else []),
-        *(t if row else Own(t) for _, t, row in ordered),
+        *(_unlabelled_end(t, n, ends, after, line_of) if row else Own(t) for n, t, row in ordered),
         *map(Own, middle),
         *(t for _, t in tail),
     ]

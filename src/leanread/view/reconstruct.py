@@ -20,7 +20,7 @@ STUB = re.compile(r"^\(Lines? (\d+)(?:-(\d+))? unchanged since you read (?:them|
 HUNK = re.compile(r"^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@$")
 SUMMARY = re.compile(
     r"^(?:Replaced \d+ occurrences; )?(Edited|Removed|edited|removed) lines? (\d+)(?:-(\d+))?"
-    r"(?:, now (\d+)(?:-(\d+))?)?"
+    r"(?: \(([+-]\d+) lines?\))?"
 )
 EXCERPT = re.compile(r"^(\d+): (.*)$")
 NOTICE = re.compile(
@@ -249,7 +249,7 @@ def apply_edit(view: View, result: ToolResult, old: str, new: str) -> None:
     if match.group(1).lower() == "removed":
         c, d = a, a - 1
     else:
-        c, d = (int(match.group(4)), int(match.group(5) or match.group(4))) if match.group(4) else (a, b)
+        c, d = a, b + int(match.group(4) or 0)
     joined = "\n".join(view.text(k) for k in range(a, b + 1))
     old_n, new_n = old.replace("\r\n", "\n"), new.replace("\r\n", "\n")
     if old_n in joined:

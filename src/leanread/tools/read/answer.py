@@ -47,9 +47,7 @@ def _known_runs(window: Window, knowledge: Knowledge) -> list[tuple[int, int, Kn
         if runs:
             a, _, head = runs[-1]
             same = (known is None and head is None) or (
-                known is not None
-                and head is not None
-                and known.then - n == head.then - a
+                known is not None and head is not None and known.then - n == head.then - a
             )
             if same:
                 runs[-1] = (a, n, head)
