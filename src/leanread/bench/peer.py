@@ -65,14 +65,24 @@ def peer_files() -> list[Path]:
     ]
 
 
-async def _p50(call: Callable[[], Awaitable[object]], runs: int) -> float:
-    await call()
-    times = []
+#: Calls each server answers before timing starts (imports, caches and the ledger's first writes).
+WARM_UP = 20
+
+
+async def _interleaved(calls: dict[str, Callable[[], Awaitable[object]]], runs: int) -> dict[str, float]:
+    """The median seconds of each call in ``calls``, timed in turn (one of each, ``runs`` times)
+    after ``WARM_UP`` untimed calls of each: the machine's drift during the run falls on all of
+    them alike, which timing one server's block of calls after the other's does not."""
+    for call in calls.values():
+        for _ in range(WARM_UP):
+            await call()
+    times: dict[str, list[float]] = {name: [] for name in calls}
     for _ in range(runs):
-        start = time.perf_counter()
-        await call()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
+        for name, call in calls.items():
+            start = time.perf_counter()
+            await call()
+            times[name].append(time.perf_counter() - start)
+    return {name: statistics.median(taken) for name, taken in times.items()}
 
 
 async def _side_by_side(
@@ -112,17 +122,10 @@ async def _rows(
         async def full_sqlite(name: str = name) -> object:
             return await sc.call_tool("read", {"path": name, "fresh": True, "mode": "full"})
 
-        base = await _p50(reference, runs)
-        rows.append(
-            {
-                "file": name,
-                "bytes": size,
-                "reference_s": base,
-                "outline_s": await _p50(outline, runs),
-                "full_s": await _p50(full, runs),
-                "sqlite_s": await _p50(full_sqlite, runs),
-            }
+        p50 = await _interleaved(
+            {"reference_s": reference, "outline_s": outline, "full_s": full, "sqlite_s": full_sqlite}, runs
         )
+        rows.append({"file": name, "bytes": size, **p50})
     first_lean: list[float] = []
     first_sqlite: list[float] = []
     first_ref: list[float] = []
@@ -150,8 +153,9 @@ async def _rows(
 
 
 def bench_peer(runs: int = 30, copies: int = 30, cache: Path | None = None) -> list[dict[str, Any]]:
-    """Rows ``{file, bytes, reference_s, outline_s, full_s, sqlite_s}``: p50 of ``runs`` calls after a
-    warm-up of the reference's ``read_text_file`` and of leanread's ``read`` (``fresh=true``; the
+    """Rows ``{file, bytes, reference_s, outline_s, full_s, sqlite_s}``: p50 of ``runs`` calls each,
+    interleaved (``_interleaved``), of the reference's ``read_text_file`` and of leanread's
+    ``read`` (``fresh=true``; the
     default mode, an outline for big files, and ``mode="full"``, with the memory ledger; and
     ``mode="full"`` with a SQLite ledger, ``sqlite_s``); a last row for first reads of files not
     seen before (distinct copies of the files, one line added to each).
@@ -198,9 +202,10 @@ def peer_report(rows: list[dict[str, Any]], growth: list[dict[str, Any]], comman
 
 Command: `{command}`
 
-Both servers over MCP stdio, the official Python client, side by side in one run; p50 after a
-warm-up. Reference: `{REFERENCE}` (`read_text_file`); leanread: `read` with `fresh=true`, with
-the memory ledger and (last column) a SQLite ledger, what `leanread serve` uses by default.
+Both servers over MCP stdio, the official Python client, side by side in one run: after {WARM_UP}
+untimed calls each, one call of each in turn per run (`--runs`); p50 of each. Reference:
+`{REFERENCE}` (`read_text_file`); leanread: `read` with `fresh=true`, with the memory ledger and
+(last column) a SQLite ledger, what `leanread serve` uses by default.
 
 | file | bytes | reference | leanread (default mode) | leanread `mode="full"` | `mode="full"`, SQLite ledger |
 |---|---:|---:|---:|---:|---:|

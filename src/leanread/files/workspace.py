@@ -128,7 +128,7 @@ class Workspace:
         while True:
             at_root = folder == root
             if (with_root or not at_root) and not _below_any(root, os.path.join(folder, "x"), skip):
-                here = [os.path.realpath(os.path.join(folder, name)) for name in names]
+                here = [os.path.realpath(path) for path in _present(folder, names)]
                 per_folder.append([found for found in here if self._showable_file(found, skip)])
             if at_root or len(folder) <= len(root):
                 break
@@ -337,3 +337,18 @@ def _has_dot_parts(path: str) -> bool:
     """True when a part after the first of ``path`` is empty, ``.`` or ``..`` (``a.txt/``,
     ``a.txt/.``, ``a.txt/..``): the parts ``realpath`` takes lexically, even after a file."""
     return any(part in ("", ".", "..") for part in split_parts(path)[1:])
+
+
+def _present(folder: str, names: Sequence[str]) -> list[str]:
+    """The paths of ``names`` in ``folder`` that exist (as a file, folder or link): one ``lstat``
+    each, so only these pay for ``realpath``'s ``lstat`` of every folder on the way (an
+    instruction file is rarely there; every read looks in each folder up to the root)."""
+    present = []
+    for name in names:
+        path = os.path.join(folder, name)
+        try:
+            os.lstat(path)
+        except OSError:
+            continue
+        present.append(path)
+    return present
