@@ -155,10 +155,9 @@ async def _rows(
 def bench_peer(runs: int = 30, copies: int = 30, cache: Path | None = None) -> list[dict[str, Any]]:
     """Rows ``{file, bytes, reference_s, outline_s, full_s, sqlite_s}``: p50 of ``runs`` calls each,
     interleaved (``_interleaved``), of the reference's ``read_text_file`` and of leanread's
-    ``read`` (``fresh=true``; the
-    default mode, an outline for big files, and ``mode="full"``, with the memory ledger; and
-    ``mode="full"`` with a SQLite ledger, ``sqlite_s``); a last row for first reads of files not
-    seen before (distinct copies of the files, one line added to each).
+    ``read`` (``fresh=true``; the default mode, an outline for big files, and ``mode="full"``, with
+    the memory ledger; and ``mode="full"`` with a SQLite ledger, ``sqlite_s``); a last row for
+    first reads of files not seen before (distinct copies of the files, one line added to each).
 
     Raises:
         LeanreadError: the reference server cannot be installed.
