@@ -258,3 +258,14 @@ def test_text_not_alike_is_not_quoted(old: str) -> None:
         "old_string was not found, nor anything close to it; read the lines you mean to "
         "change and copy old_string from them exactly."
     )
+
+
+def test_replace_all_that_adds_lines_says_how_far_the_lines_after_moved(root: Path) -> None:
+    session = _session(root, "a.py", BODY)
+    result = session.edit("a.py", "value_2 = compute(2)\n", "value_2 = compute(2)\n# two\n", replace_all=True)
+    assert result.text == "Edited line 2 (+1 line)."
+    result = session.edit("a.py", "compute(1", "work(\n    1", replace_all=True)
+    assert result.text == "Replaced 11 occurrences; edited lines 1-20 (+11 lines)."
+    assert (root / "a.py").read_text() == BODY.replace("value_2 = compute(2)\n", "value_2 = compute(2)\n# two\n").replace(
+        "compute(1", "work(\n    1"
+    )
