@@ -266,6 +266,5 @@ def test_replace_all_that_adds_lines_says_how_far_the_lines_after_moved(root: Pa
     assert result.text == "Edited line 2 (+1 line)."
     result = session.edit("a.py", "compute(1", "work(\n    1", replace_all=True)
     assert result.text == "Replaced 11 occurrences; edited lines 1-20 (+11 lines)."
-    assert (root / "a.py").read_text() == BODY.replace("value_2 = compute(2)\n", "value_2 = compute(2)\n# two\n").replace(
-        "compute(1", "work(\n    1"
-    )
+    grown = BODY.replace("value_2 = compute(2)\n", "value_2 = compute(2)\n# two\n")
+    assert (root / "a.py").read_text() == grown.replace("compute(1", "work(\n    1")
