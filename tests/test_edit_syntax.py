@@ -11,7 +11,14 @@ from hypothesis import strategies as st
 
 from leanread import Session
 from leanread.code.edit_plan import plan_edit
-from leanread.code.syntax import parse_warning
+from leanread.code.syntax import parse_warning_at
+
+
+def parse_warning(path: str, before: str, after: str, changed_from: int = 1) -> str | None:
+    """The warning ``parse_warning_at`` gives, without its line."""
+    found = parse_warning_at(path, before, after, changed_from)
+    return found[0] if found else None
+
 
 HOOKS = (
     "".join(f"# line {i}\n" for i in range(1, 20))

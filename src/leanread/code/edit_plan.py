@@ -87,6 +87,16 @@ class EditPlan:
     kept_indent: bool = False
     given: str = field(default="", compare=False)
 
+    @property
+    def old_span(self) -> tuple[int, int]:
+        """The first and last line of the old text the edit replaced (1-based)."""
+        return min(a for a, _ in self.old_lines), max(b for _, b in self.old_lines)
+
+    @property
+    def new_span(self) -> tuple[int, int]:
+        """The first and last line of the new text it wrote (``(n, n - 1)`` when it wrote none)."""
+        return min(a for a, _ in self.new_lines), max(b for _, b in self.new_lines)
+
 
 # --- the cascade -----------------------------------------------------------------------------------
 

@@ -16,7 +16,8 @@ from .edit_text import lines_of, split_ending
 _TAB_SIZES = (4, 8, 2)
 
 
-def _indent(line: str) -> str:
+def leading_space(line: str) -> str:
+    """The spaces and tabs ``line`` starts with."""
     return line[: len(line) - len(line.lstrip())]
 
 
@@ -54,7 +55,7 @@ def _window_shift(file_lines: Sequence[str], start: int, old_lines: Sequence[str
         if f_text != o_text:
             return None
         if f_text:
-            pairs.append((_indent(f), _indent(o)))
+            pairs.append((leading_space(f), leading_space(o)))
     # Of the tab widths that make the shift uniform, one that needs no shift explains it best.
     uniform = [
         (tab, d.pop())
@@ -84,7 +85,7 @@ def _reindent(line: str, shift: _Shift) -> str:
     deepest file indentation of the window it covers, in that indentation's own characters."""
     if not line.strip():
         return line
-    indent = _indent(line)
+    indent = leading_space(line)
     if indent in shift.mapping:
         return shift.mapping[indent] + line[len(indent) :]
     width = max(0, indent_width(indent, shift.tab) + shift.delta)
@@ -116,7 +117,7 @@ def _keeps_file_indent(window: Sequence[str], old_lines: Sequence[str], new: str
     if new_first is None or not pairs:
         return False
     file_first, old_first = pairs[0]
-    return _indent(new_first) == _indent(file_first) != _indent(old_first)
+    return leading_space(new_first) == leading_space(file_first) != leading_space(old_first)
 
 
 def whitespace_matches(

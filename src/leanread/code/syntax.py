@@ -75,15 +75,6 @@ def _tree_errors(language: str, text: str) -> _Errors | None:
     return _Errors(len(rows), tuple(rows))
 
 
-def parse_warning(path: str, before: str, after: str, changed_from: int = 1) -> str | None:
-    """The warning for an edit of ``path`` that made its text (``before`` → ``after``, logical
-    text) parse worse, or None when it parses as well as before, is not code leanread parses,
-    or is too long to check (``parse_warning_at`` without the line).
-    """
-    found = parse_warning_at(path, before, after, changed_from)
-    return found[0] if found else None
-
-
 def parse_warning_at(path: str, before: str, after: str, changed_from: int = 1) -> tuple[str, int] | None:
     """The warning for an edit of ``path`` that made its text (``before`` → ``after``, logical
     text) parse worse and the 1-based line of ``after`` it names, or None when it parses as well

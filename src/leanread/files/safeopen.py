@@ -112,6 +112,24 @@ def walk_folder(real_dir: str, *, readable: bool = False) -> int:
     return fd
 
 
+def open_plain(path: str) -> int | None:
+    """An fd for reading the regular file at ``path`` (``O_RDONLY | O_NONBLOCK``, its last name not
+    followed, so a FIFO or link swapped in neither blocks nor leads elsewhere), or None when it is
+    no regular file or cannot be opened. For sniffing files a search walked, where a file that
+    went away is simply skipped; a tool's own read goes through ``open_regular``."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | _NOFOLLOW | _CLOEXEC)
+    except OSError:
+        return None
+    try:
+        if stat.S_ISREG(os.fstat(fd).st_mode):
+            return fd
+    except OSError:
+        pass
+    os.close(fd)
+    return None
+
+
 def open_regular(real: str, display: str, *, expect: tuple[int, int] | None = None, then: str = READ_THEN) -> int:
     """An fd for reading the regular file at the realpath ``real``, opened as described above.
 

@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import codecs
 import os
-import stat
 from collections.abc import Sequence
 from typing import Literal
 
 from .ripgrep import RgOptions, base_args, debug_args, find_rg, run_rg
+from .safeopen import open_plain
 
 __all__ = ["FLAW_CHUNK", "has_files", "list_files", "type_globs", "utf8_flaw"]
 
@@ -68,12 +68,11 @@ def utf8_flaw(path: str) -> Literal["nul", "not-utf-8"] | None:
     (or it is no regular file, or cannot be read). Opened non-blocking and never through a link,
     so a FIFO swapped in does not block.
     """
-    try:
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | _NOFOLLOW | _CLOEXEC)
-    except OSError:
+    fd = open_plain(path)
+    if fd is None:
         return None
     try:
-        return _flaw(fd) if stat.S_ISREG(os.fstat(fd).st_mode) else None
+        return _flaw(fd)
     except OSError:
         return None
     finally:
@@ -82,8 +81,6 @@ def utf8_flaw(path: str) -> Literal["nul", "not-utf-8"] | None:
 
 #: Bytes read at a time by ``utf8_flaw``.
 FLAW_CHUNK = 1 << 18
-_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
-_CLOEXEC = getattr(os, "O_CLOEXEC", 0)
 
 
 def _flaw(fd: int) -> Literal["nul", "not-utf-8"] | None:

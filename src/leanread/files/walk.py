@@ -155,13 +155,16 @@ def walked(root: str, options: RgOptions) -> Walk:
 _Parts = tuple[set[str], dict[str, Version | None], dict[str, bytes]]
 
 
-def _walk_into(top: str, options: RgOptions, since: int, parts: _Parts) -> None:
-    """Add the files, folders and ignored paths of the walk of ``top`` to ``parts``."""
+def _walk_into(top: str, options: RgOptions, since: int, parts: _Parts) -> set[str]:
+    """Add the files, folders and ignored paths of the walk of ``top`` to ``parts``; return the
+    files."""
     files, folders, ignored = parts
     log = bytearray()
-    files.update(os.path.join(top, name) for name in list_files(top, options, cwd=top, log=log))
+    found = {os.path.join(top, name) for name in list_files(top, options, cwd=top, log=log)}
+    files.update(found)
     ignored.update(ignored_lines(bytes(log)))
     folders.update(stamps(folders_below(top, options, ignored), since))
+    return found
 
 
 def folders_below(top: str, options: RgOptions, ignored: Container[str]) -> list[str]:
@@ -231,45 +234,45 @@ def _relisted(old: Walk, moved: list[str], options: RgOptions, since: int, liste
     """``old`` with the folders ``moved`` listed again (``_relist``); a new file has no version
     yet; the files now in the folders listed are added to ``listed``."""
     files, folders, ignored = set(old.files), dict(old.folders), dict(old.ignored)
-    before = set(folders)
+    found: set[str] = set()
     for folder in moved:
-        _relist(folder, options, since, (files, folders, ignored))
-    anew = {folder for folder in moved if folder in folders} | (folders.keys() - before)
-    listed.update(path for path in files if os.path.dirname(path) in anew)
+        found |= _relist(folder, options, since, (files, folders, ignored))
+    listed.update(found & files)  # not those a later folder of ``moved`` dropped
     return replace(old, files={path: old.files.get(path) for path in files}, folders=folders, ignored=ignored)
 
 
-def _relist(folder: str, options: RgOptions, since: int, parts: _Parts) -> None:
+def _relist(folder: str, options: RgOptions, since: int, parts: _Parts) -> set[str]:
     """List ``folder`` again in ``parts``: its own files and ignored paths anew, a subfolder gone
-    dropped with all below it, a new one walked whole; all of it dropped when it is gone."""
+    dropped with all below it, a new one walked whole; all of it dropped when it is gone. Returns
+    the files listed (its own and those of new subfolders)."""
     files, folders, ignored = parts
     if folder not in folders:
-        return  # dropped with a folder above it
+        return set()  # dropped with a folder above it
     version = stamps([folder], since)[folder]  # before the listing: a change during it shows next time
     if not os.path.isdir(folder) or os.path.islink(folder):
         _drop(folder, parts)
-        return
+        return set()
     folders[folder] = version
     log = bytearray()
-    names = list_files(folder, options, cwd=folder, log=log, depth=1)
+    found = {os.path.join(folder, name) for name in list_files(folder, options, cwd=folder, log=log, depth=1)}
     files.difference_update([path for path in files if os.path.dirname(path) == folder])
-    files.update(os.path.join(folder, name) for name in names)
+    files.update(found)
     for path in [path for path in ignored if os.path.dirname(path) == folder]:
         del ignored[path]
     ignored.update(ignored_lines(bytes(log)))
-    _resubfolder(folder, options, since, parts)
+    return found | _resubfolder(folder, options, since, parts)
 
 
-def _resubfolder(folder: str, options: RgOptions, since: int, parts: _Parts) -> None:
+def _resubfolder(folder: str, options: RgOptions, since: int, parts: _Parts) -> set[str]:
     """The subfolders of ``folder`` in ``parts`` as they are now: one gone dropped with all below
-    it, a new one walked whole (those that stayed are stat'ed on their own)."""
+    it, a new one walked whole (those that stayed are stat'ed on their own). Returns the files of
+    the new ones."""
     folders, ignored = parts[1], parts[2]
     now = set(subfolders(folder, options, ignored))
     before = {path for path in folders if path != folder and os.path.dirname(path) == folder}
     for gone in before - now:
         _drop(gone, parts)
-    for new in now - before:
-        _walk_into(new, options, since, parts)
+    return set().union(*(_walk_into(new, options, since, parts) for new in now - before))
 
 
 def _drop(top: str, parts: _Parts) -> None:

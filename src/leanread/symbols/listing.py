@@ -14,7 +14,7 @@ from ..files.search_files import list_files
 from ..files.walk import IGNORE_FILES, folders_below, subfolders
 from .extract import indexed_language
 
-__all__ = ["IGNORE_FILES", "Listed", "list_code"]
+__all__ = ["Listed", "list_code"]
 
 
 @dataclass(frozen=True)

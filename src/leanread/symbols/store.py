@@ -149,8 +149,14 @@ class SymbolStore:
         """The folders to stat: every folder the listings entered, not only those holding a code
         file (a code file created in a folder of docs would be missed), each with its mtime now."""
         self._db.execute("DELETE FROM folders")
+        self._put_folders(folders)
+
+    def _put_folders(self, folders: Iterable[str]) -> None:
+        """Each of ``folders`` with its mtime now (one gone since it was listed is left out); the
+        other rows stay as they are (a refresh has just seen that their folders did not move)."""
         rows = [(f, self._mtime(f)) for f in sorted(set(folders))]
         self._db.executemany("INSERT OR REPLACE INTO folders VALUES (?, ?)", [r for r in rows if r[1] is not None])
+        self._db.executemany("DELETE FROM folders WHERE path = ?", [(f,) for f, mtime in rows if mtime is None])
 
     def _mtime(self, rel: str) -> int | None:
         try:
@@ -223,13 +229,14 @@ class SymbolStore:
         found = [path for listed in listings for path in listed.code]
         ignores = [path for listed in listings for path in listed.ignores]
         refused = {path: why for listed in listings for path, why in listed.refused.items()}
-        kept = [f for f in known_folders if not any(f == g or f.startswith(g + "/") for g in gone)]
+        dropped = [f for f in known_folders if any(f == g or f.startswith(g + "/") for g in gone)]
         self._begin()
         try:
             in_moved = self._files_in(moved, gone)
             done.removed += self._remove(sorted(in_moved - set(found)))
             self._db.executemany("INSERT OR REPLACE INTO skipped VALUES (?, ?, NULL, NULL)", refused.items())
-            self._set_folders([*kept, *(path for listed in listings for path in listed.folders)])
+            self._db.executemany("DELETE FROM folders WHERE path = ?", [(f,) for f in dropped])
+            self._put_folders(path for listed in listings for path in listed.folders)
             self._watch(ignores)
             self._db.execute("COMMIT")
         except BaseException:

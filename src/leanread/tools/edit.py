@@ -66,10 +66,6 @@ def _logical(text_file: TextFile) -> str:
     return "\n".join(lines) + ("\n" if text_file.final_newline and lines else "")
 
 
-def _span(ranges: tuple[tuple[int, int], ...]) -> tuple[int, int]:
-    return min(a for a, _ in ranges), max(b for _, b in ranges)
-
-
 def _read_hint(first: int, last: int) -> str:
     return f"offset={first}, limit={last - first + 1}"
 
@@ -114,7 +110,7 @@ def _check_grant(resolved: Resolved, known: Knowledge, plan: EditPlan, lines: Se
     """Refuse unless every line the edit touches was shown to the model in this version (the
     caller has checked that it is the version the model saw last); each refusal names the read
     that fixes it."""
-    first, last = _span(plan.old_lines)
+    first, last = plan.old_span
     if known.seen_hash is None:
         raise EditRefused(
             f"You have not read {resolved.display} in this session, so nothing was edited; read the lines "
@@ -172,7 +168,7 @@ def _plan(
         if raced is None or earlier is None:
             raise _sealed(exc, resolved.display) from None
         # It was written against the version the model had: say what became of those lines.
-        first, last = current_span(raced, *_span(earlier.old_lines))
+        first, last = current_span(raced, *earlier.old_span)
         changed = changed_lines(raced, range(first, last + 1))  # the lines of the span that changed
         if changed:
             first, last = changed[0], changed[-1]
@@ -247,7 +243,7 @@ def _write(ctx: ToolContext, request: EditRequest, call_id: str, resolved: Resol
         display=resolved.display,
     )
     new_file = decoded_for_write(ctx, data, resolved.display)
-    found = parse_warning_at(resolved.display, old_text, plan.new_text, _span(plan.new_lines)[0])
+    found = parse_warning_at(resolved.display, old_text, plan.new_text, plan.new_span[0])
     warning, warning_line = found if found else (None, None)
     replace_if_unchanged(resolved.real, resolved.display, original, data)
     # written: from here on nothing raises, the result says what was done

@@ -8,17 +8,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ..code.edit_plan import EditPlan
-from ..code.edit_whitespace import indent_width
+from ..code.edit_text import lines_of
+from ..code.edit_whitespace import indent_width, leading_space
 from ..ledger.knowledge import ranges_of
 from ..view.frame import Own
 from ..view.render import cut_line, span
 
 #: Lines an edit result shows at most; past them a note names the rest for a read.
 EXCERPT_LINES = 6
-
-
-def _span(ranges: tuple[tuple[int, int], ...]) -> tuple[int, int]:
-    return min(a for a, _ in ranges), max(b for _, b in ranges)
 
 
 def _written_otherwise(lines: Sequence[str], plan: EditPlan) -> list[int]:
@@ -28,9 +25,7 @@ def _written_otherwise(lines: Sequence[str], plan: EditPlan) -> list[int]:
     than sent, in the file's characters; elsewhere its indentation must be the one sent."""
     if plan.rule not in ("whitespace", "line-numbers+whitespace"):
         return []  # the other rules write new_string as given, as a substring
-    given = plan.given.split("\n")
-    if len(given) > 1 and given[-1] == "":
-        given.pop()
+    given = lines_of(plan.given)
     shifted = plan.shift != 0 and not plan.kept_indent
 
     def same(written: str, sent: str) -> bool:
@@ -38,7 +33,7 @@ def _written_otherwise(lines: Sequence[str], plan: EditPlan) -> list[int]:
             return False
         if not written.strip():
             return True
-        lead, sent_lead = written[: len(written) - len(written.lstrip())], sent[: len(sent) - len(sent.lstrip())]
+        lead, sent_lead = leading_space(written), leading_space(sent)
         if not shifted:
             return lead == sent_lead
         return indent_width(lead, plan.tab) == max(0, indent_width(sent_lead, plan.tab) + plan.shift)
@@ -101,8 +96,8 @@ def summary(plan: EditPlan) -> str:
     """One line: which lines the edit replaced and by how many lines the file grew or shrank there
     (``Edited lines 5-7 (+2 lines).``; later lines moved by as many), how many occurrences when
     more than one, and the rule when not ``exact``."""
-    old_first, old_last = _span(plan.old_lines)
-    new_first, new_last = _span(plan.new_lines)
+    old_first, old_last = plan.old_span
+    new_first, new_last = plan.new_span
     if new_last < new_first:  # whole lines removed
         head = f"Removed {span(old_first, old_last)}"
     else:

@@ -18,6 +18,8 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterator
 
+from ...code.edit_text import lines_of
+
 #: opencode's errors, as ``replace`` throws them (the model sees ``Error: `` and the message).
 OPENCODE_NOT_FOUND = (
     "Error: Could not find oldString in the file. It must match exactly, including whitespace, "
@@ -50,15 +52,8 @@ def _exact(content: str, old: str) -> Iterator[str]:
     yield old
 
 
-def _lines_without_last_empty(text: str) -> list[str]:
-    lines = text.split("\n")
-    if len(lines) > 1 and lines[-1] == "":
-        lines.pop()
-    return lines
-
-
 def _line_trimmed(content: str, old: str) -> Iterator[str]:
-    lines, wanted = content.split("\n"), [line.strip() for line in _lines_without_last_empty(old)]
+    lines, wanted = content.split("\n"), [line.strip() for line in lines_of(old)]
     for i in range(len(lines) - len(wanted) + 1):
         if all(lines[i + j].strip() == w for j, w in enumerate(wanted)):
             yield "\n".join(lines[i : i + len(wanted)])
@@ -105,7 +100,7 @@ def _middle_alike(lines: list[str], start: int, end: int, wanted: list[str]) -> 
 def _block_anchor(content: str, old: str) -> Iterator[str]:
     if len(old.split("\n")) < 3:
         return
-    wanted, lines = _lines_without_last_empty(old), content.split("\n")
+    wanted, lines = lines_of(old), content.split("\n")
     blocks = list(_anchored_blocks(lines, wanted[0].strip(), wanted[-1].strip()))
     if len(blocks) == 1:
         start, end = blocks[0]
@@ -189,7 +184,7 @@ def _trimmed_boundary(content: str, old: str) -> Iterator[str]:
 def _context_aware(content: str, old: str) -> Iterator[str]:
     if len(old.split("\n")) < 3:
         return
-    wanted, lines = _lines_without_last_empty(old), content.split("\n")
+    wanted, lines = lines_of(old), content.split("\n")
     for start, end in _anchored_blocks(lines, wanted[0].strip(), wanted[-1].strip()):
         block = lines[start : end + 1]
         if len(block) != len(wanted):

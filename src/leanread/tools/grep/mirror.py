@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 
 from ...errors import LeanreadError
 from ...files.fileversion import told_apart
+from ...files.safeopen import open_plain
 from ...files.sniff import binary_kind
 from ...files.textfile import TextFile, decode
 from ..common import ToolContext
@@ -175,11 +176,11 @@ def _first_judgement(
     """Judge the version ``st`` of the file (``trusted``: as ``Mirror.keep`` takes it); opened
     non-blocking, never through a link, so a FIFO swapped in since the stat does not block."""
     key = _key(path, st)
+    fd = open_plain(path)
+    if fd is None:
+        return None
     try:
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | _NOFOLLOW | _CLOEXEC)
         with os.fdopen(fd, "rb") as handle:
-            if not stat.S_ISREG(os.fstat(fd).st_mode):
-                return None
             head = handle.read(ctx.limits.sniff_bytes)
             if head_first and not head.startswith(_BOMS) and binary_kind(head) is not None:
                 return MIRROR.keep(key, None, trusted)  # as decode: a byte-order mark decides before the sniff
@@ -194,10 +195,6 @@ def _first_judgement(
     except LeanreadError:
         text_file = None
     return MIRROR.keep(key, text_file, trusted)
-
-
-_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
-_CLOEXEC = getattr(os, "O_CLOEXEC", 0)
 
 
 def _too_big(ctx: ToolContext, path: str, head: bytes, size: int, decoded: Decoded) -> None:

@@ -213,23 +213,21 @@ class LeanreadOutline(Leanread):
             return Span(n, n + max(1, min(WINDOW_LINES, (end or file.total) - n + 1)) - 1, None)
         return Span(symbol.first, symbol.last, symbol)
 
-    def _read_to(self, path: str, file: FileSnapshot, made: Outline, span: Span) -> int:
-        """The last line a model reads for ``span`` from the outline: a definition's last line, or,
-        where its row shows one number, the line before the next row."""
-        if span.symbol is None:
-            return span.last
+    def _open_ends(self, path: str, file: FileSnapshot, made: Outline) -> dict[int, int]:
+        """The outline's rows that show one number (line → the line before the next row, or the
+        file's last line): a model reads a definition of such a row up to there."""
         text, _ = render_outline(path, made, lambda n: file.lines[n - 1], self.session.limits)
         found = [m for row in outline_rows(text) if (m := OUTLINE_ROW.match(row))]
-        starts = sorted(int(m.group(1)) for m in found)
-        open_rows = {int(m.group(1)) for m in found if not m.group(2)}
-        if span.symbol.line not in open_rows:
-            return span.last
-        return next((n - 1 for n in starts if n > span.symbol.line), file.total)
+        starts = [int(m.group(1)) for m in found]
+        following = [*starts[1:], file.total + 1]
+        return {n: after - 1 for n, after, m in zip(starts, following, found, strict=True) if not m.group(2)}
 
     def _follow_up(self, path: str, file: FileSnapshot, made: Outline, spans: list[Span], step: int) -> str:
         """One read of ``spans``: every line between two of them is blank, held or in a span, as
         ``used`` is one run of lines, so a model reads them as one range (a lone definition by name)."""
-        first, last = min(s.first for s in spans), max(self._read_to(path, file, made, s) for s in spans)
+        open_ends = self._open_ends(path, file, made) if any(s.symbol for s in spans) else {}
+        first = min(s.first for s in spans)
+        last = max(open_ends.get(s.symbol.line, s.last) if s.symbol else s.last for s in spans)
         call = ReadCall(path, first, last - first + 1, file, step)
         symbol = spans[0].symbol if len(spans) == 1 else None
         if symbol is None:
