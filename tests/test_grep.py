@@ -427,16 +427,10 @@ async def test_grep_and_read_match_over_mcp(root: Path) -> None:
         "pattern",
         "path",
         "glob",
-        "type",
         "case_insensitive",
         "context",
-        "before",
-        "after",
-        "max_results",
-        "offset",
         "files_only",
         "focus",
-        "include_ignored",
         "symbol",
     ]
     assert "required" not in grep.input_schema  # pattern, or symbol
