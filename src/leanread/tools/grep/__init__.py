@@ -1,18 +1,17 @@
 """The ``grep`` tool: ripgrep's hits, grouped by file, capped, with ids that ``read`` opens.
 
-Result (``<type>grep</type>``)::
+Result (with ``context=1``)::
 
-    <path>src</path>
-    <type>grep</type>
-    <content>
     src/app.py
-      m1 12: def handler(request):
-      13- return None
+    11-<TAB>@route("/")
+    12<TAB>def handler(request):
+    <TAB>    return None
     src/util.py
-      m2 4: handler = make()
+    4<TAB>handler = make()
 
-    (2 matches in 2 files.)
-    </content>
+A match's row is ``12<TAB>text``; a context line's ``11-<TAB>text``, or ``<TAB>text`` right after
+the row of the line before it (``render.bare_context``). The match ids (``m1`` …) are in the
+metadata, not the text.
 
 ripgrep finds the matching lines (``search``); the lines shown come from the file as ``read``
 decodes it (``load_text``), so they are exactly the lines a plain ``read`` shows, and every line
