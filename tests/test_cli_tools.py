@@ -84,7 +84,7 @@ def test_edit_without_the_reads_session_is_refused_and_writes_nothing(repo: Path
 def test_write_takes_content_from_stdin_byte_for_byte(repo: Path) -> None:
     created = run(["write", "notes/plan.md", "--session", "w"], repo, stdin="# Plan\n\n- one\n")
     assert created.returncode == 0, created.stderr
-    assert created.stdout == "Created notes/plan.md: 3 lines, 14 bytes.\n"
+    assert created.stdout == "Created 3 lines.\n"
     assert (repo / "notes" / "plan.md").read_bytes() == b"# Plan\n\n- one\n"
     replaced = run(["write", "notes/plan.md", "# Plan\n", "--session", "w"], repo)
     assert replaced.returncode == 0, replaced.stderr

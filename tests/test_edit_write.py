@@ -118,7 +118,7 @@ def test_edit_keeps_mode_and_bom(session: Session, root: Path) -> None:
 
 def test_write_creates_and_guards_overwrites(session: Session, root: Path) -> None:
     created = session.write("pkg/new.py", "print('hi')\n")
-    assert created.text == "Created pkg/new.py: 1 line, 12 bytes."
+    assert created.text == "Created 1 line."
     (root / "old.txt").write_bytes(b"a\r\nb\r\n")
     refused = session.write("old.txt", "x\ny\n")
     assert refused.text == (
@@ -126,7 +126,7 @@ def test_write_creates_and_guards_overwrites(session: Session, root: Path) -> No
         "read it first (offset=1) or change it with edit."
     )
     session.read("old.txt")
-    assert session.write("old.txt", "x\ny\n").text == "Wrote old.txt: 2 lines, 6 bytes."
+    assert session.write("old.txt", "x\ny\n").text == "Wrote 2 lines."
     assert (root / "old.txt").read_bytes() == b"x\r\ny\r\n"
     # what it wrote counts as seen: an edit needs no read
     assert not session.edit("old.txt", "y", "z").is_error
@@ -150,7 +150,7 @@ def test_write_of_the_text_a_file_already_holds_needs_no_read(
     (root / "out.txt").write_bytes(on_disk)
     result = session.write("out.txt", sent)
     lines = "1 line" if sent.count("\n") == 1 else f"{sent.count(chr(10))} lines"
-    assert result.text == f"Wrote out.txt: {lines}, {len(on_disk)} bytes; the file already held this text."
+    assert result.text == f"Wrote {lines}; the file already held this text."
     assert (root / "out.txt").read_bytes() == on_disk
     assert not session.edit("out.txt", sent.splitlines()[0], "z").is_error
     # one character off is still a write over lines the model has not seen
@@ -253,4 +253,4 @@ def test_an_empty_old_string_points_to_write_whether_or_not_the_file_exists(
     assert (result.is_error, result.text) == (True, "old_string is empty; to create or overwrite a file use write.")
     assert sorted(p.name for p in root.iterdir()) == ["a.txt"]
     assert (root / "a.txt").read_text() == "alpha\n"
-    assert session.write("new.txt", "content\n").text.startswith("Created new.txt")
+    assert session.write("new.txt", "content\n").text == "Created 1 line."

@@ -201,7 +201,7 @@ def test_a_notebook_read_its_stub_and_markers_cost_its_cells(root: Path) -> None
 
 
 def test_grep_ls_edit_and_write_say_their_plain_cost(root: Path, session: Session) -> None:
-    for i in range(4):
+    for i in range(6):
         (root / f"part_{i}.py").write_text(
             "".join(
                 f'def step_{i}_{j}(item):\n    """Handle step {j} of stage {i}."""\n    return item\n' for j in range(6)

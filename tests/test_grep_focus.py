@@ -47,11 +47,11 @@ can be shown by grep without focus or with offset]
 … 12 matches omitted (billing.py: 6, mailing.py: 6); grep without focus or with offset=1 shows them …
 shipping.py
 1\tdef parcel_cost(item):
-2-\t    \"\"\"Handle the parcel cost step of the service.\"\"\"
-3-\t    return item
+\t    \"\"\"Handle the parcel cost step of the service.\"\"\"
+\t    return item
 5\tdef rate_table(item):
-6-\t    \"\"\"Shipping price per kilogram, by zone, used for every parcel.\"\"\"
-7-\t    return item
+\t    \"\"\"Shipping price per kilogram, by zone, used for every parcel.\"\"\"
+\t    return item
 … 10 matches omitted (shipping.py: 4, users.py: 6); grep without focus or with offset=15 shows them …"""
 
 
@@ -112,7 +112,7 @@ def test_focus_judges_matches_past_the_first_page(root: Path) -> None:
         "… 129 matches omitted (many.py: 129); grep without focus or with offset=1 shows them …\n"
         "many.py\n"
         "388\tdef parcel_weight_cost(item):\n"
-        "389-\t    return item\n"
+        "\t    return item\n"
         "… 20 matches omitted (many.py: 20); grep without focus or with offset=131 shows them …"
     )
     # with max_results given, the question is asked of that page alone

@@ -15,7 +15,11 @@ LINES = [f"    total_{n} = compute_value(records[{n}], weight={n} * factor)  # s
 
 
 def _rows(first: int, last: int, match: int) -> list[str]:
-    return [f"{n}\t{LINES[n - 1]}" if n == match else f"{n}-\t{LINES[n - 1]}" for n in range(first, last + 1)]
+    """A run of grep rows after a gap: the match numbered, context numbered only as the run's first."""
+    return [
+        f"{n}\t{LINES[n - 1]}" if n == match else f"{n}-\t{LINES[n - 1]}" if n == first else f"\t{LINES[n - 1]}"
+        for n in range(first, last + 1)
+    ]
 
 
 @pytest.fixture

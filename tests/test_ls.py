@@ -151,6 +151,38 @@ def test_refusals_and_empty_folders(session: Session, repo: Path) -> None:
     assert session.ls("../").text.startswith("../ resolves outside the workspace (")
 
 
+#: The note of a listing of the repo's root whose glob leaves out what .gitignore and the deny list
+#: would have left out besides the build folder.
+BUILD_LEFT_OUT = "(Not listed: build/, left out by .gitignore (include_ignored=true lists it).)"
+
+
+def test_a_glob_lists_the_files_it_matches_at_any_depth(session: Session, repo: Path) -> None:
+    # the virtualenv's site.py matches too, yet stays out: its pyvenv.cfg is found by looking, not listed
+    assert session.ls(glob="*.py").text == _tree(
+        ["src/", "  pkg/", "    deep/", "      c.py", "    a.py", "    b.py", "  main.py"], BUILD_LEFT_OUT
+    )
+    assert session.ls("src", glob="pkg/**").text == _tree(
+        ["pkg/", "  deep/", "    c.py", "  a.py", "  b.py"], "", "src"
+    )
+    assert session.ls(glob="!*.py", depth=1).text == _tree(
+        [".github/workflows/", "docs/", ".gitignore", "README.md"], LEFT_OUT
+    )
+    assert session.ls(glob="*.rs").text == _tree(
+        [],
+        "(No files in . match *.rs; .gitignored paths, .git, node_modules, __pycache__, virtualenvs and secrets "
+        f"on the deny list are left out.)\n{BUILD_LEFT_OUT}",
+    )
+    assert session.ls(glob="[").text == (
+        "glob '[' is not a valid glob (unclosed character class; missing ']'); use a pattern such as *.py or "
+        "src/**/*.ts."
+    )
+
+
+def test_a_glob_picks_links_by_their_name(session: Session, linked: Path) -> None:
+    assert session.ls(glob="*.md").text == _tree(["AGENTS.md", "CLAUDE.md -> AGENTS.md"])
+    assert session.ls(glob="packages/**").text == _tree(["packages/app/", "  main.ts"])  # a path glob: no link
+
+
 @pytest.mark.anyio
 async def test_ls_over_mcp(repo: Path) -> None:
     async with Client(build_server([repo], ledger=MemoryLedger())) as client:
@@ -159,7 +191,7 @@ async def test_ls_over_mcp(repo: Path) -> None:
         bad = await client.call_tool("ls", {"depth": 1.5})
     ls = tools["ls"]
     assert ls.description == description("ls", Limits(), depth=2, max_entries=100)
-    assert list(ls.input_schema["properties"]) == ["path", "depth", "max_entries", "include_ignored"]
+    assert list(ls.input_schema["properties"]) == ["path", "depth", "glob"]
     assert "required" not in ls.input_schema
     assert ls.annotations is not None and ls.annotations.read_only_hint is True
     assert text_of(listed) == _tree(["pkg/", "main.py"], "", "src")

@@ -16,7 +16,7 @@ from leanread.mcp.server import build_server, check_arguments
 pytestmark = pytest.mark.anyio
 
 #: read's advertised parameters (match_id, context_before and context_after are accepted, not listed).
-READ_PARAMETERS = "path, symbol, offset, limit, format, fresh, char_offset, mode, focus"
+READ_PARAMETERS = "path, symbol, offset, limit, focus"
 SEE = "see the tool's input schema."
 FORMATS = "'plain', 'tab', 'colon', 'catn', 'visible'"
 

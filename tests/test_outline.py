@@ -543,12 +543,21 @@ def test_an_outline_page_past_the_end_is_refused(tmp_path: Path) -> None:
     assert result.text == "offset=600 is past the end of big.py, which has 510 lines; use an offset from 1 to 510."
 
 
-def test_a_head_over_forty_lines_says_where_it_ends() -> None:
+def test_a_run_of_imports_is_one_line_and_a_head_over_forty_lines_says_where_it_ends() -> None:
     source = "".join(f"import module_{k}\n" for k in range(60)) + "\ndef f():\n    pass\n"
-    entries = _entries("many.py", source)
-    assert entries[39:42] == [
-        "40\timport module_39",
-        "… lines 41-60: more imports, left out; read them with offset=41, limit=20 …",
+    assert _entries("many.py", source) == [
+        "… lines 1-60: imports, left out; read them with offset=1, limit=60 …",
+        "62\tdef f():",
+    ]
+    # runs of three imports are shown (a line that says so costs as much), up to 40 lines in all
+    runs = "".join(f"import a_{k}\nimport b_{k}\nimport c_{k}\nX_{k} = {k}\n" for k in range(15))
+    entries = _entries("runs.py", runs + "\ndef f():\n    pass\n")
+    assert entries[:4] == ["1\timport a_0", "2\timport b_0", "3\timport c_0", "4\tX_0 = 0"]
+    assert entries[-5:] == [
+        "53\timport a_13",
+        "… lines 54-59: more imports, left out; read them with offset=54, limit=6 …",
+        "56\tX_13 = 13",
+        "60\tX_14 = 14",
         "62\tdef f():",
     ]
 

@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from leanread import MemoryLedger, Session
-from leanread.view.reconstruct import Held, View, apply_edit, apply_read, apply_refusal, compact
+from leanread.view.reconstruct import Held, View, apply_edit, apply_grep, apply_read, apply_refusal, compact
 
 WORDS = ["alpha", "beta", "gamma", "delta", "    return x", "", "# note", "x = 1"]
 
@@ -111,3 +111,33 @@ def test_every_read_rebuilds_the_disk(
                 session.rewind(history[to][0])
                 view.lines = dict(history[to][1])
                 del history[to + 1 :]
+
+
+_GREP_LINE = st.text(alphabet="ab \t#", min_size=0, max_size=12)
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    lines=st.lists(_GREP_LINE, min_size=1, max_size=30),
+    before=st.integers(0, 4),
+    after=st.integers(0, 4),
+    read_first=st.none() | st.tuples(st.integers(1, 30), st.integers(1, 10)),
+)
+def test_every_grep_row_numbered_or_not_is_the_line_it_stands_for(
+    lines: list[str], before: int, after: int, read_first: tuple[int, int] | None
+) -> None:
+    """A grep's rows, a context row without its number included (it is the line after the row
+    before it), rebuild each line they show exactly; a read first makes some rows markers."""
+    with tempfile.TemporaryDirectory() as folder:
+        Path(folder, "f.txt").write_text("\n".join(lines) + "\n")
+        session = Session([folder], ledger=MemoryLedger())
+        if read_first is not None:
+            session.read("f.txt", offset=min(read_first[0], len(lines)), limit=read_first[1])
+        found = session.grep("#", before=before, after=after)
+    views: dict[str, View] = {}
+    apply_grep(views, found)
+    shown = views.get("f.txt", View()).lines
+    assert {n: text for n, (text, _) in shown.items()} == {n: lines[n - 1] for n in shown}
+    unnumbered = [row for row in found.text.split("\n") if row.startswith("\t")]
+    if any("#" in line for line in lines) and (before or after) and read_first is None:
+        assert len(unnumbered) == sum(1 for n in shown if n - 1 in shown and "#" not in lines[n - 1])

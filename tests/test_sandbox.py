@@ -140,7 +140,7 @@ def test_the_user_can_allow_protected_writes(repo: Path, monkeypatch: pytest.Mon
     session = Session([repo], ledger=MemoryLedger())
     assert session.workspace.policy.allow_write_protected
     assert (
-        session.write(".git/hooks/pre-commit", "#!/bin/sh\n").text == "Created .git/hooks/pre-commit: 1 line, 10 bytes."
+        session.write(".git/hooks/pre-commit", "#!/bin/sh\n").text == "Created 1 line."
     )
     session.read("pyproject.toml")
     assert not session.edit("pyproject.toml", "max_lines = 500", "max_lines = 400").is_error

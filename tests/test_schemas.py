@@ -87,7 +87,7 @@ def test_anything_else_for_a_whole_number_is_refused(value: object) -> None:
 
 @pytest.mark.parametrize(("sent", "taken"), [("true", True), ("false", False), ("TRUE", True), (" False ", False)])
 def test_true_or_false_as_text_is_that_boolean(sent: str, taken: bool) -> None:
-    assert check_arguments(input_schema("read"), {"fresh": sent}) == {"fresh": taken}
+    assert check_arguments(accepted_schema("read"), {"fresh": sent}) == {"fresh": taken}
     assert check_arguments(input_schema("edit"), {"path": "a", "old_string": "true", "new_string": sent}) == {
         "path": "a",
         "old_string": "true",
@@ -97,7 +97,7 @@ def test_true_or_false_as_text_is_that_boolean(sent: str, taken: bool) -> None:
 
 @pytest.mark.parametrize("sent", ["yes", "1", "t", ""])
 def test_other_text_for_a_boolean_is_refused(sent: str) -> None:
-    assert check_arguments(input_schema("read"), {"fresh": sent}) == (
+    assert check_arguments(accepted_schema("read"), {"fresh": sent}) == (
         f"fresh must be true or false (got {sent!r}); see the tool's input schema"
     )
 
@@ -156,13 +156,17 @@ def test_session_call_takes_json_text_and_refuses_what_is_not_an_object(session:
     )
 
 
-def test_read_takes_match_ids_it_does_not_advertise(session: Session, root: Path) -> None:
+def test_read_takes_the_parameters_it_does_not_advertise(session: Session, root: Path) -> None:
     (root / "a.txt").write_text("alpha\nbeta\ngamma\n")
     listed, accepted = input_schema("read"), accepted_schema("read")
     assert [name for name in accepted["properties"] if name not in listed["properties"]] == [
         "match_id",
+        "format",
+        "fresh",
+        "char_offset",
         "context_before",
         "context_after",
+        "mode",
     ]
     assert "additionalProperties" not in listed and accepted["additionalProperties"] is False
     assert session.call("grep", {"pattern": "beta"}).metadata["matches"][0]["id"] == "m1"
@@ -172,5 +176,5 @@ def test_read_takes_match_ids_it_does_not_advertise(session: Session, root: Path
     )
     assert session.call("read", {"path": "a.txt", "match": "m1"}).text == (
         "Invalid arguments for read: unknown argument 'match'; the parameters are path, symbol, offset, limit, "
-        "format, fresh, char_offset, mode, focus."
+        "focus."
     )

@@ -36,9 +36,8 @@ async def test_lists_read_with_description_and_schema(repo: Path) -> None:
     assert read.description == description("read", Limits())
     schema = read.input_schema
     assert "required" not in schema  # path may be omitted to go on with the last file
-    names = ["path", "symbol", "offset", "limit", "format", "fresh", "char_offset", "mode", "focus"]
-    assert list(schema["properties"]) == names
-    assert "additionalProperties" not in schema  # it takes match_id, context_before, context_after unlisted
+    assert list(schema["properties"]) == ["path", "symbol", "offset", "limit", "focus"]
+    assert "additionalProperties" not in schema  # it takes fresh, mode, char_offset, match_id … unlisted
     assert all(prop["type"] for prop in schema["properties"].values())  # no null unions (see test_schemas.py)
     assert "default" not in schema["properties"]["path"]
     assert read.annotations is not None and read.annotations.read_only_hint is True

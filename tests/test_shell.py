@@ -190,7 +190,7 @@ def test_a_search_is_leanreads_grep_and_fails_like_grep_when_nothing_matches(tre
     found = run_command(session, "grep -rn 'def \\(one\\|two\\)' sub", cwd=str(tree))
     assert (found.text, found.status) == ("sub/b.py\n1\tdef one():\n5\tdef two():\n", 0)
     piped = run_command(session, "nl -ba sub/b.py | grep -A 1 two", cwd=str(tree))
-    assert piped.text == "sub/b.py\n5\tdef two():\n6-\t    return 2\n"
+    assert piped.text == "sub/b.py\n5\tdef two():\n\t    return 2\n"
     none = run_command(session, "rg zzz sub", cwd=str(tree))
     assert none.status == 1 and none.answered
 

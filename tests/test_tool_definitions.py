@@ -42,8 +42,6 @@ RULES = (
     Rule("read", "what it reads", "Read a text file, document (PDF, DOCX, ODT, RTF, EPUB), notebook, image or folder."),
     Rule("read", "lines exactly as in the file, no numbers", "Lines come as in the file, unnumbered"),
     Rule("read", "its caps", "at most 2000 lines and 50 KB a call"),
-    Rule("read", "a long line is cut, marked", "a line over 2000 characters is cut where marked"),
-    Rule("read", "the rest of a cut line", "The rest of line offset, from this 1-based character on.", "char_offset"),
     Rule("read", "offsets are 1-based", "First line, 1-based.", "offset"),
     Rule(
         "read",
@@ -51,34 +49,19 @@ RULES = (
         "A text file over 200 lines or 48 KB read whole gives its outline",
     ),
     Rule("read", "how to get the text of an outlined file", "offset, limit or symbol give the text"),
-    Rule("read", "the whole text of a big file", "full: the text even of a big file", "mode"),
     Rule("read", "one definition by name", "A definition by name", "symbol"),
     Rule("read", "symbol without path searches the workspace", "without path: found in the workspace", "symbol"),
     Rule("read", "paths are relative to the workspace root", "Relative to the workspace root.", "path"),
     Rule("read", "no path goes on in the last file", "Default: the last file read, after its last window.", "path"),
-    Rule(
-        "read",
-        "a stub stands for lines the model has",
-        "Lines you already have, unchanged, come back as a short note.",
-    ),
-    Rule("read", "fresh=true gives them again", "true: the text even of lines you already have.", "fresh"),
     Rule("read", "markers are display only", "markers are display only: never write them into a file."),
     Rule("read", "focus keeps the relevant lines", "A question: only the lines relevant to it are shown.", "focus"),
-    Rule("read", "numbered formats", "tab, colon, catn: with line numbers", "format"),
     # grep
     Rule("grep", "the regex flavour", "Rust regex: no look-around or back-references.", "pattern"),
     Rule("grep", "a failing regex is searched as text", "one that fails or finds nothing is searched as literal text"),
     Rule("grep", "lines shown count as read for edit", "Lines shown whole count as read for edit."),
-    Rule("grep", "its caps", "At most max_results matches and 50 KB a call."),
-    Rule("grep", "the default cap", "Matches to show. Default: 100.", "max_results"),
-    Rule("grep", "paging on, 1-based", "First match (files_only: file) to show, 1-based.", "offset"),
+    Rule("grep", "its caps", "At most 100 matches and 50 KB a call"),
+    Rule("grep", "a capped result says how to go on", "a note says how to go on."),
     Rule("grep", "what is skipped, said", "Ignored files, .git, binaries, secrets and symbolic links are skipped"),
-    Rule(
-        "grep",
-        "ignored files on request",
-        "true: also files .gitignore, .ignore or .rgignore leave out",
-        "include_ignored",
-    ),
     Rule("grep", "a name's uses", "Instead of pattern: a name's uses", "symbol"),
     Rule("grep", "focus keeps the relevant matches", "A question: a long result keeps the matches", "focus"),
     Rule("grep", "files only", "true: the matching files with their match counts.", "files_only"),
@@ -90,14 +73,12 @@ RULES = (
         "what is left out, said",
         "Left out: .git, node_modules, virtualenvs, ignored paths, secrets; a note says",
     ),
-    Rule("ls", "ignored paths on request", "true: list ignored paths too", "include_ignored"),
     Rule(
         "ls",
         "escaped names go back as shown",
         "Odd bytes in names are escaped (`caf\\xe9.txt`): pass paths back as shown.",
     ),
     Rule("ls", "the default depth", "Default: 2.", "depth"),
-    Rule("ls", "the default entries", "Default: 100.", "max_entries"),
     # edit
     Rule("edit", "what it does", "Replace old_string with new_string."),
     Rule("edit", "read before edit", "old_string must be text you were shown of the file as it is now"),
@@ -139,6 +120,71 @@ def test_each_rule_is_said(listed: dict[str, Any], rule: Rule) -> None:
     assert rule.phrase in _said(listed[rule.tool], rule.param)
 
 
+#: Parameters a call may carry that the definitions leave out (``Param.hidden``): each is needed
+#: only once a result calls for it, and that result names it (``TOLD``), or it is a harness's
+#: setting (``format``) or a second spelling of a shown one (``before``/``after`` for
+#: ``context``, ``type`` for ``glob``).
+HIDDEN = {
+    "read": ["char_offset", "context_after", "context_before", "format", "fresh", "match_id", "mode"],
+    "grep": ["after", "before", "include_ignored", "max_results", "offset", "type"],
+    "ls": ["include_ignored", "max_entries"],
+    "edit": [],
+    "write": [],
+}
+
+
+def test_the_hidden_parameters_are_these(listed: dict[str, Any]) -> None:
+    hidden = {
+        name: sorted(set(accepted_schema(name)["properties"]) - set(tool.input_schema["properties"]))
+        for name, tool in listed.items()
+    }
+    assert hidden == HIDDEN
+
+
+def _told(root: Path) -> dict[tuple[str, str], str]:
+    """The results that call for a hidden parameter, by (tool, parameter)."""
+    (root / ".gitignore").write_text("build/\n")
+    (root / "build").mkdir()
+    (root / "build" / "gen.py").write_text("needle = 1\n")
+    (root / "many").mkdir()
+    for n in range(120):
+        (root / "many" / f"f{n:03}.py").write_text("needle = 1\n")
+    (root / "long.txt").write_text("x" * 2500 + "\n")
+    (root / "big.py").write_text("".join(f"def f{n}(a, b):\n    c = a + b * {n}\n    return c\n\n" for n in range(100)))
+    session = Session([root], ledger=MemoryLedger())
+    session.read("big.py", offset=1, limit=60)
+    listing = session.ls().text
+    return {
+        ("read", "char_offset"): session.read("long.txt").text,
+        ("read", "mode"): session.read("big.py").text,
+        ("read", "fresh"): session.read("big.py", offset=1, limit=60).text,
+        ("grep", "offset"): session.grep("needle").text,
+        ("grep", "include_ignored"): session.grep("needle").text,
+        ("ls", "include_ignored"): listing,
+        ("ls", "max_entries"): listing,
+    }
+
+
+#: What each result says of its hidden parameter (and of the rule it follows: a long line is cut
+#: where marked, lines the model has come back as a note).
+TOLD = {
+    ("read", "char_offset"): "is longer than 2000 characters and was cut where marked; read the rest with offset=1, "
+    "char_offset=2001.",
+    ("read", "mode"): 'or all of it with mode="full".',
+    ("read", "fresh"): "unchanged since you read them, still in your context. Use fresh=true to see them again.",
+    ("grep", "offset"): "Use offset=101 to continue",
+    ("grep", "include_ignored"): "(include_ignored=true searches it)",
+    ("ls", "include_ignored"): "(include_ignored=true lists it)",
+    ("ls", "max_entries"): "or pass a larger max_entries.",
+}
+
+
+def test_a_result_that_calls_for_a_hidden_parameter_names_it(root: Path) -> None:
+    told = _told(root)
+    assert {key: phrase for key, phrase in TOLD.items() if phrase not in told[key]} == {}
+    assert {param for _, param in TOLD} <= {param for params in HIDDEN.values() for param in params}
+
+
 def test_every_tool_has_its_rules() -> None:
     assert sorted({rule.tool for rule in RULES}) == ["edit", "grep", "ls", "read", "write"]
 
@@ -152,8 +198,8 @@ def test_the_schemas_say_what_is_required(listed: dict[str, Any]) -> None:
         "edit": ["path", "old_string", "new_string"],
         "write": ["path", "content"],
     }
-    assert listed["read"].input_schema["properties"]["format"]["enum"] == ["plain", "tab", "colon", "catn", "visible"]
-    assert listed["read"].input_schema["properties"]["mode"]["enum"] == ["auto", "full", "outline"]
+    assert accepted_schema("read")["properties"]["format"]["enum"] == ["plain", "tab", "colon", "catn", "visible"]
+    assert accepted_schema("read")["properties"]["mode"]["enum"] == ["auto", "full", "outline"]
 
 
 def test_the_five_definitions_fit_the_budget() -> None:

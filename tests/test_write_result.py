@@ -13,10 +13,10 @@ from leanread.ledger.store import ViewRecord
 def test_write_of_text_with_a_nul_says_what_it_wrote(root: Path, session: Session) -> None:
     result = session.write("nul.txt", "a\x00b\n")
     assert not result.is_error, result.text
-    assert result.text == "Created nul.txt: 1 line, 4 bytes; it holds 1 NUL byte, which read shows as \u2400."
+    assert result.text == "Created 1 line; it holds 1 NUL byte, which read shows as \u2400."
     assert (root / "nul.txt").read_bytes() == b"a\x00b\n"
     again = session.write("nul.txt", "a\u2400b\u2400c\n")  # known whole: ␀ stands for NUL here
-    assert again.text == "Wrote nul.txt: 1 line, 6 bytes; it holds 2 NUL bytes, which read shows as \u2400."
+    assert again.text == "Wrote 1 line; it holds 2 NUL bytes, which read shows as \u2400."
     assert (root / "nul.txt").read_bytes() == b"a\x00b\x00c\n"
 
 
@@ -67,7 +67,7 @@ def test_write_and_edit_report_success_when_the_ledger_fails_after_writing(root:
     write = session.write("b.txt", "new\n")
     assert not write.is_error
     assert write.text == (
-        "Created b.txt: 1 line, 4 bytes.\n"
+        "Created 1 line.\n"
         "(The session could not record it (OperationalError); read it before you change it again.)"
     )
     assert (root / "b.txt").read_bytes() == b"new\n"

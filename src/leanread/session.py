@@ -214,6 +214,7 @@ class Session:
         path: str | None = None,
         *,
         depth: int | None = None,
+        glob: str | None = None,
         max_entries: int | None = None,
         include_ignored: bool = False,
         call_id: str | None = None,
@@ -222,7 +223,10 @@ class Session:
 
         Args:
             path: the folder; default the first root.
-            depth: levels shown (default ``ls.DEPTH``); deeper folders are shown with their file count.
+            depth: levels shown (default ``ls.DEPTH``, every level with a ``glob``); deeper folders
+                are shown with their file count.
+            glob: only the files it matches (ripgrep's glob: ``*test*.py``, ``src/**/*.ts``), at
+                any depth.
             max_entries: entries shown at most (default ``ls.MAX_ENTRIES``).
             include_ignored: also list what ``.gitignore``, ``.ignore`` and ``.rgignore`` rules leave out.
             call_id: the harness's tool call id; default a new one.

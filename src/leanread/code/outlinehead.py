@@ -14,7 +14,10 @@ imports. The imports of a script's main block (``if __name__ == "__main__":``,
 ``if (require.main === module)``) are the script's, not the module's, and are not shown.
 
 Left out, each said by one line that names the lines (``LeftOut``): a long licence in the
-prelude (see ``licence``), the prelude past ``PRELUDE_LINES``, the head past ``HEAD_LINES``.
+prelude (see ``licence``), the prelude past ``PRELUDE_LINES``, each run of imports (imports and
+the blank lines between them, a guard with its own lines) longer than ``NOTE_LINES`` (the model
+reads them when it needs them, with the offset and limit the line gives; a Go or Java ``package``
+line is shown, not left out with them), the head past ``HEAD_LINES``.
 Imports after the first definition are not in the head but rows among the definitions
 (``Head.later``), at most ``LATER_LINES`` of them, the rest said the same way. Parts of the
 head separated only by blank lines are joined, blank lines included, so the head reads as the
@@ -43,6 +46,8 @@ GUARD_LINES = 10
 NOTE_LINES = 3
 #: Most lines of imports after the first definition shown among the rows; the rest is said by a line.
 LATER_LINES = 20
+#: What a ``LeftOut`` of a run of imports holds.
+IMPORTS = "imports"
 #: Kinds of definition that are values: they do not end the part of the file the head covers.
 VALUE_KINDS = frozenset({"variable", "constant", "static", "macro", "declaration", "type", "key"})
 
@@ -87,6 +92,8 @@ class _Kinds:
 
 
 _COMMENTS = frozenset({"comment", "line_comment", "block_comment", "hash_bang_line"})
+#: A Go or Java file's package line: shown with the prelude, never left out with the imports.
+_PACKAGES = frozenset({"package_clause", "package_declaration"})
 _JS = _Kinds(
     frozenset({"import_statement"}),
     frozenset({"if_statement", "try_statement"}),
@@ -357,9 +364,9 @@ def _cut_at(ranges: list[tuple[int, int]], cap: int) -> tuple[list[tuple[int, in
 def code_head(language: str, root: Any, lines: Sequence[str], before: int, blocking: frozenset[str]) -> Head:
     """The head of a file in ``language`` (``python``, ``javascript``, … as ``outline`` names
     them) parsed by tree-sitter (``root``): its prelude and imports before line ``before`` (the
-    first definition), capped at ``PRELUDE_LINES`` and ``HEAD_LINES`` lines, and the imports
-    from ``before`` on. ``blocking``: the node types of definitions (a guard holding one is
-    never shown whole)."""
+    first definition), runs of imports over ``NOTE_LINES`` lines left out, capped at
+    ``PRELUDE_LINES`` and ``HEAD_LINES`` lines, and the imports from ``before`` on.
+    ``blocking``: the node types of definitions (a guard holding one is never shown whole)."""
     kinds = _KINDS.get(language)
     if kinds is None:
         return Head()
@@ -369,7 +376,11 @@ def code_head(language: str, root: Any, lines: Sequence[str], before: int, block
     left_out = [lic for lic in licences if rest is None or not rest.first <= lic.first <= rest.last]
     left_out += [rest] if rest else []
     imports = _Finder(kinds, blocking).lines(root.named_children)
-    head = _joined([*parts, *(r for r in imports if r[0] < before)], lines)
+    packages = [(_first(node), _last(node)) for node in root.named_children if node.type in _PACKAGES]
+    runs = _joined([r for r in imports if r[0] < before and r not in packages], lines)
+    long_runs = [r for r in runs if r[1] - r[0] + 1 > NOTE_LINES]
+    left_out += [LeftOut(a, b, IMPORTS) for a, b in long_runs]
+    head = _joined([*parts, *packages, *(r for r in runs if r not in long_runs)], lines)
     head, cut = _cut_at(head, HEAD_LINES)
     if cut:
         last = max((b for a, b in imports if a < before), default=cut)

@@ -38,8 +38,9 @@ _OUTLINE_ON = re.compile(r'offset=(\d+), mode="outline"')
 _OUTLINE_INSIDE = re.compile(r' with mode="outline", e\.g\. offset=(\d+)')
 #: A grep row's cut: ``[line cut: match at column 2,400 of 9,000 chars; read on with offset=12, char_offset=2301]``.
 _GREP_CUT = re.compile(r"read on with offset=(\d+), char_offset=(\d+)\]$")
-#: A grep row: ``12<TAB>text`` (a match) or ``12-<TAB>text`` (context).
-_GREP_ROW = re.compile(r"^\d+-?\t")
+#: A grep row: ``12<TAB>text`` (a match), ``12-<TAB>text`` (context) or ``<TAB>text`` (context
+#: right after the line before it).
+_GREP_ROW = re.compile(r"^(?:\d+-?)?\t")
 #: A row of a files-only listing: ``path (3 matches)``.
 _FILES_ROW = re.compile(r"^(.+)( \([\d,]+ match(?:es)?\))$")
 #: A grep page's hint.

@@ -39,6 +39,7 @@ so a newline in a name cannot split a row, nor a name pose as a link or as one o
 from __future__ import annotations
 
 import errno
+import fnmatch
 import os
 import stat
 from collections.abc import Callable, Sequence
@@ -61,6 +62,9 @@ NAME = "ls"
 
 #: Levels of the tree shown when no ``depth`` is given.
 DEPTH = 2
+#: Levels shown when a glob is given and no ``depth``: every level, so each match is shown (up to
+#: the entry cap).
+GLOB_DEPTH = 1_000
 #: Entries (lines) shown at most when no ``max_entries`` is given.
 MAX_ENTRIES = 100
 #: Folder names left out besides ``.git`` (which every search leaves out).
@@ -80,12 +84,13 @@ class LsRequest:
     depth: int | None = None
     max_entries: int | None = None
     include_ignored: bool = False
+    glob: str | None = None
 
 
 @dataclass
 class _Folder:
     """A folder of the tree: its subfolders, its files, how many files lie below it, and once
-    scanned (``_scan``) the rows of its symbolic links and of its FIFOs, sockets and devices by name."""
+    scanned (``_Scanner.scan``) the rows of its symbolic links and of its FIFOs, sockets and devices by name."""
 
     folders: dict[str, _Folder] = field(default_factory=dict)
     files: list[str] = field(default_factory=list)
@@ -132,19 +137,45 @@ def _special_row(ctx: ToolContext, path: str, name: str) -> str | None:
     return None if mark is None else show_path(name) + mark
 
 
-def _scan(folder: _Folder, real: str, ctx: ToolContext) -> None:
-    """Fill ``folder.links`` with the symbolic links directly in ``real`` and ``folder.specials``
-    with its FIFOs, sockets and devices (ripgrep lists neither)."""
-    try:
-        with os.scandir(real) as entries:
-            odd = [(entry.name, entry.is_symlink()) for entry in entries if entry.name not in SKIPPED and _odd(entry)]
-    except OSError:
-        return
-    for name, is_link in odd:
-        path = os.path.join(real, name)
-        row = _link_row(ctx, path, name) if is_link else _special_row(ctx, path, name)
-        if row is not None:
-            (folder.links if is_link else folder.specials)[name] = row
+def _odd_names(glob: str | None) -> Callable[[str], bool]:
+    """Which names of links, FIFOs, sockets and devices a listing shows (ripgrep lists none of
+    them, so its glob does not pick them): all without a glob; with one of a name alone
+    (``*test*``, ``!*.min.js``), those whose name it matches, as ripgrep matches a file's name;
+    with one of a path (``src/**/*.ts``), none."""
+    if not glob:
+        return lambda name: True
+    negated = glob.startswith("!")
+    pattern = glob[1:] if negated else glob
+    if "/" in pattern:
+        return lambda name: False
+    return lambda name: fnmatch.fnmatchcase(name, pattern) != negated
+
+
+@dataclass(frozen=True)
+class _Scanner:
+    """Finds what ripgrep does not list in a folder: its symbolic links and its FIFOs, sockets and
+    devices, those whose name ``shows`` keeps."""
+
+    ctx: ToolContext
+    shows: Callable[[str], bool]
+
+    def scan(self, folder: _Folder, real: str) -> None:
+        """Fill ``folder.links`` with the symbolic links directly in ``real`` and ``folder.specials``
+        with its FIFOs, sockets and devices."""
+        try:
+            with os.scandir(real) as entries:
+                odd = [
+                    (entry.name, entry.is_symlink())
+                    for entry in entries
+                    if entry.name not in SKIPPED and self.shows(entry.name) and _odd(entry)
+                ]
+        except OSError:
+            return
+        for name, is_link in odd:
+            path = os.path.join(real, name)
+            row = _link_row(self.ctx, path, name) if is_link else _special_row(self.ctx, path, name)
+            if row is not None:
+                (folder.links if is_link else folder.specials)[name] = row
 
 
 def _odd(entry: os.DirEntry[str]) -> bool:
@@ -156,15 +187,26 @@ def _odd(entry: os.DirEntry[str]) -> bool:
         return False
 
 
-def _tree(paths: Sequence[str], top: str, ctx: ToolContext, dropped: list[str]) -> _Folder:
+def _venvs(parts: Sequence[Sequence[str]], top: str, *, all_listed: bool) -> set[tuple[str, ...]]:
+    """The folders among ``parts`` (file paths below ``top``, split) that are virtualenvs: those
+    holding ``VENV_MARKER``, seen among the paths when ripgrep listed every file (``all_listed``),
+    else looked up (a glob's listing leaves the marker out)."""
+    if all_listed:
+        return {tuple(p[:-1]) for p in parts if p[-1] == VENV_MARKER and len(p) > 1}
+    folders = {tuple(p[:i]) for p in parts for i in range(1, len(p))}
+    return {f for f in folders if os.path.isfile(os.path.join(top, *f, VENV_MARKER))}
+
+
+def _tree(paths: Sequence[str], top: str, ctx: ToolContext, dropped: list[str], *, all_listed: bool = True) -> _Folder:
     """The folder ``top`` built from the file paths ripgrep listed below it, virtualenvs and
-    denied paths left out (the denied ones added to ``dropped``)."""
+    denied paths left out (the denied ones added to ``dropped``); ``all_listed``: ripgrep listed
+    every file, not those of a glob."""
     denied = DenyFilter(ctx)
     prefix = top.rstrip(os.sep) + os.sep
     below = [path for path in paths if path.startswith(prefix)]
     dropped.extend(path for path in below if denied(path))
     parts = [path[len(prefix) :].split(os.sep) for path in below if not denied(path)]
-    venvs = {tuple(p[:-1]) for p in parts if p[-1] == VENV_MARKER and len(p) > 1}
+    venvs = _venvs(parts, top, all_listed=all_listed)
     root = _Folder()
     for names in parts:
         if venvs and any(tuple(names[:i]) in venvs for i in range(1, len(names))):
@@ -178,37 +220,37 @@ def _tree(paths: Sequence[str], top: str, ctx: ToolContext, dropped: list[str]) 
     return root
 
 
-def _lone_folder(folder: _Folder, real: str, ctx: ToolContext) -> str | None:
+def _lone_folder(folder: _Folder, real: str, scanner: _Scanner) -> str | None:
     """The name of the one entry of ``folder`` when that entry is a folder (no file, no link shown
     beside it), else None."""
     if folder.files or len(folder.folders) != 1:
         return None
     probe = _Folder()
-    _scan(probe, real, ctx)
+    scanner.scan(probe, real)
     return None if probe.entries() else next(iter(folder.folders))
 
 
-def _merge_chains(folder: _Folder, real: str, ctx: ToolContext) -> None:
+def _merge_chains(folder: _Folder, real: str, scanner: _Scanner) -> None:
     """Give each subfolder of ``folder`` that holds only one folder, which holds only one folder,
     and so on, the path of the whole chain as its name (``main/java/com/``), so a deep package
     path is one row and one level, not one of each per folder."""
     merged: dict[str, _Folder] = {}
     for name, child in folder.folders.items():
         path, child_real = name, os.path.join(real, name)
-        while (only := _lone_folder(child, child_real, ctx)) is not None:
+        while (only := _lone_folder(child, child_real, scanner)) is not None:
             path, child_real, child = f"{path}/{only}", os.path.join(child_real, only), child.folders[only]
         merged[path] = child
     folder.folders = merged
 
 
-def _expand(root: _Folder, top: str, depth: int, cap: int, ctx: ToolContext) -> tuple[int, bool]:
+def _expand(root: _Folder, top: str, depth: int, cap: int, scanner: _Scanner) -> tuple[int, bool]:
     """Mark folders expanded level by level while their entries fit in ``cap``, scanning each
     folder considered for its links and merging its chains of lone folders (``_merge_chains``: a
     chain is one level); returns the entries shown and whether the top folder itself was cut. The
     work follows the tree: a level with no folder left ends it, whatever ``depth``."""
     root.expanded = True
-    _scan(root, top, ctx)
-    _merge_chains(root, top, ctx)
+    scanner.scan(root, top)
+    _merge_chains(root, top, scanner)
     used = min(root.entries(), cap)
     level = [(root, top)]
     for _ in range(depth - 1):
@@ -221,8 +263,8 @@ def _expand(root: _Folder, top: str, depth: int, cap: int, ctx: ToolContext) -> 
                 if used + child.entries() > cap:
                     child.capped = True
                     continue
-                _scan(child, child_real, ctx)
-                _merge_chains(child, child_real, ctx)
+                scanner.scan(child, child_real)
+                _merge_chains(child, child_real, scanner)
                 if used + child.entries() <= cap:
                     child.expanded = True
                     used += child.entries()
@@ -296,17 +338,25 @@ def _shown(folder: _Folder, rows: Callable[[_Folder], dict[str, str]]) -> int:
 
 
 def _notes(
-    where: str, root: _Folder, cap: int | None, collapsed: int, folders: int, odd: tuple[int, int], limit: int
+    where: str,
+    root: _Folder,
+    cap: int | None,
+    collapsed: int,
+    folders: int,
+    odd: tuple[int, int],
+    limit: int,
+    glob: str | None = None,
 ) -> list[str]:
     """The notes after the rows: why a listing is empty, what a cut one left out (``cap``: the
     entries shown of the top folder's, None when all are; ``odd``: the links and the FIFOs,
     sockets and devices shown) and how to see it, how to open a collapsed folder; none for a
     whole tree, whose rows say it all."""
     if not root.entries():
+        matching = f" match {one_line(glob)}" if glob else ""
         return [
             Own(
-                f"(No files in {where}; .gitignored paths, .git, node_modules, __pycache__, virtualenvs and secrets "
-                "on the deny list are left out.)"
+                f"(No files in {where}{matching}; .gitignored paths, .git, node_modules, __pycache__, virtualenvs "
+                "and secrets on the deny list are left out.)"
             )
         ]
     if cap is not None:
@@ -347,23 +397,23 @@ def run(ctx: ToolContext, request: LsRequest, call_id: str) -> ToolResult:
         raise InvalidArgument(f"depth must be 1 or more (got {request.depth}); depth=1 lists the folder's own entries.")
     if request.max_entries is not None and request.max_entries < 1:
         raise InvalidArgument(f"max_entries must be 1 or more (got {request.max_entries}).")
-    depth = request.depth or DEPTH
+    depth = request.depth or (GLOB_DEPTH if request.glob else DEPTH)
     cap = request.max_entries or MAX_ENTRIES
     target = ctx.workspace.resolve(request.path or ".")
     if not target.is_dir:
         raise NotAFile(f"{target.display} is a file, not a folder; read it, or ls the folder it is in.")
     log = bytearray()
-    options = RgOptions(policy=ctx.policy, skip=SKIPPED, no_ignore=request.include_ignored)
+    options = RgOptions(glob=request.glob or None, policy=ctx.policy, skip=SKIPPED, no_ignore=request.include_ignored)
     paths = list_files(target.real, options, cwd=target.real, log=log)
     dropped: list[str] = []
-    root = _tree(paths, target.real, ctx, dropped)
+    root = _tree(paths, target.real, ctx, dropped, all_listed=not request.glob)
     folders = _folders(root)  # before chains of folders are merged into one row each
-    used, cut = _expand(root, target.real, depth, cap, ctx)
+    used, cut = _expand(root, target.real, depth, cap, _Scanner(ctx, _odd_names(request.glob)))
     rows: list[str] = []
     collapsed = _rows(root, "", rows, cap if cut else None, counts=depth > 1)
     where = target.display
     links, specials = _shown(root, lambda f: f.links), _shown(root, lambda f: f.specials)
-    notes = _notes(where, root, cap if cut else None, collapsed, folders, (links, specials), cap)
+    notes = _notes(where, root, cap if cut else None, collapsed, folders, (links, specials), cap, request.glob)
     left = left_out_note(left_out(ctx, bytes(log), target.real, dropped), "ls")
     if left is not None:
         notes.append(Own(left))
@@ -390,7 +440,9 @@ def run(ctx: ToolContext, request: LsRequest, call_id: str) -> ToolResult:
 
 
 def _call(ctx: ToolContext, args: Arguments, call_id: str) -> ToolResult:
-    request = LsRequest(parse_optional(args["path"]), args["depth"], args["max_entries"], args["include_ignored"])
+    request = LsRequest(
+        parse_optional(args["path"]), args["depth"], args["max_entries"], args["include_ignored"], args["glob"]
+    )
     return run(ctx, request, call_id)
 
 
@@ -399,8 +451,9 @@ SPEC = ToolSpec(
     (
         string("path", "Folder. Default: the root."),
         count("depth", f"Levels to show. Default: {DEPTH}.", 1),
-        count("max_entries", f"Entries to show. Default: {MAX_ENTRIES}.", 1),
-        flag("include_ignored", "true: list ignored paths too (not secrets)."),
+        string("glob", "Only files it matches (*test*.py), at any depth."),
+        count("max_entries", f"Entries to show. Default: {MAX_ENTRIES}.", 1, hidden=True),
+        flag("include_ignored", "true: list ignored paths too (not secrets).", hidden=True),
     ),
     READ_ONLY,
     _call,

@@ -82,10 +82,16 @@ class Param:
 
 
 def string(
-    name: str, description: str, *, required: bool = False, flags: tuple[str, ...] = (), positional: bool = False
+    name: str,
+    description: str,
+    *,
+    required: bool = False,
+    hidden: bool = False,
+    flags: tuple[str, ...] = (),
+    positional: bool = False,
 ) -> Param:
     """A string parameter."""
-    return Param(name, "string", description, required=required, flags=flags, positional=positional)
+    return Param(name, "string", description, required=required, hidden=hidden, flags=flags, positional=positional)
 
 
 def count(name: str, description: str, minimum: int, *, hidden: bool = False, flags: tuple[str, ...] = ()) -> Param:
@@ -93,9 +99,9 @@ def count(name: str, description: str, minimum: int, *, hidden: bool = False, fl
     return Param(name, "integer", description, minimum=minimum, hidden=hidden, flags=flags)
 
 
-def flag(name: str, description: str, *, flags: tuple[str, ...] = ()) -> Param:
+def flag(name: str, description: str, *, hidden: bool = False, flags: tuple[str, ...] = ()) -> Param:
     """A boolean, false unless given."""
-    return Param(name, "boolean", description, default=False, flags=flags)
+    return Param(name, "boolean", description, default=False, hidden=hidden, flags=flags)
 
 
 @dataclass(frozen=True)

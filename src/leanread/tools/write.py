@@ -15,6 +15,7 @@ from ..files.workspace import read_regular_file
 from ..files.writeback import encode_edit, file_lock
 from ..ledger.knowledge import ranges_of
 from ..result import ToolResult
+from ..view.counts import plural
 from .common import (
     ToolContext,
     decoded_for_write,
@@ -112,12 +113,12 @@ def _replacement(ctx: ToolContext, path: str, content: str, came: Arrival) -> tu
     return resolved.real, resolved.display, original, data
 
 
-def _summary(display: str, created: bool, lines: int, size: int, nuls: int, same: bool = False) -> str:
-    """``Created a.txt: 2 lines, 12 bytes.``, naming NUL bytes and how read shows them, and a
-    file that already held the text (``same``)."""
+def _summary(created: bool, lines: int, nuls: int, same: bool = False) -> str:
+    """``Created 2 lines.`` (``Wrote`` over a file that was there), naming NUL bytes and how read
+    shows them, and a file that already held the text (``same``). Not the path, which the call
+    named, nor the bytes, which the model sent."""
     verb = "Created" if created else "Wrote"
-    noun = "line" if lines == 1 else "lines"
-    text = f"{verb} {display}: {lines} {noun}, {size} byte{'' if size == 1 else 's'}"
+    text = f"{verb} {plural(lines, 'line')}"
     if nuls:
         text += f"; it holds {nuls} NUL byte{'' if nuls == 1 else 's'}, which read shows as \u2400"
     if same:
@@ -146,7 +147,7 @@ def run(ctx: ToolContext, request: WriteRequest, call_id: str) -> ToolResult:
         total = len(new_file.lines)
         note = remember_written(ctx, call_id, real, new_file, ranges_of(range(1, total + 1)), kind="write")
     created = original is None
-    text = _summary(display, created, total, len(data), new_file.nul_bytes, same=original == data)
+    text = _summary(created, total, new_file.nul_bytes, same=original == data)
     if note:
         text = f"{text}\n{note}"
     metadata = {

@@ -26,7 +26,9 @@ EXCERPT = re.compile(r"^(\d+): (.*)$")
 NOTICE = re.compile(
     r"^\((End of file|Empty file|Showing lines|Output capped|File |Lines? \d|.* changed since you read it;)"
 )
-GREP_ROW = re.compile(r"^(\d+)-?\t(.*)$")
+#: A grep row: a match (``12<TAB>text``), a context line (``13-<TAB>text``), or a context line
+#: right after the row before it (``<TAB>text``, no number).
+GREP_ROW = re.compile(r"^(\d+)?-?\t(.*)$")
 CUT = re.compile(
     r"… \[line cut: [\d,]+ chars in all\]$|\[line cut: match at column [\d,]+ of [\d,]+ chars; read on with .*\]$"
 )
@@ -316,18 +318,23 @@ def apply_grep(views: dict[str, View], result: ToolResult) -> None:
         return
     call = result.metadata["call_id"]
     current: View | None = None
+    previous: int | None = None  # the line of the row before, for a row without a number
     for row in result.text.split("\n"):
         found = GREP_ROW.match(row)
         if found is None:
             if row and not row.startswith(("(", "[", "…")):  # a file's path
                 current = views.setdefault(row, View())
+            previous = None
             continue
         if current is None:
             continue
+        if found.group(1) is None:
+            check(previous is not None, f"a grep row without a number after no line: {row!r}")
+        n = int(found.group(1)) if found.group(1) is not None else (previous or 0) + 1
+        previous = n
         text = found.group(2) or ""
         if CUT.search(text):
             continue
-        n = int(found.group(1))
         current.lines[n] = current.show(n, text, call)
 
 

@@ -1,18 +1,17 @@
 """The ``grep`` tool: ripgrep's hits, grouped by file, capped, with ids that ``read`` opens.
 
-Result (``<type>grep</type>``)::
+Result (with ``context=1``)::
 
-    <path>src</path>
-    <type>grep</type>
-    <content>
     src/app.py
-      m1 12: def handler(request):
-      13- return None
+    11-<TAB>@route("/")
+    12<TAB>def handler(request):
+    <TAB>    return None
     src/util.py
-      m2 4: handler = make()
+    4<TAB>handler = make()
 
-    (2 matches in 2 files.)
-    </content>
+A match's row is ``12<TAB>text``; a context line's ``11-<TAB>text``, or ``<TAB>text`` right after
+the row of the line before it (``render.bare_context``). The match ids (``m1`` …) are in the
+metadata, not the text.
 
 ripgrep finds the matching lines (``search``); the lines shown come from the file as ``read``
 decodes it (``load_text``), so they are exactly the lines a plain ``read`` shows, and every line
@@ -87,16 +86,18 @@ SPEC = ToolSpec(
         string("pattern", "Rust regex: no look-around or back-references.", positional=True),
         string("path", "Folder or file. Default: the root."),
         string("glob", "Glob, e.g. *.py or !*.min.js.", flags=("-g",)),
-        string("type", "ripgrep file type, e.g. py.", flags=("-t",)),
+        string("type", "ripgrep file type, e.g. py.", hidden=True, flags=("-t",)),
         flag("case_insensitive", "", flags=("-i",)),
         count("context", "Lines around each match.", 0, flags=("-C",)),
-        count("before", "", 0, flags=("-B",)),
-        count("after", "", 0, flags=("-A",)),
-        count("max_results", f"Matches to show. Default: {MAX_RESULTS}.", 1),
-        count("offset", "First match (files_only: file) to show, 1-based.", 0),
+        count("before", "", 0, hidden=True, flags=("-B",)),
+        count("after", "", 0, hidden=True, flags=("-A",)),
+        count("max_results", f"Matches to show. Default: {MAX_RESULTS}.", 1, hidden=True),
+        count("offset", "First match (files_only: file) to show, 1-based.", 0, hidden=True),
         flag("files_only", "true: the matching files with their match counts.", flags=("-l",)),
         string("focus", "A question: a long result keeps the matches relevant to it."),
-        flag("include_ignored", "true: also files .gitignore, .ignore or .rgignore leave out (not secrets)."),
+        flag(
+            "include_ignored", "true: also files .gitignore, .ignore or .rgignore leave out (not secrets).", hidden=True
+        ),
         string("symbol", 'Instead of pattern: a name\'s uses, e.g. "Store.get".'),
     ),
     READ_ONLY,

@@ -1,6 +1,7 @@
 """Step 3 of ``grep``: the page of matches as rows per file, within the byte cap: the path, then
-``12<TAB>text`` for a match and ``13-<TAB>text`` for context; each match's row marked
-(``ID_SLOT``) until the ledger hands out its id (for the metadata)."""
+``12<TAB>text`` for a match and ``13-<TAB>text`` for context (``render.grep_text`` drops the
+number of a context row right after its line's neighbour); each match's row marked (``ID_SLOT``)
+until the ledger hands out its id (for the metadata)."""
 
 from __future__ import annotations
 

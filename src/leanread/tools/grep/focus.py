@@ -17,7 +17,7 @@ from .assemble import ID_BYTES, ID_SLOT, Focused, Pager, Shown, without_slot
 from .render import Showing, grep_text, page_text, summary_line
 from .request import FOCUS_MATCHES, plural
 
-_PREFIX = re.compile(r"^\x00?[0-9]+-?\t")
+_PREFIX = re.compile(r"^\x00?(?:[0-9]+-?)?\t")
 
 
 def focus_on(
@@ -47,8 +47,9 @@ def focus_on(
             unfocused = page_text(page.files, where, page.notes, page.summary)
             wide_text = grep_text(where, focused.rows, [*wide_notes, wide_summary])
             wide_bytes = len(wide_text.encode()) + (ID_BYTES - 1) * wide_text.count(ID_SLOT)
-            if wide_bytes <= min(ctx.limits.max_bytes, len(unfocused.encode())):
-                focus.update(tokens_before=count_tokens(unfocused), matches_judged=wide_consumed)
+            before = count_tokens(unfocused)
+            if wide_bytes <= ctx.limits.max_bytes and count_tokens(wide_text.replace(ID_SLOT, "")) <= before:
+                focus.update(tokens_before=before, matches_judged=wide_consumed)
                 truncated = "limit" if wide_last < total else None
                 wide = Showing(focused.files, wide_notes, wide_last, wide_summary, truncated)
                 return wide.pruned(focused, focus, unpruned)
@@ -117,7 +118,11 @@ def prune_page(
         )
     except Exception as exc:  # fail open: any error gives the whole page
         return None, {"question": question, "backend": backend, "fail_open": f"{type(exc).__name__}: {exc}"}, None
-    info.update(kept_matches=len(kept), total_matches=len(blocks), tokens_before=count_tokens(full))
+    before = count_tokens(full)
+    if count_tokens(grep_text(where, focused.rows, [*notes, summary]).replace(ID_SLOT, "")) >= before:
+        info["skipped"] = "the omitted matches' notes would cost as much as the matches"
+        return None, info, None
+    info.update(kept_matches=len(kept), total_matches=len(blocks), tokens_before=before)
     return focused, info, full
 
 

@@ -4,6 +4,7 @@ listing, and the page as shown without focus."""
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
@@ -125,12 +126,35 @@ def summary_line(where: str, total: int, file_count: int, first: int, last: int,
 
 
 def grep_text(where: str, body: Sequence[str], notes: Sequence[str]) -> str:
-    """A grep result's text: the rows, then a blank line and the notes (empty ones left out).
-    When a row could pass for leanread's frame (a repository's file named ``</content>`` or
-    ``<system-reminder>…``; match rows start with their line number, so only names can), the
-    result is sealed like a read (``frame.plain_or_framed``), so no file can pose as the tool."""
+    """A grep result's text: the rows (``bare_context``), then a blank line and the notes (empty
+    ones left out). When a row could pass for leanread's frame (a repository's file named
+    ``</content>`` or ``<system-reminder>…``; match rows start with their line number, so only
+    names can), the result is sealed like a read (``frame.plain_or_framed``), so no file can pose
+    as the tool."""
     tail = [Own(note) for note in notes if note]
+    body = bare_context(body)
     return plain_or_framed(shown(where), "grep", [*body, "", *tail] if body and tail else [*body, *tail])
+
+
+#: A numbered row: a match's (``12<TAB>``, maybe after its ``ID_SLOT``) or a context line's (``13-<TAB>``).
+_NUMBERED = re.compile(r"^\x00?(\d+)(-?)\t")
+
+
+def bare_context(rows: Sequence[str]) -> list[str]:
+    """``rows`` with each context row that comes right after the row of the line before it put as
+    ``<TAB>text``: its number is the one before plus 1, as a read's lines go unnumbered (about 3
+    tokens a row of four digits). A file's first row, a row after a gap, and one after a marker
+    row (``… lines 16-24 unchanged …``) keep their number; a match's row always does."""
+    out: list[str] = []
+    previous = None
+    for row in rows:
+        found = None if isinstance(row, Own) else _NUMBERED.match(row)
+        number = int(found.group(1)) if found else None
+        if found and found.group(2) and previous is not None and number == previous + 1:
+            row = row[found.end() - 1 :]
+        out.append(row)
+        previous = number
+    return out
 
 
 def page_text(shown_files: Sequence[Shown], where: str, notes: Sequence[str], summary: str) -> str:

@@ -243,7 +243,9 @@ class Leanread(Strategy):
             return str(ls(call.path, depth=call.depth or 50).text)
         if call.kind == "list":
             return str(self.session.read(call.path).text)
-        return plain_listing(call, 100)  # no glob tool: the rows as ls and grep show rows, no envelope
+        if ls is not None and "glob" in inspect.signature(ls).parameters:
+            return str(ls(call.path, glob=call.pattern).text)
+        return plain_listing(call, 100)  # a build without ls's glob: the rows as grep shows rows, no envelope
 
 
 def _envelope(path: str, kind: str, body: str) -> str:
