@@ -581,3 +581,11 @@ def test_a_match_id_read_shows_the_matched_line_though_grep_showed_it(session: S
         f"<path>long.py</path>\n<type>file</type>\n<content>\nline 4\n{long_line}\nline 6\n\n"
         "(Showing lines 4-6 of 10. Use offset=7 to continue.)\n</content>"
     )
+
+
+def test_a_cut_context_row_keeps_its_number_for_the_read_of_the_rest(session: Session, root: Path) -> None:
+    (root / "long.txt").write_text("a\nb\n" + "q" * 3000 + "\nHIT\nc\n")
+    rows = session.grep("HIT", context=2).text.split("\n")
+    assert rows[0] == "long.txt" and rows[1] == "2-\tb"
+    assert rows[2].startswith("3-\tqqq") and rows[2].endswith("… [line cut: 3000 chars in all]")
+    assert rows[3:] == ["4\tHIT", "\tc"]

@@ -125,7 +125,7 @@ def test_entry_cap_collapses_folders_level_by_level(session: Session, repo: Path
     assert cut.text == _tree(
         [".github/workflows/ (1 file)", "docs/ (2 files)", "src/ (4 files)", ".gitignore"],
         "(Showing 4 of 5 entries of .; 7 folders, 9 files below it. Read . for a paged listing of every entry, "
-        f"or ls a subfolder.)\n{LEFT_OUT}",
+        f"ls a subfolder, or pass a larger max_entries.)\n{LEFT_OUT}",
     )
     assert cut.metadata["truncated"] == "limit"
 
@@ -164,8 +164,10 @@ def test_a_glob_lists_the_files_it_matches_at_any_depth(session: Session, repo: 
     assert session.ls("src", glob="pkg/**").text == _tree(
         ["pkg/", "  deep/", "    c.py", "  a.py", "  b.py"], "", "src"
     )
+    # what ignore files left out that the glob matches is said; secrets on the deny list are not
     assert session.ls(glob="!*.py", depth=1).text == _tree(
-        [".github/workflows/", "docs/", ".gitignore", "README.md"], LEFT_OUT
+        [".github/workflows/", "docs/", ".gitignore", "README.md"],
+        "(Not listed: app.log, build/, left out by .gitignore (include_ignored=true lists them).)",
     )
     assert session.ls(glob="*.rs").text == _tree(
         [],
@@ -178,9 +180,28 @@ def test_a_glob_lists_the_files_it_matches_at_any_depth(session: Session, repo: 
     )
 
 
-def test_a_glob_picks_links_by_their_name(session: Session, linked: Path) -> None:
-    assert session.ls(glob="*.md").text == _tree(["AGENTS.md", "CLAUDE.md -> AGENTS.md"])
-    assert session.ls(glob="packages/**").text == _tree(["packages/app/", "  main.ts"])  # a path glob: no link
+def test_a_glob_lists_regular_files_only_and_only_narrows(session: Session, linked: Path) -> None:
+    assert session.ls(glob="*.md").text == _tree(["AGENTS.md"])  # ripgrep's glob picks files, not links
+    assert session.ls(glob="./packages/**").text == _tree(["packages/app/", "  main.ts"])
+    (linked / ".gitignore").write_text("ignored.md\n")
+    (linked / "ignored.md").write_text("x\n")
+    (linked / "node_modules" / "pkg").mkdir(parents=True)
+    (linked / "node_modules" / "pkg" / "index.md").write_text("x\n")
+    left_out = "(Not listed: ignored.md, left out by .gitignore (include_ignored=true lists it).)"
+    assert session.ls(glob="*.md").text == _tree(["AGENTS.md"], left_out)  # the glob does not override ignores
+    everything = session.ls(glob="*").text.split("\n")
+    assert not [row for row in everything if "node_modules" in row or ".git/" in row or "ignored.md" in row[:12]]
+
+
+def test_a_capped_glob_listing_says_how_to_see_more(session: Session, root: Path) -> None:
+    for n in range(120):
+        (root / f"d{n:03}").mkdir()
+        (root / f"d{n:03}" / "test_x.py").write_text("x\n")
+    assert session.ls(glob="test_*.py").text.endswith(
+        "(Showing 100 of 120 entries of .; 120 folders, 120 files below it. Pass a larger max_entries, or narrow "
+        "the glob or the path.)"
+    )
+    assert len(session.ls(glob="test_*.py", max_entries=500).text.split("\n")) == 1 + 240
 
 
 @pytest.mark.anyio
@@ -303,7 +324,7 @@ def test_the_default_cap_is_100_entries_of_the_folder(session: Session, root: Pa
     assert cut.text == _tree(
         [f"f{n:03}.txt" for n in range(100)],
         "(Showing 100 of 150 entries of .; 0 folders, 150 files below it. Read . for a paged listing of every "
-        "entry, or ls a subfolder.)",
+        "entry, ls a subfolder, or pass a larger max_entries.)",
     )
     assert (cut.metadata["entries_shown"], cut.metadata["truncated"]) == (100, "limit")
 
@@ -404,7 +425,7 @@ def test_a_flat_listing_shows_folders_as_ls_does(session: Session, repo: Path) -
     assert session.ls(depth=1, max_entries=2).text == _tree(
         [".github/workflows/", "docs/"],
         "(Showing 2 of 5 entries of .; 6 folders, 8 files below it. Read . for a paged listing of every entry, "
-        f"or ls a subfolder.)\n{LEFT_OUT}",
+        f"ls a subfolder, or pass a larger max_entries.)\n{LEFT_OUT}",
     )
     assert session.ls("src", depth=2).text == _tree(
         ["pkg/", "  deep/ (1 file)", "  a.py", "  b.py", "main.py"], where="src"
@@ -472,7 +493,7 @@ def test_a_whole_tree_and_a_cut_listing_count_them(session: Session, specials: P
     assert cut.text == _tree(
         ["a.txt", "null" + DEVICE if os.geteuid() == 0 else f"pipe{FIFO}"],
         f"(Showing 2 of {5 + (os.geteuid() == 0)} entries of d; 0 folders, 1 file, 2 links, {special} below it. "
-        "Read d for a paged listing of every entry, or ls a subfolder.)",
+        "Read d for a paged listing of every entry, ls a subfolder, or pass a larger max_entries.)",
         "d",
     )
 

@@ -53,7 +53,14 @@ HEADS = {
         '30\t"""',
         '32\tversion     = "0.9.0"',
         '33\t__author__  = "Lars Gust\\u00e4bel (lars@gustaebel.de)"',
-        "… lines 38-45: imports, left out; read them with offset=38, limit=8 …",
+        "38\tfrom builtins import open as bltn_open",
+        "39\timport sys",
+        "40\timport os",
+        "41\t",
+        "42\ttry:",
+        "43\t    import pwd",
+        "44\texcept ImportError:",
+        "45\t    pwd = None",
         "48\tsymlink_exception = (AttributeError, NotImplementedError)",
         '54\t__all__ = ["TarFile", "TarInfo", "is_tarfile", "TarError", "ReadError",',
         '57\tNUL = b"\\0"                     # the null character',
@@ -239,7 +246,7 @@ def test_the_head_leaves_out_long_imports_and_a_long_licence_and_says_where(name
 
 #: What each fixture's head leaves out, in order, and a word each part left out holds.
 LEFT_OUT = {
-    "tarfile.py": [("a licence", "opyright"), ("imports", "import pwd")],
+    "tarfile.py": [("a licence", "opyright")],  # its imports' run holds a row (``pwd = None``): shown
     "Pair.java": [("a licence", "icense")],
     "proxy.go": [("a licence", "icense"), ("imports", '"net/http"')],
     "watcher.ts": [("a licence", "opyright")],
@@ -276,10 +283,10 @@ def test_head_lines_shown_are_granted_for_edits_and_lines_left_out_are_not(tmp_p
         "old_string spans line 6 of tarfile.py, but you have not seen line 6 of its current version, so "
         "nothing was edited; read it first (offset=6, limit=1) and retry."
     )
-    guard = ("try:\n    import pwd\nexcept ImportError:", "try:\n    import pwd  # posix\nexcept ImportError:")
-    assert "read them first (offset=42, limit=3)" in session.edit("tarfile.py", *guard).text
-    session.read("tarfile.py", offset=38, limit=8)  # the imports, as their line names them
-    assert not session.edit("tarfile.py", *guard).is_error
+    guarded = session.edit(
+        "tarfile.py", "try:\n    import pwd\nexcept ImportError:", "try:\n    import pwd  # posix\nexcept ImportError:"
+    )
+    assert not guarded.is_error, guarded.text
     after_version = session.edit("tarfile.py", "import sys\nimport os\n", "import os\nimport sys\n")
     assert not after_version.is_error, after_version.text
     cut = session.edit("heapq.py", "line 25 of a long", "line 25 of the long")
@@ -288,6 +295,12 @@ def test_head_lines_shown_are_granted_for_edits_and_lines_left_out_are_not(tmp_p
     assert not shown.is_error, shown.text
     session.read("tarfile.py", offset=4, limit=25)
     assert not session.edit("tarfile.py", "# All rights reserved.", "# All rights reserved!").is_error
+    shutil.copy(_fixture("proxy.go"), tmp_path / "proxy.go")
+    session.read("proxy.go", mode="outline")
+    imports = ('\t"fmt"\n\t"net/http"\n', '\t"fmt"\n\t"log"\n\t"net/http"\n')
+    assert "read them first (offset=19, limit=2)" in session.edit("proxy.go", *imports).text
+    session.read("proxy.go", offset=18, limit=4)  # the imports, as their line names them
+    assert not session.edit("proxy.go", *imports).is_error
 
 
 def test_imports_among_the_definitions_are_rows_on_the_page_that_holds_them(tmp_path: Path) -> None:
@@ -421,3 +434,11 @@ def test_a_long_opening_comment_is_cut_and_a_licence_after_it_still_said() -> No
         "31\timport os",
         "33\tdef f():",
     ]
+
+
+def test_a_guard_that_defines_past_its_imports_is_shown_not_left_out() -> None:
+    functions = [line for k in range(80) for line in (f"def f{k}(a):", f"    return a + {k}", "")]
+    guard = ["try:", "    from foo import Bar", "    import os", "    import sys", "except ImportError:"]
+    lines = [*guard, "    class Bar:", "        pass", "", *functions]
+    rows, _ = _rendered("guarddef.py", lines)
+    assert rows[:7] == [*(f"{n}\t{line}" for n, line in enumerate(guard, 1)), "6\t    class Bar:", "9\tdef f0(a):"]

@@ -17,7 +17,9 @@ Left out, each said by one line that names the lines (``LeftOut``): a long licen
 prelude (see ``licence``), the prelude past ``PRELUDE_LINES``, each run of imports (imports and
 the blank lines between them, a guard with its own lines) longer than ``NOTE_LINES`` (the model
 reads them when it needs them, with the offset and limit the line gives; a Go or Java ``package``
-line is shown, not left out with them), the head past ``HEAD_LINES``.
+line is shown, not left out with them; a run that holds a row of the outline, or opens a guard
+whose next line is a row, ``try: … except ImportError:`` / ``class Bar:``, is shown), the head
+past ``HEAD_LINES``.
 Imports after the first definition are not in the head but rows among the definitions
 (``Head.later``), at most ``LATER_LINES`` of them, the rest said the same way. Parts of the
 head separated only by blank lines are joined, blank lines included, so the head reads as the
@@ -28,7 +30,7 @@ and inclusive.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Collection, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -46,8 +48,6 @@ GUARD_LINES = 10
 NOTE_LINES = 3
 #: Most lines of imports after the first definition shown among the rows; the rest is said by a line.
 LATER_LINES = 20
-#: What a ``LeftOut`` of a run of imports holds.
-IMPORTS = "imports"
 #: Kinds of definition that are values: they do not end the part of the file the head covers.
 VALUE_KINDS = frozenset({"variable", "constant", "static", "macro", "declaration", "type", "key"})
 
@@ -361,12 +361,21 @@ def _cut_at(ranges: list[tuple[int, int]], cap: int) -> tuple[list[tuple[int, in
     return kept, 0
 
 
-def code_head(language: str, root: Any, lines: Sequence[str], before: int, blocking: frozenset[str]) -> Head:
+def code_head(
+    language: str,
+    root: Any,
+    lines: Sequence[str],
+    before: int,
+    blocking: frozenset[str],
+    rows: Collection[int] = frozenset(),
+) -> Head:
     """The head of a file in ``language`` (``python``, ``javascript``, … as ``outline`` names
     them) parsed by tree-sitter (``root``): its prelude and imports before line ``before`` (the
-    first definition), runs of imports over ``NOTE_LINES`` lines left out, capped at
-    ``PRELUDE_LINES`` and ``HEAD_LINES`` lines, and the imports from ``before`` on.
-    ``blocking``: the node types of definitions (a guard holding one is never shown whole)."""
+    first definition), runs of imports over ``NOTE_LINES`` lines left out unless one of ``rows``
+    (the lines of the outline's rows: a guard's ``except ImportError: class Bar``, a prototype
+    under ``#ifdef``) lies in it, capped at ``PRELUDE_LINES`` and ``HEAD_LINES`` lines, and the
+    imports from ``before`` on. ``blocking``: the node types of definitions (a guard holding one
+    is never shown whole)."""
     kinds = _KINDS.get(language)
     if kinds is None:
         return Head()
@@ -375,11 +384,20 @@ def code_head(language: str, root: Any, lines: Sequence[str], before: int, block
     parts, rest = _capped_prelude(parts, docstrings)
     left_out = [lic for lic in licences if rest is None or not rest.first <= lic.first <= rest.last]
     left_out += [rest] if rest else []
-    imports = _Finder(kinds, blocking).lines(root.named_children)
+    finder = _Finder(kinds, blocking)
+    imports = finder.lines(root.named_children)
     packages = [(_first(node), _last(node)) for node in root.named_children if node.type in _PACKAGES]
+    guards = [(_first(n), _last(n)) for n in root.named_children if finder.is_block(n) and finder.holds_imports(n)]
     runs = _joined([r for r in imports if r[0] < before and r not in packages], lines)
-    long_runs = [r for r in runs if r[1] - r[0] + 1 > NOTE_LINES]
-    left_out += [LeftOut(a, b, IMPORTS) for a, b in long_runs]
+    long_runs = [
+        (a, b)
+        for a, b in runs
+        if b - a + 1 > NOTE_LINES
+        and not any(a <= n <= b for n in rows)
+        # the opening of a guard whose next line is a row (``except ImportError:`` / ``class Bar:``)
+        and not (b + 1 in rows and any(g_first <= b < g_last for g_first, g_last in guards))
+    ]
+    left_out += [LeftOut(a, b, "imports") for a, b in long_runs]
     head = _joined([*parts, *packages, *(r for r in runs if r not in long_runs)], lines)
     head, cut = _cut_at(head, HEAD_LINES)
     if cut:

@@ -19,7 +19,8 @@ from .outlinemodel import Outline, Symbol, relisted_when_mostly_trivial
 def code_outline(language: str, lines: Sequence[str], tree: Any, symbols: Sequence[Symbol]) -> Outline:
     """The outline of code parsed by tree-sitter (``tree``; None: no head) with ``symbols``."""
     before = _first_definition(symbols)
-    head = Head() if tree is None else code_head(language, tree.root_node, lines, before, _blocking(language))
+    rows = {n for s in symbols if s.listed for n in (s.line, *s.marks)}
+    head = Head() if tree is None else code_head(language, tree.root_node, lines, before, _blocking(language), rows)
     return Outline(language, len(lines), head.shown, tuple(symbols), left_out=head.left_out, later=head.later)
 
 

@@ -186,14 +186,18 @@ class RgOptions:
 
 
 def base_args(options: RgOptions) -> list[str]:
-    args = [find_rg(), "--no-config", "--no-messages", "--hidden", "--no-require-git", "--glob", "!.git"]
+    """ripgrep's arguments for ``options``. The caller's glob comes before the folders always left
+    out (``.git``, ``options.skip``): of globs that match one path ripgrep obeys the last, so
+    ``--glob '*'`` cannot bring ``.git`` back."""
+    args = [find_rg(), "--no-config", "--no-messages", "--hidden", "--no-require-git"]
+    if options.glob:
+        args += ["--glob", options.glob]
+    args += ["--glob", "!.git"]
     for name in options.skip:
         args += ["--glob", f"!{name}"]
     args += ["--ignore-file", ignore_file(options.policy)]
     if options.no_ignore:
         args.append("--no-ignore")
-    if options.glob:
-        args += ["--glob", options.glob]
     if options.file_type:
         args += ["--type", options.file_type]
     if options.case_insensitive:

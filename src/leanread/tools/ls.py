@@ -39,11 +39,10 @@ so a newline in a name cannot split a row, nor a name pose as a link or as one o
 from __future__ import annotations
 
 import errno
-import fnmatch
 import os
 import stat
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Collection, Sequence
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..errors import InvalidArgument, NotAFile
@@ -137,38 +136,34 @@ def _special_row(ctx: ToolContext, path: str, name: str) -> str | None:
     return None if mark is None else show_path(name) + mark
 
 
-def _odd_names(glob: str | None) -> Callable[[str], bool]:
-    """Which names of links, FIFOs, sockets and devices a listing shows (ripgrep lists none of
-    them, so its glob does not pick them): all without a glob; with one of a name alone
-    (``*test*``, ``!*.min.js``), those whose name it matches, as ripgrep matches a file's name;
-    with one of a path (``src/**/*.ts``), none."""
+def _relative_glob(glob: str | None) -> str | None:
+    """``glob`` as ripgrep takes it below the folder listed (``./src/*.ts`` is ``src/*.ts``); None
+    for none."""
     if not glob:
-        return lambda name: True
+        return None
     negated = glob.startswith("!")
-    pattern = glob[1:] if negated else glob
-    if "/" in pattern:
-        return lambda name: False
-    return lambda name: fnmatch.fnmatchcase(name, pattern) != negated
+    bare = glob[1:] if negated else glob
+    while bare.startswith("./"):
+        bare = bare[2:]
+    return ("!" if negated else "") + bare
 
 
 @dataclass(frozen=True)
 class _Scanner:
     """Finds what ripgrep does not list in a folder: its symbolic links and its FIFOs, sockets and
-    devices, those whose name ``shows`` keeps."""
+    devices; none when ``odd`` is False (a glob's listing: ripgrep's glob picks regular files)."""
 
     ctx: ToolContext
-    shows: Callable[[str], bool]
+    odd: bool = True
 
     def scan(self, folder: _Folder, real: str) -> None:
         """Fill ``folder.links`` with the symbolic links directly in ``real`` and ``folder.specials``
         with its FIFOs, sockets and devices."""
+        if not self.odd:
+            return
         try:
             with os.scandir(real) as entries:
-                odd = [
-                    (entry.name, entry.is_symlink())
-                    for entry in entries
-                    if entry.name not in SKIPPED and self.shows(entry.name) and _odd(entry)
-                ]
+                odd = [(e.name, e.is_symlink()) for e in entries if e.name not in SKIPPED and _odd(e)]
         except OSError:
             return
         for name, is_link in odd:
@@ -187,26 +182,19 @@ def _odd(entry: os.DirEntry[str]) -> bool:
         return False
 
 
-def _venvs(parts: Sequence[Sequence[str]], top: str, *, all_listed: bool) -> set[tuple[str, ...]]:
-    """The folders among ``parts`` (file paths below ``top``, split) that are virtualenvs: those
-    holding ``VENV_MARKER``, seen among the paths when ripgrep listed every file (``all_listed``),
-    else looked up (a glob's listing leaves the marker out)."""
-    if all_listed:
-        return {tuple(p[:-1]) for p in parts if p[-1] == VENV_MARKER and len(p) > 1}
-    folders = {tuple(p[:i]) for p in parts for i in range(1, len(p))}
-    return {f for f in folders if os.path.isfile(os.path.join(top, *f, VENV_MARKER))}
-
-
-def _tree(paths: Sequence[str], top: str, ctx: ToolContext, dropped: list[str], *, all_listed: bool = True) -> _Folder:
-    """The folder ``top`` built from the file paths ripgrep listed below it, virtualenvs and
-    denied paths left out (the denied ones added to ``dropped``); ``all_listed``: ripgrep listed
-    every file, not those of a glob."""
+def _tree(
+    paths: Sequence[str], top: str, ctx: ToolContext, dropped: list[str], only: Collection[str] | None = None
+) -> _Folder:
+    """The folder ``top`` built from the file paths ripgrep listed below it (those in ``only``, a
+    glob's matches, when given), virtualenvs (folders holding ``VENV_MARKER`` among ``paths``) and
+    denied paths left out (the denied ones added to ``dropped``)."""
     denied = DenyFilter(ctx)
     prefix = top.rstrip(os.sep) + os.sep
     below = [path for path in paths if path.startswith(prefix)]
+    venvs = {tuple(p[:-1]) for p in (path[len(prefix) :].split(os.sep) for path in below) if p[-1] == VENV_MARKER}
+    below = below if only is None else [path for path in below if path in only]
     dropped.extend(path for path in below if denied(path))
     parts = [path[len(prefix) :].split(os.sep) for path in below if not denied(path)]
-    venvs = _venvs(parts, top, all_listed=all_listed)
     root = _Folder()
     for names in parts:
         if venvs and any(tuple(names[:i]) in venvs for i in range(1, len(names))):
@@ -363,12 +351,12 @@ def _notes(
         links, specials = odd
         counts = f"{plural(folders, 'folder')}, {_files(root.count)}" + (f", {plural(links, 'link')}" if links else "")
         counts += f", {plural(specials, 'special file')}" if specials else ""
-        return [
-            Own(
-                f"(Showing {cap} of {root.entries()} entries of {where}; {counts} below it. Read {where} for a paged "
-                "listing of every entry, or ls a subfolder.)"
-            )
-        ]
+        more = (
+            "Pass a larger max_entries, or narrow the glob or the path."
+            if glob
+            else f"Read {where} for a paged listing of every entry, ls a subfolder, or pass a larger max_entries."
+        )
+        return [Own(f"(Showing {cap} of {root.entries()} entries of {where}; {counts} below it. {more})")]
     note = _collapsed_note(_collapsed_by(root), limit) if collapsed else None
     return [Own(note)] if note is not None else []
 
@@ -403,18 +391,24 @@ def run(ctx: ToolContext, request: LsRequest, call_id: str) -> ToolResult:
     if not target.is_dir:
         raise NotAFile(f"{target.display} is a file, not a folder; read it, or ls the folder it is in.")
     log = bytearray()
-    options = RgOptions(glob=request.glob or None, policy=ctx.policy, skip=SKIPPED, no_ignore=request.include_ignored)
+    options = RgOptions(policy=ctx.policy, skip=SKIPPED, no_ignore=request.include_ignored)
     paths = list_files(target.real, options, cwd=target.real, log=log)
+    glob = _relative_glob(request.glob)
+    # ripgrep's glob overrides ignore files: here it only narrows the listing and its note (the
+    # files it matches, ignored or not, ignore files left to the run above)
+    globbed = replace(options, glob=glob, no_ignore=True)
+    matching = set(list_files(target.real, globbed, cwd=target.real)) if glob else None
     dropped: list[str] = []
-    root = _tree(paths, target.real, ctx, dropped, all_listed=not request.glob)
+    root = _tree(paths, target.real, ctx, dropped, matching)
     folders = _folders(root)  # before chains of folders are merged into one row each
-    used, cut = _expand(root, target.real, depth, cap, _Scanner(ctx, _odd_names(request.glob)))
+    used, cut = _expand(root, target.real, depth, cap, _Scanner(ctx, odd=not glob))
     rows: list[str] = []
     collapsed = _rows(root, "", rows, cap if cut else None, counts=depth > 1)
     where = target.display
     links, specials = _shown(root, lambda f: f.links), _shown(root, lambda f: f.specials)
     notes = _notes(where, root, cap if cut else None, collapsed, folders, (links, specials), cap, request.glob)
-    left = left_out_note(left_out(ctx, bytes(log), target.real, dropped), "ls")
+    selects = None if matching is None else matching.__contains__
+    left = left_out_note(left_out(ctx, bytes(log), target.real, dropped, selects=selects), "ls")
     if left is not None:
         notes.append(Own(left))
     others = ctx.workspace.roots[1:] if request.path is None else ()

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from itertools import pairwise
 
 from ..code.outline import Outline, Symbol
-from ..code.outlinehead import IMPORTS, LeftOut, head_lines
+from ..code.outlinehead import LeftOut, head_lines
 from ..config.settings import Limits
 from .frame import Own, framed, hidden_notice
 from .render import cut_line
@@ -140,9 +140,7 @@ def render_outline(
         for n in (s.line, *s.marks)
     }
     imports = {n: (n, f"{n}\t{cut_line(line_of(n), cap)}", 0) for n in head_lines(made.later)}
-    # a guard's own values (``except ImportError: pwd = None``) go with the imports shown or left out
-    covered = in_head | set(head_lines(tuple((p.first, p.last) for p in made.left_out if p.what == IMPORTS)))
-    entries = sorted((e for n, e in (imports | rows).items() if n not in covered), key=lambda entry: entry[0])
+    entries = sorted((e for n, e in (imports | rows).items() if n not in in_head), key=lambda entry: entry[0])
     notes: list[str] = []
     budget = limits.max_bytes - sum(len(text.encode()) + 1 for _, text in head + tail) - 400
     too_long = sum(len(text.encode()) + 1 for _, text, _ in entries) > budget

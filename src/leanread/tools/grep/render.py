@@ -14,7 +14,7 @@ from ...files.textfile import shown
 from ...result import ToolResult
 from ...tokens import count_tokens
 from ...view.frame import Own, plain_or_framed
-from ...view.render import byte_size
+from ...view.render import CUT_MARKER, byte_size
 from ..common import ToolContext, replaces_nothing
 from .assemble import Focused, Shown, assemble
 from .request import plural
@@ -138,19 +138,22 @@ def grep_text(where: str, body: Sequence[str], notes: Sequence[str]) -> str:
 
 #: A numbered row: a match's (``12<TAB>``, maybe after its ``ID_SLOT``) or a context line's (``13-<TAB>``).
 _NUMBERED = re.compile(r"^\x00?(\d+)(-?)\t")
+#: The end of a context row cut at ``LINE_CHARS`` (``CUT_MARKER``).
+_CUT = re.compile(re.escape(CUT_MARKER).replace(re.escape("{length}"), r"\d+") + "$")
 
 
 def bare_context(rows: Sequence[str]) -> list[str]:
     """``rows`` with each context row that comes right after the row of the line before it put as
     ``<TAB>text``: its number is the one before plus 1, as a read's lines go unnumbered (about 3
-    tokens a row of four digits). A file's first row, a row after a gap, and one after a marker
-    row (``… lines 16-24 unchanged …``) keep their number; a match's row always does."""
+    tokens a row of four digits). A file's first row, a row after a gap, one after a marker row
+    (``… lines 16-24 unchanged …``) and a cut one (its number is what a read of the rest needs)
+    keep their number; a match's row always does."""
     out: list[str] = []
     previous = None
     for row in rows:
         found = None if isinstance(row, Own) else _NUMBERED.match(row)
         number = int(found.group(1)) if found else None
-        if found and found.group(2) and previous is not None and number == previous + 1:
+        if found and found.group(2) and previous is not None and number == previous + 1 and not _CUT.search(row):
             row = row[found.end() - 1 :]
         out.append(row)
         previous = number
