@@ -327,3 +327,18 @@ def test_the_note_names_each_family_in_one_line() -> None:
         "(Not searched: a/, b, c, d, e and 4 more, left out by .ignore and .rgignore (include_ignored=true searches "
         "them); 1 file and 1 folder on the deny list.)"
     )
+
+
+def test_a_glob_that_brings_an_ignored_folder_back_is_not_said_to_leave_it_out(session: Session, root: Path) -> None:
+    (root / ".gitignore").write_text("build/\n")
+    (root / "build").mkdir()
+    (root / "build" / "gen.py").write_text("needle = 1\n")
+    (root / "app.py").write_text("needle = 2\n")
+    (root / ".git").mkdir()
+    (root / ".git" / "config").write_text("needle\n")
+    plain = session.grep("needle").text
+    assert plain == (
+        "app.py\n1\tneedle = 2\n\n(Not searched: build/, left out by .gitignore (include_ignored=true searches it).)"
+    )
+    # ripgrep's glob overrides ignore files, so '*' searches build/ (never .git); the note follows
+    assert session.grep("needle", glob="*").text == "app.py\n1\tneedle = 2\nbuild/gen.py\n1\tneedle = 1"

@@ -6,7 +6,7 @@ from __future__ import annotations
 import fnmatch
 import os
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ...files.rgsearch import FileHits, count_files, search_json
 from ...files.ripgrep import RgOptions
@@ -126,8 +126,23 @@ def search(
     else:
         started.result()
         left = left_out(ctx, started.ignored_log(), cwd, dropped, _selected(options), under=target.real)
+    if options.glob is not None and not options.glob.startswith("!"):
+        left = _brought_back(left, [ctx.workspace.display(os.path.join(cwd, f.path)) for f in files])
     notes = [note for note in (binary_skipped(skipped), too_big_note(ctx, started.result().too_big)) if note]
     return Found(files, {f.path: f for f in files}, searched, notes, left)
+
+
+def _brought_back(left: LeftOut, found: list[str]) -> LeftOut:
+    """``left`` without the ignored folders a glob brought back into the search (ripgrep's glob
+    overrides ignore files: ``--glob '*'`` names ``build/`` too), those with a match below them
+    (``found``: the files with a match, as the model names them), so no note says a folder that
+    was searched was left out."""
+    gone = {name for name in left.ignored if name.endswith("/") and any(path.startswith(name) for path in found)}
+    if not gone:
+        return left
+    ignored = tuple(name for name in left.ignored if name not in gone)
+    sources = left.sources if ignored else ()
+    return replace(left, ignored=ignored, ignored_count=left.ignored_count - len(gone), sources=sources)
 
 
 def _selected(options: RgOptions) -> Callable[[str], bool]:
