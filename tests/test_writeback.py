@@ -8,7 +8,7 @@ import stat
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
 
 from leanread.code.edit_plan import plan_edit
@@ -126,6 +126,9 @@ def test_encode_text_inverts_splitting_in_the_known_encoding(
 
 
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@example(  # GB18030 bytes that cp932 also decodes, but not back to the same bytes
+    made=(b"\x81F\xb4\xfba", ["\u4e17\u8d37a"], "\r", False, "gb18030", False), where=1, before="", after="", new=""
+)
 @given(
     made=files(),
     where=st.integers(min_value=0),

@@ -229,7 +229,8 @@ def choose(data: bytes) -> Choice | None:
     decodes them.
 
     Candidates are scored by ``implausibility`` on the lines that hold non-ASCII bytes
-    (``_sample``); the cheapest that decodes all of ``data`` wins, and the next ones that give
+    (``_sample``); the cheapest that decodes all of ``data`` and encodes it back to the same bytes
+    (``_reads_back``) wins, and the next ones that give
     other texts of ``data`` for less than ``CLOSE_BITS`` more are its alternatives.
     """
     sample = _sample(data)
@@ -238,9 +239,8 @@ def choose(data: bytes) -> Choice | None:
     for cost, codec in ranked:
         if found and cost - found[0][0] >= CLOSE_BITS and len(found) > 1:
             break
-        try:
-            text = data.decode(codec)
-        except UnicodeDecodeError:
+        text = _reads_back(data, codec)
+        if text is None:
             continue
         if all(text != other for _, _, other in found):
             found.append((cost, codec, text))
@@ -266,7 +266,7 @@ def _more_common_alike(
 ) -> tuple[float, str] | None:
     """The most common candidate (``_prior_bits``) more common than ``chosen`` whose reading of
     ``sample`` differs from ``chosen``'s only in characters that stand alone (``_only_lone_differ``)
-    and that decodes all of ``data``, with its cost; None when there is none."""
+    and that reads all of ``data`` back (``_reads_back``), with its cost; None when there is none."""
     text = sample.decode(chosen)
     alike = [
         (cost, codec)
@@ -274,12 +274,23 @@ def _more_common_alike(
         if _prior_bits(codec) < _prior_bits(chosen) and _only_lone_differ(text, sample.decode(codec))
     ]
     for cost, codec in sorted(alike, key=lambda pair: (_prior_bits(pair[1]), pair[0])):
-        try:
-            data.decode(codec)
-        except UnicodeDecodeError:
-            continue
-        return cost, codec
+        if _reads_back(data, codec) is not None:
+            return cost, codec
     return None
+
+
+def _reads_back(data: bytes, codec: str) -> str | None:
+    """``data`` decoded with ``codec``, or None when it does not decode or its text does not
+    encode back to the same bytes (cp932 reads IBM's ``0xFB 0x61`` and writes NEC's ``0xEE 0x45``
+    for it): a file read so could not be written back unchanged."""
+    try:
+        text = data.decode(codec)
+    except UnicodeDecodeError:
+        return None
+    try:
+        return text if text.encode(codec) == data else None
+    except UnicodeEncodeError:
+        return None
 
 
 def _only_lone_differ(text: str, other: str) -> bool:

@@ -185,6 +185,18 @@ class RgOptions:
     no_ignore: bool = False
 
 
+def glob_under(glob: str, folder: str) -> str:
+    """``glob`` as ripgrep applies it under ``folder``: results show paths from the workspace
+    root, so a glob written from there (``src/app/*.py`` with ``path="src"``) drops the folder,
+    and one written from the folder itself (``./app/*.py``) drops its ``./``."""
+    negated, pattern = ("!", glob[1:]) if glob.startswith("!") else ("", glob)
+    pattern = pattern.removeprefix("./")
+    prefix = folder.rstrip("/") + "/"
+    if folder not in (".", "") and pattern.startswith(prefix):
+        pattern = pattern[len(prefix) :]
+    return negated + pattern
+
+
 def base_args(options: RgOptions) -> list[str]:
     """ripgrep's arguments for ``options``. The caller's glob comes before the folders always left
     out (``.git``, ``options.skip``): of globs that match one path ripgrep obeys the last, so

@@ -23,6 +23,7 @@ from functools import partial
 from ..files.textfile import shown
 from ..result import ToolResult
 from ..view.frame import Own, needs_seal, seal, unframed
+from ..view.rows import ROW_PREFIX
 from .asks import GrepAsk
 
 #: A marker of lines the model has: ``… lines 40-44 unchanged since you read them …``.
@@ -38,9 +39,6 @@ _OUTLINE_ON = re.compile(r'offset=(\d+), mode="outline"')
 _OUTLINE_INSIDE = re.compile(r' with mode="outline", e\.g\. offset=(\d+)')
 #: A grep row's cut: ``[line cut: match at column 2,400 of 9,000 chars; read on with offset=12, char_offset=2301]``.
 _GREP_CUT = re.compile(r"read on with offset=(\d+), char_offset=(\d+)\]$")
-#: A grep row: ``12<TAB>text`` (a match), ``12-<TAB>text`` (context) or ``<TAB>text`` (context
-#: right after the line before it).
-_GREP_ROW = re.compile(r"^(?:\d+-?)?\t")
 #: A row of a files-only listing: ``path (3 matches)``.
 _FILES_ROW = re.compile(r"^(.+)( \([\d,]+ match(?:es)?\))$")
 #: A grep page's hint.
@@ -204,7 +202,7 @@ def grep_text(result: ToolResult, ask: GrepAsk, operand: str | None, lead: str) 
     for i, row in enumerate(rows):
         if isinstance(row, Own) or (row and i >= notes):
             out.append(Own(_note(row, where, operand, command)))
-        elif not row or _GREP_ROW.match(row):
+        elif not row or ROW_PREFIX.match(row):
             out.append(_GREP_CUT.sub(partial(_read_on_row, shlex.quote(current), lead), row))
         elif row.startswith("  "):  # a file of a files-only listing, below its folder's row
             out.append(row[2:] if bare else row)

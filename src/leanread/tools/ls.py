@@ -44,7 +44,7 @@ from typing import Any
 
 from ..errors import InvalidArgument, NotAFile
 from ..files.names import parse_optional, show_path
-from ..files.ripgrep import RgOptions
+from ..files.ripgrep import RgOptions, glob_under
 from ..files.search_files import list_files
 from ..result import ToolResult
 from ..view.counts import plural
@@ -77,18 +77,6 @@ class LsRequest:
     max_entries: int | None = None
     include_ignored: bool = False
     glob: str | None = None
-
-
-def _relative_glob(glob: str | None) -> str | None:
-    """``glob`` as ripgrep takes it below the folder listed (``./src/*.ts`` is ``src/*.ts``); None
-    for none."""
-    if not glob:
-        return None
-    negated = glob.startswith("!")
-    bare = glob[1:] if negated else glob
-    while bare.startswith("./"):
-        bare = bare[2:]
-    return ("!" if negated else "") + bare
 
 
 def _collapsed_note(reasons: set[bool], cap: int) -> str | None:
@@ -176,15 +164,15 @@ def run(ctx: ToolContext, request: LsRequest, call_id: str) -> ToolResult:
         raise InvalidArgument(f"depth must be 1 or more (got {request.depth}); depth=1 lists the folder's own entries.")
     if request.max_entries is not None and request.max_entries < 1:
         raise InvalidArgument(f"max_entries must be 1 or more (got {request.max_entries}).")
-    depth = request.depth or (GLOB_DEPTH if request.glob else DEPTH)
     cap = request.max_entries or MAX_ENTRIES
     target = ctx.workspace.resolve(request.path or ".")
     if not target.is_dir:
         raise NotAFile(f"{target.display} is a file, not a folder; read it, or ls the folder it is in.")
+    glob = glob_under(request.glob, target.display) if request.glob else None
+    depth = request.depth or (GLOB_DEPTH if glob else DEPTH)
     log = bytearray()
     options = RgOptions(policy=ctx.policy, skip=SKIPPED, no_ignore=request.include_ignored)
     paths = list_files(target.real, options, cwd=target.real, log=log)
-    glob = _relative_glob(request.glob)
     # ripgrep's glob overrides ignore files: here it only narrows the listing and its note (the
     # files it matches, ignored or not, ignore files left to the run above)
     globbed = replace(options, glob=glob, no_ignore=True)
@@ -197,7 +185,7 @@ def run(ctx: ToolContext, request: LsRequest, call_id: str) -> ToolResult:
     collapsed = tree_rows(root, "", rows, cap if cut else None, counts=depth > 1)
     where = target.display
     links, specials = _shown(root, lambda f: f.links), _shown(root, lambda f: f.specials)
-    notes = _notes(where, root, cap if cut else None, collapsed, folders, (links, specials), cap, request.glob)
+    notes = _notes(where, root, cap if cut else None, collapsed, folders, (links, specials), cap, glob)
     selects = None if matching is None else matching.__contains__
     left = left_out_note(left_out(ctx, bytes(log), target.real, dropped, selects=selects), "ls")
     if left is not None:

@@ -14,6 +14,7 @@ import re
 from dataclasses import dataclass, field
 
 from ..result import ToolResult
+from .rows import ROW_PREFIX
 
 MARKER = re.compile(r"^… lines? (\d+)(?:-(\d+))? unchanged since you read (?:them|it)(?: as lines? (\d+)(?:-\d+)?)? …$")
 STUB = re.compile(r"^\(Lines? (\d+)(?:-(\d+))? unchanged since you read (?:them|it), still in your context\.")
@@ -26,9 +27,6 @@ EXCERPT = re.compile(r"^(\d+): (.*)$")
 NOTICE = re.compile(
     r"^\((End of file|Empty file|Showing lines|Output capped|File |Lines? \d|.* changed since you read it;)"
 )
-#: A grep row: a match (``12<TAB>text``), a context line (``13-<TAB>text``), or a context line
-#: right after the row before it (``<TAB>text``, no number).
-GREP_ROW = re.compile(r"^(\d+)?-?\t(.*)$")
 CUT = re.compile(
     r"… \[line cut: [\d,]+ chars in all\]$|\[line cut: match at column [\d,]+ of [\d,]+ chars; read on with .*\]$"
 )
@@ -320,7 +318,7 @@ def apply_grep(views: dict[str, View], result: ToolResult) -> None:
     current: View | None = None
     previous: int | None = None  # the line of the row before, for a row without a number
     for row in result.text.split("\n"):
-        found = GREP_ROW.match(row)
+        found = ROW_PREFIX.match(row)
         if found is None:
             if row and not row.startswith(("(", "[", "…")):  # a file's path
                 current = views.setdefault(row, View())
@@ -332,7 +330,7 @@ def apply_grep(views: dict[str, View], result: ToolResult) -> None:
             check(previous is not None, f"a grep row without a number after no line: {row!r}")
         n = int(found.group(1)) if found.group(1) is not None else (previous or 0) + 1
         previous = n
-        text = found.group(2) or ""
+        text = row[found.end() :]
         if CUT.search(text):
             continue
         current.lines[n] = current.show(n, text, call)

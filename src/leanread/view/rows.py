@@ -3,6 +3,8 @@ line as the file has it, or past ``LINE_CHARS`` characters a part of it with the
 
 from __future__ import annotations
 
+import re
+
 from .render import CUT_MARKER
 
 #: Characters of a line shown whole; a longer matching line shows a window around the match,
@@ -11,6 +13,12 @@ LINE_CHARS = 400
 #: Characters of the window of a long matching line, of which ``WINDOW_LEAD`` come before the match.
 WINDOW_CHARS = 240
 WINDOW_LEAD = 80
+#: A row's prefix: the id slot (a NUL) grep marks a match's row with until its id is handed out,
+#: then the line's number, and ``-`` for a context line (``12<TAB>``, ``13-<TAB>``), or no number
+#: for a context line right after the row of the line before it (``<TAB>``).
+ROW_PREFIX = re.compile(r"^\x00?(\d+)?(-?)\t")
+#: The end of a context row cut at ``LINE_CHARS`` (``context``).
+CONTEXT_CUT = re.compile(re.escape(CUT_MARKER).replace(re.escape("{length}"), r"[\d,]+") + "$")
 
 
 def matched(line: str, number: int, column: int) -> str:

@@ -3,7 +3,6 @@ question, one marker per run of omitted matches."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -12,12 +11,11 @@ from ...files.textfile import shown
 from ...pruning import guards
 from ...tokens import count_tokens
 from ...view.frame import Own
+from ...view.rows import ROW_PREFIX
 from ..common import ToolContext
 from .assemble import ID_BYTES, ID_SLOT, Focused, Pager, Shown, without_slot
 from .render import Showing, grep_text, page_text, summary_line
 from .request import FOCUS_MATCHES, plural
-
-_PREFIX = re.compile(r"^\x00?(?:[0-9]+-?)?\t")
 
 
 def focus_on(
@@ -99,8 +97,8 @@ def prune_page(
             for size, _whole in s.groups:
                 rows = s.rows[at : at + size]
                 at += size
-                blocks.append("\n".join(_PREFIX.sub("", r) for r in rows))
-                heads.append(next(_PREFIX.sub("", r) for r in rows if ID_SLOT in r))
+                blocks.append("\n".join(ROW_PREFIX.sub("", r) for r in rows))
+                heads.append(next(ROW_PREFIX.sub("", r) for r in rows if ID_SLOT in r))
         kept = set(_keep_blocks(ctx.pruner, blocks, heads, question))
         if not kept:
             info["skipped"] = "no match answers the question"

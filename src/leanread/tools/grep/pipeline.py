@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from ...errors import InvalidArgument
-from ...files.ripgrep import RgOptions
+from ...files.ripgrep import RgOptions, glob_under
 from ...ledger.knowledge import ranges_of
 from ...result import ToolResult
 from ...tokens import count_tokens
@@ -19,7 +19,7 @@ from .assemble import Pager, assemble
 from .focus import fill, focus_on
 from .render import files_only, grep_text, metadata_of, showing
 from .request import FOOTER_BYTES, GrepRequest, check, plural
-from .search import Prefetch, glob_under, search
+from .search import Prefetch, search
 from .selection import nothing_found
 
 

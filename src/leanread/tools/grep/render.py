@@ -4,7 +4,6 @@ listing, and the page as shown without focus."""
 from __future__ import annotations
 
 import os
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
@@ -14,7 +13,8 @@ from ...files.textfile import shown
 from ...result import ToolResult
 from ...tokens import count_tokens
 from ...view.frame import Own, plain_or_framed
-from ...view.render import CUT_MARKER, byte_size
+from ...view.render import byte_size
+from ...view.rows import CONTEXT_CUT, ROW_PREFIX
 from ..common import ToolContext, replaces_nothing
 from .assemble import Focused, Shown, assemble
 from .request import plural
@@ -136,11 +136,6 @@ def grep_text(where: str, body: Sequence[str], notes: Sequence[str]) -> str:
     return plain_or_framed(shown(where), "grep", [*body, "", *tail] if body and tail else [*body, *tail])
 
 
-#: A numbered row: a match's (``12<TAB>``, maybe after its ``ID_SLOT``) or a context line's (``13-<TAB>``).
-_NUMBERED = re.compile(r"^\x00?(\d+)(-?)\t")
-#: The end of a context row cut at ``LINE_CHARS`` (``CUT_MARKER``).
-_CUT = re.compile(re.escape(CUT_MARKER).replace(re.escape("{length}"), r"\d+") + "$")
-
 
 def bare_context(rows: Sequence[str]) -> list[str]:
     """``rows`` with each context row that comes right after the row of the line before it put as
@@ -151,9 +146,9 @@ def bare_context(rows: Sequence[str]) -> list[str]:
     out: list[str] = []
     previous = None
     for row in rows:
-        found = None if isinstance(row, Own) else _NUMBERED.match(row)
-        number = int(found.group(1)) if found else None
-        if found and found.group(2) and previous is not None and number == previous + 1 and not _CUT.search(row):
+        found = None if isinstance(row, Own) else ROW_PREFIX.match(row)
+        number = int(found.group(1)) if found and found.group(1) else None
+        if found and found.group(2) and previous is not None and number == previous + 1 and not CONTEXT_CUT.search(row):
             row = row[found.end() - 1 :]
         out.append(row)
         previous = number

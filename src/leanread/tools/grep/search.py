@@ -162,14 +162,3 @@ def _selected(options: RgOptions) -> Callable[[str], bool]:
         return any(fnmatch.fnmatchcase(name, g) for g in types)
 
     return selects
-
-
-def glob_under(glob: str, folder: str) -> str:
-    """``glob`` as ripgrep applies it under ``folder``: results show paths from the workspace
-    root, so a glob written from there (``src/app/*.py`` with ``path="src"``) drops the folder."""
-    negated, pattern = ("!", glob[1:]) if glob.startswith("!") else ("", glob)
-    pattern = pattern.removeprefix("./")
-    prefix = folder.rstrip("/") + "/"
-    if folder not in (".", "") and pattern.startswith(prefix):
-        pattern = pattern[len(prefix) :]
-    return negated + pattern
