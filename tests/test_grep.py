@@ -359,7 +359,16 @@ def test_many_matches_are_counted_without_holding_them(session: Session, root: P
     for name in ("a.txt", "b.txt", "c.txt"):
         (root / name).write_text("".join(f"needle {i}\n" for i in range(15_000)))
     options = RgOptions()
-    assert search_json("needle", [str(root)], options, cwd=str(root), budget=10_000) is None
+    # past the bytes kept, the files ripgrep finishes later are counted from their end message
+    found = search_json("needle", [str(root)], options, cwd=str(root), budget=10_000)
+    assert found is not None
+    assert sorted((os.path.basename(f.path), f.count, f.block) for f in found) == [
+        ("a.txt", 15_000, None),
+        ("b.txt", 15_000, None),
+        ("c.txt", 15_000, None),
+    ]
+    # past the bytes read at most, the run is stopped and counted instead
+    assert search_json("needle", [str(root)], options, cwd=str(root), stream=100_000) is None
     counts = sorted(
         (os.path.basename(f.path), f.count) for f in count_files("needle", [str(root)], options, cwd=str(root))
     )
