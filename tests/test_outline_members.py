@@ -86,3 +86,28 @@ def test_every_definition_is_a_row_or_listed_once(sizes: list[int]) -> None:
             as_row = f"{line}\t    def m{k}(self, x):" in rows
             as_listed = re.search(rf"[…,] m{k} {line}[,\s]", text) is not None
             assert (as_row, as_listed) == ((False, True) if n >= MEMBERS_LISTED else (True, False))
+
+
+def test_members_on_their_owners_line_keep_the_rows() -> None:
+    """A one-line class (``class A { a() {} … }``) shows its row, whatever its member count: a
+    list would stand for the owner's own line and for members that share one line."""
+    rows, whole = _rendered("b.js", "// top\n\nclass OneLine { a() {} b() {} c() {} d() {} e() {} f() {} }\n")
+    assert rows[1:] == ["1\t// top", "3\tclass OneLine { a() {} b() {} c() {} d() {} e() {} f() {} }"]
+    assert whole == (1, 3)
+
+
+def test_a_listed_name_is_the_files_own_spelling_and_is_indented_by_depth() -> None:
+    private = "class Priv {\n" + "".join(f"\t#m{k}() {{\n\t\treturn {k};\n\t}}\n" for k in range(6)) + "}\n"
+    rows, _ = _rendered("c.js", private)
+    assert rows[1:] == ["1\tclass Priv {", "    … #m0 2, #m1 5, #m2 8, #m3 11, #m4 14, #m5 17 …"]
+    # Python's parser reads the ligature in ``ﬁle`` as ``file``: the class keeps its rows
+    methods = "".join(f"    def m{k}(self):\n        return {k}\n" for k in range(5))
+    rows, _ = _rendered("u.py", f"class U:\n{methods}    def \ufb01le(self):\n        return 1\n")
+    assert rows[-1] == "12\t    def \ufb01le(self):"
+
+
+def test_a_name_that_prints_as_blank_keeps_the_rows_and_is_named_hidden() -> None:
+    members = "".join(f"  a{k}() {{ return {k}; }}\n" for k in range(5))
+    rows, _ = _rendered("d.js", f"class Blank {{\n{members}  \u3164() {{ return 9; }}\n}}\n")
+    assert rows[1].startswith("(Line 7 holds invisible or text-reordering characters (U+3164)")
+    assert rows[-1] == "7\t  \u3164() { return 9; }"

@@ -14,7 +14,9 @@ Each number is the member's first line (its decorators and doc comments included
 from it gets the whole member. A smaller class keeps its rows, signatures and decorators with
 them; so does a class holding a class with members of its own (the inner one may be listed).
 Only code is listed so (not a document's headings or keys), and only names that are one word
-of the file's own identifiers.
+of the file's own identifiers, as its lines spell them and with nothing a reader would not see; a
+member whose line shows another definition's row too (``class A { a() {} b() {} }``) keeps its
+class's rows.
 
 Pure: symbols in, the lists out. Line numbers are 1-based.
 """
@@ -22,10 +24,12 @@ Pure: symbols in, the lists out. Line numbers are 1-based.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections import Counter
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from ..code.outline import Symbol
+from .frame import any_hidden
 
 __all__ = ["MEMBERS_A_LINE", "MEMBERS_LISTED", "MemberList", "member_lists"]
 
@@ -34,8 +38,9 @@ MEMBERS_LISTED = 5
 #: Members on one line at most; more go on the next line (an outline pages between lines).
 MEMBERS_A_LINE = 50
 #: What a listed member's name may be: an identifier of the languages outlined, operators and
-#: destructors included (``operator==``, ``~Foo``, ``$get``); nothing that could read as a frame.
-_NAME = re.compile(r"[\w$~][\w$~=!+\-*/%&|^\[\]]{0,79}")
+#: destructors and private names included (``operator==``, ``~Foo``, ``$get``, ``#count``);
+#: nothing that could read as a frame.
+_NAME = re.compile(r"[\w$~#][\w$~=!+\-*/%&|^\[\]]{0,79}")
 #: Outlines whose parts are not definitions: their rows stay rows.
 _DOCUMENTS = frozenset({"markdown", "rst", "json", "yaml", "toml", "log"})
 
@@ -47,7 +52,7 @@ class MemberList:
     Attributes:
         owner: the definition whose members these are.
         members: the members, in line order.
-        text: the line as the outline shows it (indented as the first member's signature line).
+        text: the line as the outline shows it (indented four spaces a level below its owner).
     """
 
     owner: Symbol
@@ -60,10 +65,9 @@ class MemberList:
         return {n for s in self.members for n in (s.line, *s.marks)}
 
 
-def member_lists(language: str, listed: Sequence[Symbol], indent_of: dict[int, str]) -> list[MemberList]:
+def member_lists(language: str, listed: Sequence[Symbol], line_of: Callable[[int], str]) -> list[MemberList]:
     """The lists of ``listed`` (an outline's listed symbols, in file order) for a file read as
-    ``language``; ``indent_of`` gives the indentation of a member's signature line by its line.
-    Empty for a document."""
+    ``language``; ``line_of`` gives a line's text by its number. Empty for a document."""
     if language in _DOCUMENTS:
         return []
     children: dict[int, list[Symbol]] = {}
@@ -75,13 +79,19 @@ def member_lists(language: str, listed: Sequence[Symbol], indent_of: dict[int, s
             children.setdefault(open_ones[-1][0], []).append(symbol)
         open_ones.append((index, symbol))
     owners = {id(listed[index]) for index in children}
+    # a line that shows two definitions' rows (``class A { a() {} b() {} }``) stays a row
+    shared = {n for n, count in Counter(n for s in listed for n in (s.line, *s.marks)).items() if count > 1}
     lists: list[MemberList] = []
     for index, kids in children.items():
         owner = listed[index]
-        names = [_member_name(owner, kid) for kid in kids]
-        if len(kids) < MEMBERS_LISTED or any(id(kid) in owners for kid in kids) or None in names:
+        names = [_member_name(owner, kid, line_of) for kid in kids]
+        if (
+            len(kids) < MEMBERS_LISTED
+            or None in names
+            or any(id(kid) in owners or not shared.isdisjoint((kid.line, *kid.marks)) for kid in kids)
+        ):
             continue
-        indent = indent_of.get(kids[0].line, "")
+        indent = "    " * (owner.depth + 1)
         for at in range(0, len(kids), MEMBERS_A_LINE):  # lines an outline can page between
             part = list(zip(names[at : at + MEMBERS_A_LINE], kids[at : at + MEMBERS_A_LINE], strict=True))
             pairs = ", ".join(f"{name} {kid.first}" for name, kid in part)
@@ -89,8 +99,12 @@ def member_lists(language: str, listed: Sequence[Symbol], indent_of: dict[int, s
     return lists
 
 
-def _member_name(owner: Symbol, member: Symbol) -> str | None:
-    """The member's name under its owner (``fromstring`` of ``Header.fromstring``), or None when
-    it is not one word ``_NAME`` allows."""
+def _member_name(owner: Symbol, member: Symbol, line_of: Callable[[int], str]) -> str | None:
+    """The member's name under its owner (``fromstring`` of ``Header.fromstring``) as its
+    signature line spells it, or None when it is not one word ``_NAME`` allows, holds a character
+    a reader would not see, or is not in that line as it is (Python's parser normalises a name:
+    ``ﬁle`` is ``file`` to it)."""
     name = member.name.removeprefix(owner.name + ".")
-    return name if _NAME.fullmatch(name) else None
+    if not _NAME.fullmatch(name) or any_hidden((name,)) or name not in line_of(member.line):
+        return None
+    return name

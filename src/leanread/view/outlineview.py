@@ -72,10 +72,6 @@ def _first_with_members(made: Outline) -> Symbol | None:
     return next((s for s in made.symbols if s.depth == 0 and any(s.line < t.line <= s.last for t in inner)), None)
 
 
-def _indent(line: str) -> str:
-    return line[: len(line) - len(line.lstrip())]
-
-
 def _lines_label(first: int, last: int) -> str:
     return f"{first}" if first == last else f"{first}-{last}"
 
@@ -138,7 +134,7 @@ def render_outline(
     head += [(piece.first, left_out_line(piece)) for piece in made.left_out]
     tail = [(n, f"{n}\t{cut_line(line_of(n), cap)}") for n in range(made.tail, made.total + 1)] if made.tail else []
     ends = {s.line: s.last for s in reversed(made.symbols) if s.listed and s.last > s.line}
-    lists = member_lists(made.language, listed, {s.line: _indent(line_of(s.line)) for s in listed if s.depth})
+    lists = member_lists(made.language, listed, line_of)
     in_lists = set().union(*(members.hidden_lines for members in lists))
     rows = {  # one row a line: a one-line type's members (``interface I { void f(); }``) share its row
         n: (n, f"{_lines_label(n, ends.get(n, n))}\t{cut_line(line_of(n), cap)}", s.depth)
