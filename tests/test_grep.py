@@ -393,6 +393,17 @@ def test_a_named_file_past_the_json_budget_is_counted_not_missed(session: Sessio
         assert result.text.splitlines()[:3] == ["many.txt", "1\thit", "2\thit"]
 
 
+def test_a_counted_file_is_searched_again_only_as_far_as_the_page_goes(session: Session, root: Path) -> None:
+    """A file past the JSON budget is counted; a page from far into it still shows its exact lines
+    (ripgrep searches it again for as many matching lines as the page needs), and a wider page
+    after it gets the lines it needs too (focus asks the pager twice)."""
+    (root / "many.txt").write_text("".join(f"hit {i}\n" for i in range(1, 200_001)))
+    result = session.grep("hit", max_results=3, offset=150_000)
+    assert result.text.splitlines()[:4] == ["many.txt", *(f"{n}\thit {n}" for n in (150_000, 150_001, 150_002))]
+    widened = session.grep("hit", focus="where is hit 250?")  # past the first page of 100
+    assert "\nmany.txt\n250\thit 250\n" in widened.text
+
+
 def test_find_rg_prefers_the_wheel_then_path_then_says_how_to_install(tmp_path: Path) -> None:
     wheel = find_rg()
     assert os.path.basename(wheel) == "rg" and os.access(wheel, os.X_OK)

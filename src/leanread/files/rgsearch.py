@@ -140,6 +140,7 @@ def search_json(
     binary: list[str] | None = None,
     sniff_bytes: int = SNIFF_BYTES,
     log: bytearray | None = None,
+    max_count: int | None = None,
 ) -> list[FileHits] | None:
     """Search ``paths`` for ``pattern`` with ``rg --json``; one ``FileHits`` per file with a
     match, in ripgrep's order (files with a NUL byte that are almost text after the others).
@@ -153,6 +154,8 @@ def search_json(
         binary: gets the path of each file with a match that is left out as binary.
         sniff_bytes: leading bytes that decide whether a file with a NUL byte is text.
         log: gets the walk's ``--debug`` log (``rglog.parse_log`` reads what it left out).
+        max_count: the first matching lines of each file at most (``--max-count``; a file's
+            count is then theirs too).
 
     Returns:
         None when the output passed ``stream`` bytes: count with ``count_files`` instead.
@@ -162,7 +165,8 @@ def search_json(
         SearchUnavailable: ripgrep is missing or failed.
         LeanreadError: the run took longer than ``options.timeout``.
     """
-    args = [*base_args(options), *debug_args(log), "--binary", "--json", "--regexp", pattern, "--", *paths]
+    most = ["--max-count", str(max_count)] if max_count is not None else []
+    args = [*base_args(options), *debug_args(log), *most, "--binary", "--json", "--regexp", pattern, "--", *paths]
     blocks = _Blocks(on_file, budget)
     if run_rg(args, options, cwd, stream, blocks.feed, log) is None:
         return None
@@ -171,7 +175,7 @@ def search_json(
         binary.extend(binaries)
     if texts:
         again = _Blocks(on_file, blocks.left)
-        args = [*base_args(options), "--text", "--json", "--regexp", pattern, "--", *texts]
+        args = [*base_args(options), *most, "--text", "--json", "--regexp", pattern, "--", *texts]
         if run_rg(args, options, cwd, stream, again.feed) is None:
             return None
         blocks.files.extend(again.files)

@@ -1,5 +1,5 @@
 """An outline as the model sees it: its header, head, rows of definitions with their line
-ranges, and the stub for an outline the model still has.
+ranges (a big class's members listed by name), and the stub for an outline the model still has.
 
 Pure: an ``Outline`` (``code.outline``) and a way to get a line in, the text out. Line numbers
 are 1-based.
@@ -116,7 +116,9 @@ def render_outline(
     kept, and the definition's last line; its decorators' first lines above it as
     ``12<TAB>@cache``) and the imports among them (``640<TAB>import warnings``), then the tail
     for a log. A definition's row whose line the head shows is not repeated. Every row's first
-    number is the line its text is: tab-separated rows read as leanread's ``tab`` format does.
+    number is the line its text is: tab-separated rows read as leanread's ``tab`` format does. A
+    big class's members are one line of names and first lines instead (``outlinemembers``); their
+    lines are not shown whole.
     When the whole would pass ``limits.max_bytes``, nested definitions are left out of the first
     page and then the rest is left for the next page. A page from line ``start`` > 1 opens with
     the rows of the definitions around that line, and holds at least one row from ``start`` on,

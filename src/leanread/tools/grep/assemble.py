@@ -285,8 +285,8 @@ def without_slot(row: str) -> str:
 class Pager:
     """The page of ``count`` matches from the ``first`` (1-based), rendered within ``budget``
     bytes: ``pager(count, budget)`` gives what ``render_page`` gives. Files ripgrep only counted
-    (``block`` None) are searched again for their lines; files ``ready`` (prefetched) are not
-    loaded again."""
+    (``block`` None) are searched again for the lines a page shows, as far as it needs them; files
+    ``ready`` (prefetched) are not loaded again."""
 
     def __init__(
         self,
@@ -306,6 +306,7 @@ class Pager:
         self._files = files
         self._by_path = by_path
         self._ready = ready
+        self._held: dict[str, int] = {}  # counted files searched again: the hits held of each
         self.first = first
         self._before = before
         self._after = after
@@ -313,9 +314,13 @@ class Pager:
     def __call__(self, count: int, budget: int) -> tuple[list[Shown], list[str], int, bool]:
         ctx, by_path = self._ctx, self._by_path
         page = page_of(self._files, self.first, count)
-        missing = [f for f, _, _ in page.files if f.block is None]
-        if missing:  # counted only: search the page's files again for their lines
-            by_path.update(self._again(missing))
+        held = self._held
+        wanted = [(f, skip + take) for f, skip, take in page.files if f.block is None]
+        missing = [(f, needed) for f, needed in wanted if held.get(f.path, 0) < needed]
+        if missing:  # counted only: search the page's files again for the lines it shows
+            needed = max(n for _, n in missing)
+            by_path.update(self._again([f for f, _ in missing], needed))
+            held.update((f.path, needed) for f, _ in missing)
         prepared = [
             (
                 self._ready.get(f.path)
@@ -327,12 +332,14 @@ class Pager:
         ]
         return render_page(ctx, prepared, self._before, self._after, budget)
 
-    def _again(self, files: Sequence[FileHits]) -> dict[str, FileHits]:
-        """The hits with their lines of ``files`` that ripgrep only counted, by path; a file searched
-        decoded is searched in its decoded copy again."""
+    def _again(self, files: Sequence[FileHits], needed: int) -> dict[str, FileHits]:
+        """The first ``needed`` hits with their lines of each of ``files``, which ripgrep only
+        counted, by path (a file that matches on every one of its million lines gives no more than
+        the page shows); a file searched decoded is searched in its decoded copy again."""
         searched = {f.searched or f.path: f for f in files}
         plain = replace(self._options, glob=None, file_type=None)
-        found = search_json(self._pattern, list(searched), plain, cwd=self._ctx.workspace.primary, budget=None) or []
+        primary = self._ctx.workspace.primary
+        found = search_json(self._pattern, list(searched), plain, cwd=primary, budget=None, max_count=needed) or []
         again: dict[str, FileHits] = {}
         for hits in found:
             counted = searched.get(hits.path)
