@@ -111,3 +111,11 @@ def test_a_name_that_prints_as_blank_keeps_the_rows_and_is_named_hidden() -> Non
     rows, _ = _rendered("d.js", f"class Blank {{\n{members}  \u3164() {{ return 9; }}\n}}\n")
     assert rows[1].startswith("(Line 7 holds invisible or text-reordering characters (U+3164)")
     assert rows[-1] == "7\t  \u3164() { return 9; }"
+
+
+def test_a_rust_impl_lists_its_functions_by_their_own_names() -> None:
+    """Rust names an impl's functions by their type (``Foo<T>.a0`` under ``impl<T> Foo<T>``);
+    the list shows the function's own name, which ``symbol=`` also finds."""
+    fns = "".join(f"    fn a{k}(&self) -> i32 {{\n        {k}\n    }}\n" for k in range(5))
+    rows, _ = _rendered("lib.rs", f"struct Foo<T> {{ x: T }}\n\nimpl<T> Foo<T> {{\n{fns}}}\n")
+    assert rows[1:] == ["1\tstruct Foo<T> { x: T }", "3\timpl<T> Foo<T> {", "    … a0 4, a1 7, a2 10, a3 13, a4 16 …"]

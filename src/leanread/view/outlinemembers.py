@@ -41,6 +41,8 @@ MEMBERS_A_LINE = 50
 #: destructors and private names included (``operator==``, ``~Foo``, ``$get``, ``#count``);
 #: nothing that could read as a frame.
 _NAME = re.compile(r"[\w$~#][\w$~=!+\-*/%&|^\[\]]{0,79}")
+#: A member named by its type rather than its owner, the last part a plain identifier.
+_QUALIFIED = re.compile(r"[^\[\]]+\.[A-Za-z_]\w*")
 #: Outlines whose parts are not definitions: their rows stay rows.
 _DOCUMENTS = frozenset({"markdown", "rst", "json", "yaml", "toml", "log"})
 
@@ -105,6 +107,8 @@ def _member_name(owner: Symbol, member: Symbol, line_of: Callable[[int], str]) -
     a reader would not see, or is not in that line as it is (Python's parser normalises a name:
     ``ﬁle`` is ``file`` to it)."""
     name = member.name.removeprefix(owner.name + ".")
+    if name == member.name and _QUALIFIED.fullmatch(name):  # a Rust impl's: ``Foo<T>.a0`` under ``impl<T> Foo<T>``
+        name = name.rpartition(".")[2]
     if not _NAME.fullmatch(name) or any_hidden((name,)) or name not in line_of(member.line):
         return None
     return name
