@@ -404,6 +404,26 @@ def test_a_counted_file_is_searched_again_only_as_far_as_the_page_goes(session: 
     assert "\nmany.txt\n250\thit 250\n" in widened.text
 
 
+def test_counted_files_are_searched_again_however_long_their_lines(session: Session, root: Path) -> None:
+    """A line of a million "a" characters gives ripgrep a million submatches, 51 MB of JSON: such files
+    are counted past the bytes kept, and the page's search of them again has no byte limit (its
+    --max-count bounds it), so both are shown, cut to their first columns."""
+    for name in ("a.txt", "b.txt"):
+        (root / name).write_text("a" * 1_000_000 + "\n")
+    rows = session.grep("a").text.splitlines()
+    assert [row.split("\t")[0] for row in rows[:4]] == ["a.txt", "1", "b.txt", "1"]
+    assert all("[line cut: match at column 1 of 1000000 chars" in row for row in (rows[1], rows[3]))
+
+
+def test_counted_files_are_searched_again_in_groups_of_like_need() -> None:
+    from leanread.files.rgsearch import FileHits
+    from leanread.tools.grep.assemble import _by_need
+
+    files = [(FileHits(name, 10**6), needed) for name, needed in (("a", 90), ("b", 200_000), ("c", 100), ("d", 1))]
+    groups = {needed: [f.path for f in hits] for needed, hits in _by_need(files).items()}
+    assert groups == {100: ["a", "c"], 200_000: ["b"], 1: ["d"]}  # none searched past twice its need
+
+
 def test_find_rg_prefers_the_wheel_then_path_then_says_how_to_install(tmp_path: Path) -> None:
     wheel = find_rg()
     assert os.path.basename(wheel) == "rg" and os.access(wheel, os.X_OK)

@@ -233,8 +233,8 @@ def refreshed(old: Walk | None, root: str, options: RgOptions, below: str | None
     stated = since if full else old.stated
     stamped = stamps(looked, since)
     # nothing changed (the usual refresh): the files stay the same table, which tells the
-    # census it has nothing to sniff again
-    same = not moved and all(walk.files.get(path) == version for path, version in stamped.items())
+    # census it has nothing to sniff again; a file still too recent to trust has changed
+    same = not moved and all(v is not None and walk.files.get(path) == v for path, v in stamped.items())
     if same and (stated, writes) == (walk.stated, walk.writes):
         return walk
     fresh = Walk(walk.files if same else {**walk.files, **stamped}, walk.folders, walk.ignored, stated, writes)

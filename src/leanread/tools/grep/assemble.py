@@ -282,6 +282,16 @@ def without_slot(row: str) -> str:
     return Own(plain) if isinstance(row, Own) else plain
 
 
+def _by_need(files: Sequence[tuple[FileHits, int]]) -> dict[int, list[FileHits]]:
+    """``files`` (each with the matching lines a page needs of it) in groups searched in one
+    ripgrep run each, each group with the most its files need: a file never gets more than twice
+    what it needs (one that needs 90 lines is not searched for another's 200,000)."""
+    groups: dict[int, list[tuple[FileHits, int]]] = {}
+    for hits, needed in files:
+        groups.setdefault(max(needed - 1, 0).bit_length(), []).append((hits, needed))
+    return {max(n for _, n in group): [hits for hits, _ in group] for group in groups.values()}
+
+
 class Pager:
     """The page of ``count`` matches from the ``first`` (1-based), rendered within ``budget``
     bytes: ``pager(count, budget)`` gives what ``render_page`` gives. Files ripgrep only counted
@@ -317,10 +327,10 @@ class Pager:
         held = self._held
         wanted = [(f, skip + take) for f, skip, take in page.files if f.block is None]
         missing = [(f, needed) for f, needed in wanted if held.get(f.path, 0) < needed]
-        if missing:  # counted only: search the page's files again for the lines it shows
-            needed = max(n for _, n in missing)
-            by_path.update(self._again([f for f, _ in missing], needed))
-            held.update((f.path, needed) for f, _ in missing)
+        for needed, files in _by_need(missing).items():  # counted only: search them again
+            again = self._again(files, needed)
+            by_path.update(again)
+            held.update((path, needed) for path in again)
         prepared = [
             (
                 self._ready.get(f.path)
@@ -338,8 +348,9 @@ class Pager:
         the page shows); a file searched decoded is searched in its decoded copy again."""
         searched = {f.searched or f.path: f for f in files}
         plain = replace(self._options, glob=None, file_type=None)
-        primary = self._ctx.workspace.primary
-        found = search_json(self._pattern, list(searched), plain, cwd=primary, budget=None, max_count=needed) or []
+        where, primary = list(searched), self._ctx.workspace.primary
+        # no byte limit: --max-count bounds the run by the page, however long its lines
+        found = search_json(self._pattern, where, plain, cwd=primary, budget=None, stream=None, max_count=needed) or []
         again: dict[str, FileHits] = {}
         for hits in found:
             counted = searched.get(hits.path)
