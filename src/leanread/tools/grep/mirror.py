@@ -204,14 +204,18 @@ def _first_judgement(
 def _too_big(ctx: ToolContext, path: str, head: bytes, size: int, decoded: Decoded) -> None:
     """A file over ``index_bytes``: named in ``too_big`` when its first bytes decode as a text
     that needs decoding, in the encoding ``read`` gives the file (judged from the complete lines
-    of its head; no verdict is kept: only the head was judged)."""
+    of its head; no verdict is kept: only the head was judged), once however often it is judged."""
+    if any(named == path for named, _, _ in decoded.too_big):
+        return
     try:
         found = text_encoding(head, path, ctx.limits.sniff_bytes, size)
         codec, bom = found.codec, found.bom > 0
-    except LeanreadError:  # UTF-16 or 32, which read cannot split by line: named by its head
+    except LeanreadError:  # not text to read, or UTF-16/32, which it cannot split by line
         try:
             text_file = decode(head, path, ctx.limits.sniff_bytes)
         except LeanreadError:
+            return
+        if not text_file.encoding.startswith("utf-"):
             return
         codec, bom = text_file.encoding, text_file.bom
     if _needs_decoding(codec, bom):
