@@ -359,7 +359,16 @@ def test_many_matches_are_counted_without_holding_them(session: Session, root: P
     for name in ("a.txt", "b.txt", "c.txt"):
         (root / name).write_text("".join(f"needle {i}\n" for i in range(15_000)))
     options = RgOptions()
-    assert search_json("needle", [str(root)], options, cwd=str(root), budget=10_000) is None
+    # past the bytes kept, the files ripgrep finishes later are counted from their end message
+    found = search_json("needle", [str(root)], options, cwd=str(root), budget=10_000)
+    assert found is not None
+    assert sorted((os.path.basename(f.path), f.count, f.block) for f in found) == [
+        ("a.txt", 15_000, None),
+        ("b.txt", 15_000, None),
+        ("c.txt", 15_000, None),
+    ]
+    # past the bytes read at most, the run is stopped and counted instead
+    assert search_json("needle", [str(root)], options, cwd=str(root), stream=100_000) is None
     counts = sorted(
         (os.path.basename(f.path), f.count) for f in count_files("needle", [str(root)], options, cwd=str(root))
     )
@@ -382,6 +391,37 @@ def test_a_named_file_past_the_json_budget_is_counted_not_missed(session: Sessio
         result = session.grep("hit", path=path, max_results=2)
         assert result.metadata["total_matches"] == 200_000
         assert result.text.splitlines()[:3] == ["many.txt", "1\thit", "2\thit"]
+
+
+def test_a_counted_file_is_searched_again_only_as_far_as_the_page_goes(session: Session, root: Path) -> None:
+    """A file past the JSON budget is counted; a page from far into it still shows its exact lines
+    (ripgrep searches it again for as many matching lines as the page needs), and a wider page
+    after it gets the lines it needs too (focus asks the pager twice)."""
+    (root / "many.txt").write_text("".join(f"hit {i}\n" for i in range(1, 200_001)))
+    result = session.grep("hit", max_results=3, offset=150_000)
+    assert result.text.splitlines()[:4] == ["many.txt", *(f"{n}\thit {n}" for n in (150_000, 150_001, 150_002))]
+    widened = session.grep("hit", focus="where is hit 250?")  # past the first page of 100
+    assert "\nmany.txt\n250\thit 250\n" in widened.text
+
+
+def test_counted_files_are_searched_again_however_long_their_lines(session: Session, root: Path) -> None:
+    """A line of a million "a" characters gives ripgrep a million submatches, 51 MB of JSON: such files
+    are counted past the bytes kept, and the page's search of them again has no byte limit (its
+    --max-count bounds it), so both are shown, cut to their first columns."""
+    for name in ("a.txt", "b.txt"):
+        (root / name).write_text("a" * 1_000_000 + "\n")
+    rows = session.grep("a").text.splitlines()
+    assert [row.split("\t")[0] for row in rows[:4]] == ["a.txt", "1", "b.txt", "1"]
+    assert all("[line cut: match at column 1 of 1000000 chars" in row for row in (rows[1], rows[3]))
+
+
+def test_counted_files_are_searched_again_in_groups_of_like_need() -> None:
+    from leanread.files.rgsearch import FileHits
+    from leanread.tools.grep.assemble import _by_need
+
+    files = [(FileHits(name, 10**6), needed) for name, needed in (("a", 90), ("b", 200_000), ("c", 100), ("d", 1))]
+    groups = {needed: [f.path for f in hits] for needed, hits in _by_need(files).items()}
+    assert groups == {100: ["a", "c"], 200_000: ["b"], 1: ["d"]}  # none searched past twice its need
 
 
 def test_find_rg_prefers_the_wheel_then_path_then_says_how_to_install(tmp_path: Path) -> None:

@@ -314,3 +314,23 @@ def test_a_decoded_copy_is_kept_only_for_a_version_that_tells_a_change(
     assert known
     assert copy is not None
     assert Path(copy).read_text(encoding="utf-8") == "关键字\n"
+
+
+def test_a_file_too_recent_to_trust_is_sniffed_again_by_each_grep(
+    session: Session, root: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A file changed within ``RACY_NS`` has no version: each grep sniffs it again, even when
+    nothing else in the walk moved (its folder trusted, its stat the same "no version")."""
+    monkeypatch.setattr(walk, "RACY_NS", 200_000_000)
+    (root / "c.txt").write_text("old ascii\n")
+    time.sleep(0.3)
+    assert session.grep("ascii").text == "c.txt\n1\told ascii"
+    (root / "x.txt").write_text("other\n")  # the folder moves, then is trusted again
+    time.sleep(0.3)
+    with open(root / "c.txt", "r+b") as handle:  # in place: the folder does not move
+        handle.write(b"plain ascii\n")
+    assert session.grep("plain").text == "c.txt\n1\tplain ascii"
+    with open(root / "c.txt", "r+b") as handle:
+        handle.write("三 就地 c\n".encode("gbk"))
+        handle.truncate()
+    assert session.grep("就地").text == "c.txt\n1\t三 就地 c"

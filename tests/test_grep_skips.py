@@ -5,6 +5,7 @@ file says so. Real folders, the real ripgrep, exact outputs."""
 from __future__ import annotations
 
 import os
+import random
 import subprocess
 from collections import Counter
 from pathlib import Path
@@ -257,6 +258,23 @@ def test_a_legacy_file_too_big_to_decode_whole_is_named(root: Path) -> None:
         "by offset.)\n"
         f"(No matches in the workspace; {NO_MATCH}"
     )
+
+
+def test_a_big_legacy_file_is_named_in_the_encoding_read_gives_it(root: Path) -> None:
+    """The note names the encoding ``read`` reads the file in, judged as read judges a big file
+    (from the complete lines of its head): the head cut mid-character read as cp1256 before."""
+    pick = random.Random(1)
+    hanzi = [chr(code) for code in range(0x4E00, 0x4E00 + 3000)]
+    most = pick.randint(3, 40)
+    words = ("".join(pick.choice(hanzi) for _ in range(pick.randint(1, most))) for _ in range(2000))
+    (root / "big.txt").write_bytes("".join(f"{w}{' ok' if pick.random() < 0.3 else ''}\n" for w in words).encode("gbk"))
+    session = Session([root], ledger=MemoryLedger(), limits=Limits(index_bytes=20_000))
+    read = session.read("big.txt", offset=1, limit=1)
+    assert read.metadata["encoding"] == "gb18030"
+    assert session.grep("ok", max_results=1).text.splitlines()[3] == (
+        "(big.txt (gb18030, 27829 bytes) is over 20000 bytes, so grep searched its bytes, not its decoded text; "
+        "read it by offset.)"
+    )  # named once, though judged twice (by the census, and for its lines that are not UTF-8)
 
 
 # --- a glob or type that selects nothing -------------------------------------------------------

@@ -451,13 +451,18 @@ def test_the_next_page_of_an_outline_starts_under_the_class_it_is_in(tmp_path: P
         "(Nested definitions are left out to keep this short. To list a class's members, read on from "
         'inside it with mode="outline", e.g. offset=2 for Wide.)',
     ]
+    def listed(first: int) -> str:  # the members from method_number_<first> on, 50 to a line
+        return "    … " + ", ".join(f"method_number_{k} {3 * k + 2}" for k in range(first, first + 50)) + " …"
+
     members = session.read("wide.py", offset=2, mode="outline").text
-    assert members.split("\n")[4:6] == ["1-9000\tclass Wide:", "2\t    def method_number_0(self, x):"]
+    assert members.split("\n")[4:6] == ["1-9000\tclass Wide:", listed(0)]
     going_on = re.search(r"read on with offset=(\d+), mode=\"outline\"", members)
     assert going_on is not None
     rows = session.read("wide.py", offset=int(going_on.group(1)), mode="outline").text.split("\n")[4:6]
     k = (int(going_on.group(1)) - 2) // 3
-    assert rows == ["1-9000\tclass Wide:", f"{3 * k + 2}\t    def method_number_{k}(self, x):"]
+    # the last page: no row after the class's, so its one number says it runs to the end
+    assert k % 50 == 0 and rows == ["1\tclass Wide:", listed(k)]
+    assert "read on with offset" not in session.read("wide.py", offset=int(going_on.group(1)), mode="outline").text
 
 
 def test_following_the_page_notes_reaches_every_definition_even_under_deep_nesting(tmp_path: Path) -> None:
@@ -473,7 +478,7 @@ def test_following_the_page_notes_reaches_every_definition_even_under_deep_nesti
     offset, pages = 9, 0
     while True:
         text = session.read("deep.py", offset=offset, mode="outline").text
-        listed |= set(re.findall(r"def (method_\d+)", text))
+        listed |= set(re.findall(r"\b(method_\d+)\b", text))  # rows or a list of members
         going_on = re.search(r"read on with offset=(\d+), mode=\"outline\"", text)
         pages += 1
         if going_on is None:

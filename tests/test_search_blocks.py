@@ -43,6 +43,35 @@ def test_any_chunking_gives_the_same_files(files: list[tuple[str, int]], cuts: l
     assert pieces.files == whole.files
 
 
+@given(
+    files=st.lists(st.tuples(st.sampled_from(["a.py", "b/c.txt", "d e.md"]), st.integers(1, 40)), max_size=5),
+    keep=st.integers(0, 3000),
+    cuts=st.lists(st.integers(1, 300), max_size=40),
+)
+def test_past_the_bytes_kept_files_are_counted_however_the_output_arrives(
+    files: list[tuple[str, int]], keep: int, cuts: list[int]
+) -> None:
+    data = _messages(files)
+    whole = _Blocks(None, keep)
+    whole.feed(data)
+    pieces = _Blocks(None, keep)
+    start = 0
+    for size in cuts:
+        pieces.feed(data[start : start + size])
+        start += size
+    pieces.feed(data[start:])
+    assert pieces.files == whole.files
+    assert [(f.path, f.count) for f in whole.files] == files
+    kept = [f.block for f in whole.files if f.block is not None]
+    assert [f.block is not None for f in whole.files] == [True] * len(kept) + [False] * (len(files) - len(kept))
+    assert sum(map(len, kept)) <= keep
+    all_kept = _Blocks(None)
+    all_kept.feed(data)
+    assert kept == [f.block for f in all_kept.files[: len(kept)]]
+    if len(kept) < len(files):  # the first file not kept would have passed the bytes kept
+        assert sum(map(len, kept)) + len(all_kept.files[len(kept)].block or b"") > keep
+
+
 def test_a_name_with_a_line_break_is_counted_as_one_file(root: Path) -> None:
     (root / "new\nline.txt").write_text("".join(f"hit {i}\n" for i in range(30)))
     (root / "plain.txt").write_text("hit\n")

@@ -31,7 +31,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .ripgrep import JSON_BUDGET, SNIFF_BYTES, RgOptions, base_args, debug_args, run_rg
+from .ripgrep import JSON_BUDGET, SNIFF_BYTES, STREAM_BUDGET, RgOptions, base_args, debug_args, run_rg
 from .sniff import binary_kind
 
 __all__ = ["MAX_SPANS", "FileHits", "Hit", "count_files", "parse_hits", "search_json"]
@@ -70,38 +70,62 @@ _END = b'{"type":"end"'
 
 
 class _Blocks:
-    """Cuts ``--json`` output, as it arrives, into one ``FileHits`` per file."""
+    """Cuts ``--json`` output, as it arrives, into one ``FileHits`` per file. Once the blocks
+    kept pass ``keep`` bytes, later files are only counted (``block`` None, from their ``end``
+    message): a pattern that matches most lines costs one run, not a run cut short and a second
+    one to count."""
 
-    def __init__(self, on_file: Callable[[FileHits], None] | None) -> None:
+    def __init__(self, on_file: Callable[[FileHits], None] | None, keep: int | None = None) -> None:
         self.data = bytearray()
         self.pos = 0
         self.files: list[FileHits] = []
         self.binary: list[str] = []  # files ripgrep found a NUL byte in (their hits are not kept)
         self.on_file = on_file
         self.scanned = 0  # where the search for the current file's end message goes on from
+        self.left = keep  # bytes of blocks still to keep (None: no limit)
 
     def feed(self, chunk: bytes) -> None:
         data = self.data
         data += chunk
         # A JSON string never holds a bare '"', so these markers only start messages.
-        while (begin := data.find(_BEGIN, self.pos)) >= 0:
-            # go on where the last chunk's search stopped: a file with many hits arrives in many
-            # chunks, and searching its block from the start each time would be quadratic
-            end = data.find(_END, max(begin, self.scanned))
+        while True:
+            if self.left == 0:  # only counting now: a file's end message is all that is read
+                begin = end = data.find(_END, self.pos)
+            elif (begin := data.find(_BEGIN, self.pos)) >= 0:
+                # go on where the last chunk's search stopped: a file with many hits arrives in
+                # many chunks, and searching its block from the start each time would be quadratic
+                end = data.find(_END, max(begin, self.scanned))
+            else:
+                break
             eol = data.find(b"\n", end) if end >= 0 else -1
-            if eol < 0:
+            if eol < 0:  # the file's end message has not arrived yet
                 self.scanned = max(begin, (end if end >= 0 else len(data)) - len(_END))
-                return  # the file's end message has not arrived yet
+                if self.left == 0:
+                    self.pos = self.scanned  # what comes before the end message is not needed
+                break
             closing = json.loads(data[end:eol])["data"]
             self.pos = self.scanned = eol
             if closing.get("binary_offset") is not None:
                 self.binary.append(_path_of(closing["path"]))
                 continue
-            first = data.find(b"\n", begin) + 1
-            hits = FileHits(_path_of(closing["path"]), int(closing["stats"]["matched_lines"]), bytes(data[first:end]))
-            self.files.append(hits)
-            if self.on_file is not None:
-                self.on_file(hits)
+            self._add(closing, data, data.find(b"\n", begin) + 1, end)
+        # what was cut into files is not needed again (a bytearray drops its head in place)
+        del data[: self.pos]
+        self.scanned -= self.pos
+        self.pos = 0
+
+    def _add(self, closing: dict[str, Any], data: bytearray, first: int, end: int) -> None:
+        path, count = _path_of(closing["path"]), int(closing["stats"]["matched_lines"])
+        if self.left is not None:
+            if not 0 < end - first <= self.left:  # past the bytes kept: counted only from now on
+                self.left = 0
+                self.files.append(FileHits(path, count))
+                return
+            self.left -= end - first
+        hits = FileHits(path, count, bytes(data[first:end]))
+        self.files.append(hits)
+        if self.on_file is not None:
+            self.on_file(hits)
 
 
 def search_json(
@@ -111,40 +135,48 @@ def search_json(
     *,
     cwd: str,
     budget: int | None = JSON_BUDGET,
+    stream: int | None = STREAM_BUDGET,
     on_file: Callable[[FileHits], None] | None = None,
     binary: list[str] | None = None,
     sniff_bytes: int = SNIFF_BYTES,
     log: bytearray | None = None,
+    max_count: int | None = None,
 ) -> list[FileHits] | None:
     """Search ``paths`` for ``pattern`` with ``rg --json``; one ``FileHits`` per file with a
     match, in ripgrep's order (files with a NUL byte that are almost text after the others).
 
     Args:
-        on_file: called with each file's hits as soon as ripgrep has finished the file, while it
-            searches on (so a caller can prepare its result meanwhile).
+        budget: bytes of match messages kept; the files that finish after the kept ones passed it
+            are only counted (``FileHits.block`` None). None: every file's are kept.
+        stream: bytes of output read at most; past it the run is stopped.
+        on_file: called with each kept file's hits as soon as ripgrep has finished the file, while
+            it searches on (so a caller can prepare its result meanwhile).
         binary: gets the path of each file with a match that is left out as binary.
         sniff_bytes: leading bytes that decide whether a file with a NUL byte is text.
         log: gets the walk's ``--debug`` log (``rglog.parse_log`` reads what it left out).
+        max_count: the first matching lines of each file at most (``--max-count``; a file's
+            count is then theirs too).
 
     Returns:
-        None when the output passed ``budget`` bytes: count with ``count_files`` instead.
+        None when the output passed ``stream`` bytes: count with ``count_files`` instead.
 
     Raises:
         InvalidArgument: the pattern, glob or type is not valid for ripgrep.
         SearchUnavailable: ripgrep is missing or failed.
         LeanreadError: the run took longer than ``options.timeout``.
     """
-    args = [*base_args(options), *debug_args(log), "--binary", "--json", "--regexp", pattern, "--", *paths]
-    blocks = _Blocks(on_file)
-    if run_rg(args, options, cwd, budget, blocks.feed, log) is None:
+    most = ["--max-count", str(max_count)] if max_count is not None else []
+    args = [*base_args(options), *debug_args(log), *most, "--binary", "--json", "--regexp", pattern, "--", *paths]
+    blocks = _Blocks(on_file, budget)
+    if run_rg(args, options, cwd, stream, blocks.feed, log) is None:
         return None
     texts, binaries = _judge(blocks.binary, cwd, sniff_bytes)
     if binary is not None:
         binary.extend(binaries)
     if texts:
-        again = _Blocks(on_file)
-        args = [*base_args(options), "--text", "--json", "--regexp", pattern, "--", *texts]
-        if run_rg(args, options, cwd, budget, again.feed) is None:
+        again = _Blocks(on_file, blocks.left)
+        args = [*base_args(options), *most, "--text", "--json", "--regexp", pattern, "--", *texts]
+        if run_rg(args, options, cwd, stream, again.feed) is None:
             return None
         blocks.files.extend(again.files)
     return blocks.files

@@ -38,6 +38,7 @@ __all__ = [
     "DEFAULT_TIMEOUT",
     "JSON_BUDGET",
     "SNIFF_BYTES",
+    "STREAM_BUDGET",
     "RgOptions",
     "SearchUnavailable",
     "base_args",
@@ -49,9 +50,13 @@ __all__ = [
 
 #: Seconds one ripgrep run may take before it is stopped.
 DEFAULT_TIMEOUT = 30.0
-#: Bytes of ``--json`` output kept from one run; past it ``search_json`` gives up (returns None)
-#: and the caller counts with ``count_files`` instead (a pattern that matches most lines).
+#: Bytes of ``--json`` match messages kept from one run; the files ripgrep finishes after that are
+#: only counted (a pattern that matches most lines), and a page's counted files searched again.
 JSON_BUDGET = 4 * 1024 * 1024
+#: Bytes of ``--json`` output read from one run at most; past it ``search_json`` gives up (returns
+#: None) and the caller counts with ``count_files`` instead, whose output is one line per file.
+#: ripgrep writes about three times ``rg -n``'s bytes as JSON: 18 MB for ``self\.`` over django.
+STREAM_BUDGET = 64 * 1024 * 1024
 #: Leading bytes that decide whether a file with a NUL byte is text, by default (``Limits.sniff_bytes``).
 SNIFF_BYTES = 8192
 

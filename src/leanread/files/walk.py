@@ -25,6 +25,7 @@ import time
 from collections import OrderedDict
 from collections.abc import Container, Iterable
 from dataclasses import dataclass, replace
+from functools import cached_property
 
 from .fileversion import RACY_NS
 from .rglog import ignored_lines
@@ -77,6 +78,11 @@ class Walk:
     def log(self) -> bytes:
         """What ignore files left out, as ``--debug`` log lines (``leftout.left_out`` reads them)."""
         return b"\n".join(self.ignored.values())
+
+    @cached_property
+    def unsure(self) -> list[str]:
+        """The files each refresh stats again: those without a version, and the ignore files."""
+        return [path for path, version in self.files.items() if version is None or path.endswith(_IGNORE_ENDS)]
 
 
 class _Writes:
@@ -211,7 +217,7 @@ def refreshed(old: Walk | None, root: str, options: RgOptions, below: str | None
     top = below or root
     prefix = top.rstrip(os.sep) + os.sep
     whole = top == root
-    now = stamps([f for f in old.folders if whole or f == top or f.startswith(prefix)], since)
+    now = stamps(old.folders if whole else [f for f in old.folders if f == top or f.startswith(prefix)], since)
     moved = [folder for folder, version in now.items() if version is None or version != old.folders[folder]]
     if len(moved) > RELIST_FOLDERS:
         return walked(root, options)
@@ -222,10 +228,16 @@ def refreshed(old: Walk | None, root: str, options: RgOptions, below: str | None
     if full:
         looked = list(walk.files)
     else:
-        looked = [p for p, v in walk.files.items() if v is None or p.endswith(_IGNORE_ENDS) or p in relisted]
+        looked = [*walk.unsure, *relisted.intersection(walk.files)]
         looked.extend(path for path in written or () if path in walk.files)
     stated = since if full else old.stated
-    fresh = Walk({**walk.files, **stamps(looked, since)}, walk.folders, walk.ignored, stated, writes)
+    stamped = stamps(looked, since)
+    # nothing changed (the usual refresh): the files stay the same table, which tells the
+    # census it has nothing to sniff again; a file still too recent to trust has changed
+    same = not moved and all(v is not None and walk.files.get(path) == v for path, v in stamped.items())
+    if same and (stated, writes) == (walk.stated, walk.writes):
+        return walk
+    fresh = Walk(walk.files if same else {**walk.files, **stamped}, walk.folders, walk.ignored, stated, writes)
     touched = [*looked, *(old.files.keys() - walk.files.keys())] if moved else looked
     return walked(root, options) if _ignore_files_moved(old, fresh, touched) else fresh
 

@@ -144,9 +144,12 @@ def wrap(tag: str, body: Sequence[str], outside: str = "", *, diff: bool = False
 
 #: Characters a reader does not see, or that reorder the text around them, so that a line may
 #: not say what it seems to (Trojan Source, CVE-2021-42574), or that spell hidden ASCII (Unicode
-#: tag characters, "ASCII smuggling"; variation selectors used the same way).
+#: tag characters, "ASCII smuggling"; variation selectors used the same way); and letters that
+#: print as blank space (the Hangul fillers, the blank Braille pattern, the Mongolian vowel
+#: separator), which JavaScript and other languages take in an identifier that then reads as none.
 _HIDDEN = re.compile(
-    "[\u061c\u200b\u200e\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff\U000e0000-\U000e007f\U000e0100-\U000e01ef]"
+    "[\u061c\u115f\u1160\u180e\u200b\u200e\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\u2800\u3164"
+    "\ufeff\uffa0\U000e0000-\U000e007f\U000e0100-\U000e01ef]"
 )
 
 #: Hidden characters of these ranges are counted as a group, not listed one by one.

@@ -1,5 +1,5 @@
 """An outline as the model sees it: its header, head, rows of definitions with their line
-ranges, and the stub for an outline the model still has.
+ranges (a big class's members listed by name), and the stub for an outline the model still has.
 
 Pure: an ``Outline`` (``code.outline``) and a way to get a line in, the text out. Line numbers
 are 1-based.
@@ -14,6 +14,7 @@ from ..code.outline import Outline, Symbol
 from ..code.outlinehead import LeftOut, head_lines
 from ..config.settings import Limits
 from .frame import Own, framed, hidden_notice
+from .outlinemembers import member_lists
 from .render import cut_line
 
 #: An outline row shows at most this many characters of its line (a minified line is a map of
@@ -36,7 +37,7 @@ def render_outline_unchanged(display: str) -> str:
     return framed(display, "outline", [Own(note)])
 
 
-def _outline_header(made: Outline, example: str | None) -> str:
+def _outline_header(made: Outline, example: str | None, *, members: bool = False) -> str:
     total = f"{made.total}-line"
     if made.language == "log":
         tail = f" and {made.tail}-{made.total}" if made.tail else ""
@@ -51,7 +52,7 @@ def _outline_header(made: Outline, example: str | None) -> str:
     head = "its head, then " if made.head or made.left_out else ""
     return (
         f"(Outline of a {total} {made.language} file: {head}each {part} with its lines; a row with one "
-        "number ends before the next row. "
+        f"number ends before the next row{'; a member listed as name 12 starts on line 12' if members else ''}. "
         f'Read a part with offset and limit, one {part} with {symbol}, or all of it with mode="full".)'
     )
 
@@ -115,7 +116,9 @@ def render_outline(
     kept, and the definition's last line; its decorators' first lines above it as
     ``12<TAB>@cache``) and the imports among them (``640<TAB>import warnings``), then the tail
     for a log. A definition's row whose line the head shows is not repeated. Every row's first
-    number is the line its text is: tab-separated rows read as leanread's ``tab`` format does.
+    number is the line its text is: tab-separated rows read as leanread's ``tab`` format does. A
+    big class's members are one line of names and first lines instead (``outlinemembers``); their
+    lines are not shown whole.
     When the whole would pass ``limits.max_bytes``, nested definitions are left out of the first
     page and then the rest is left for the next page. A page from line ``start`` > 1 opens with
     the rows of the definitions around that line, and holds at least one row from ``start`` on,
@@ -133,14 +136,19 @@ def render_outline(
     head += [(piece.first, left_out_line(piece)) for piece in made.left_out]
     tail = [(n, f"{n}\t{cut_line(line_of(n), cap)}") for n in range(made.tail, made.total + 1)] if made.tail else []
     ends = {s.line: s.last for s in reversed(made.symbols) if s.listed and s.last > s.line}
+    lists = member_lists(made.language, listed, line_of)
+    in_lists = set().union(*(members.hidden_lines for members in lists))
     rows = {  # one row a line: a one-line type's members (``interface I { void f(); }``) share its row
         n: (n, f"{_lines_label(n, ends.get(n, n))}\t{cut_line(line_of(n), cap)}", s.depth)
         for s in reversed(made.symbols)
         if s.listed
         for n in (s.line, *s.marks)
+        if n not in in_lists
     }
     imports = {n: (n, f"{n}\t{cut_line(line_of(n), cap)}", 0) for n in head_lines(made.later)}
-    entries = sorted((e for n, e in (imports | rows).items() if n not in in_head), key=lambda entry: entry[0])
+    listed_at = {members.members[0].line: members for members in lists}
+    named = {n: (n, members.text, members.owner.depth + 1) for n, members in listed_at.items()}
+    entries = sorted((e for n, e in (imports | rows | named).items() if n not in in_head), key=lambda entry: entry[0])
     notes: list[str] = []
     budget = limits.max_bytes - sum(len(text.encode()) + 1 for _, text in head + tail) - 400
     too_long = sum(len(text.encode()) + 1 for _, text, _ in entries) > budget
@@ -158,7 +166,7 @@ def render_outline(
         if used > budget and any(n >= start for n, *_ in kept):
             rest = entries[len(kept) :]
             signatures = {s.line for s in made.symbols}
-            left = sum(n in signatures for n, *_ in rest)
+            left = sum(len(listed_at[n].members) if n in listed_at else n in signatures for n, *_ in rest)
             notes.append(
                 f"({left} more definitions from line {rest[0][0]} on are left out; "
                 f'read on with offset={rest[0][0]}, mode="outline".)'
@@ -169,13 +177,14 @@ def render_outline(
     gap = made.tail and made.head and made.head[-1][1] + 1 < made.tail
     middle = [f"… lines {made.head[-1][1] + 1}-{made.tail - 1} not shown …"] if gap else []
     problem = f"({made.problem}; the rows are real lines, but a range may be off.)" if made.problem else None
-    shown_rows = sorted([*in_head, *(n for n, _, _ in kept), *(n for n, _ in tail)])
+    numbered = [n for n, *_ in kept if n not in listed_at]
+    shown_rows = sorted([*in_head, *numbered, *(n for n, _ in tail)])
     hidden = hidden_notice((n, line_of(n)) for n in shown_rows)
-    after = _next_rows([n for n, _ in head] + [n for n, *_ in kept] + [n for n, _ in tail], made.total, cut=paged)
-    rows_in_order = [*((n, t, n in in_head) for n, t in head), *((n, t, True) for n, t, _ in kept)]
+    after = _next_rows([n for n, _ in head] + numbered + [n for n, _ in tail], made.total, cut=paged)
+    rows_in_order = [*((n, t, n in in_head) for n, t in head), *((n, t, n not in listed_at) for n, t, _ in kept)]
     ordered = sorted(rows_in_order, key=lambda row: row[0])
     body = [
-        Own(_outline_header(made, example)),
+        Own(_outline_header(made, example, members=any(n in listed_at for n, *_ in kept))),
         *([Own(facts)] if facts else []),
         *([Own(problem)] if problem else []),
         *([hidden] if hidden else []),

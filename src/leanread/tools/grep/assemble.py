@@ -282,11 +282,21 @@ def without_slot(row: str) -> str:
     return Own(plain) if isinstance(row, Own) else plain
 
 
+def _by_need(files: Sequence[tuple[FileHits, int]]) -> dict[int, list[FileHits]]:
+    """``files`` (each with the matching lines a page needs of it) in groups searched in one
+    ripgrep run each, each group with the most its files need: a file never gets more than twice
+    what it needs (one that needs 90 lines is not searched for another's 200,000)."""
+    groups: dict[int, list[tuple[FileHits, int]]] = {}
+    for hits, needed in files:
+        groups.setdefault(max(needed - 1, 0).bit_length(), []).append((hits, needed))
+    return {max(n for _, n in group): [hits for hits, _ in group] for group in groups.values()}
+
+
 class Pager:
     """The page of ``count`` matches from the ``first`` (1-based), rendered within ``budget``
     bytes: ``pager(count, budget)`` gives what ``render_page`` gives. Files ripgrep only counted
-    (``block`` None) are searched again for their lines; files ``ready`` (prefetched) are not
-    loaded again."""
+    (``block`` None) are searched again for the lines a page shows, as far as it needs them; files
+    ``ready`` (prefetched) are not loaded again."""
 
     def __init__(
         self,
@@ -306,6 +316,7 @@ class Pager:
         self._files = files
         self._by_path = by_path
         self._ready = ready
+        self._held: dict[str, int] = {}  # counted files searched again: the hits held of each
         self.first = first
         self._before = before
         self._after = after
@@ -313,9 +324,13 @@ class Pager:
     def __call__(self, count: int, budget: int) -> tuple[list[Shown], list[str], int, bool]:
         ctx, by_path = self._ctx, self._by_path
         page = page_of(self._files, self.first, count)
-        missing = [f for f, _, _ in page.files if f.block is None]
-        if missing:  # counted only: search the page's files again for their lines
-            by_path.update(self._again(missing))
+        held = self._held
+        wanted = [(f, skip + take) for f, skip, take in page.files if f.block is None]
+        missing = [(f, needed) for f, needed in wanted if held.get(f.path, 0) < needed]
+        for needed, files in _by_need(missing).items():  # counted only: search them again
+            again = self._again(files, needed)
+            by_path.update(again)
+            held.update((path, needed) for path in again)
         prepared = [
             (
                 self._ready.get(f.path)
@@ -327,12 +342,15 @@ class Pager:
         ]
         return render_page(ctx, prepared, self._before, self._after, budget)
 
-    def _again(self, files: Sequence[FileHits]) -> dict[str, FileHits]:
-        """The hits with their lines of ``files`` that ripgrep only counted, by path; a file searched
-        decoded is searched in its decoded copy again."""
+    def _again(self, files: Sequence[FileHits], needed: int) -> dict[str, FileHits]:
+        """The first ``needed`` hits with their lines of each of ``files``, which ripgrep only
+        counted, by path (a file that matches on every one of its million lines gives no more than
+        the page shows); a file searched decoded is searched in its decoded copy again."""
         searched = {f.searched or f.path: f for f in files}
         plain = replace(self._options, glob=None, file_type=None)
-        found = search_json(self._pattern, list(searched), plain, cwd=self._ctx.workspace.primary, budget=None) or []
+        where, primary = list(searched), self._ctx.workspace.primary
+        # no byte limit: --max-count bounds the run by the page, however long its lines
+        found = search_json(self._pattern, where, plain, cwd=primary, budget=None, stream=None, max_count=needed) or []
         again: dict[str, FileHits] = {}
         for hits in found:
             counted = searched.get(hits.path)

@@ -71,6 +71,8 @@ class Census:
 def _sniffed(old: RootCensus | None, walk: Walk) -> RootCensus:
     """The census of ``walk``: each file whose version ``old`` holds keeps its verdict, the
     others (new, changed, or too recent to trust) are sniffed (``utf8_flaw``)."""
+    if old is not None and walk.files is old.walk.files:  # no file changed since the last census
+        return RootCensus(walk, old.flagged, old.settled)
     flagged: dict[str, bool] = {}
     settled: set[str] = set()
     for path, version in walk.files.items():

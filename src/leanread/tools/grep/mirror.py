@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from ...errors import LeanreadError
 from ...files.fileversion import told_apart
 from ...files.safeopen import open_plain
-from ...files.sniff import binary_kind
+from ...files.sniff import binary_kind, text_encoding
 from ...files.textfile import TextFile, decode
 from ..common import ToolContext
 
@@ -44,9 +44,13 @@ KEPT = 65536
 def needs_decoding(text_file: TextFile) -> bool:
     """Whether ripgrep, searching the file's bytes, would not search the text ``read`` shows:
     any encoding but UTF-8 (with or without its byte-order mark) and UTF-16 with one."""
-    if text_file.encoding == "utf-8":
+    return _needs_decoding(text_file.encoding, text_file.bom)
+
+
+def _needs_decoding(codec: str, bom: bool) -> bool:
+    if codec == "utf-8":
         return False
-    return not (text_file.bom and text_file.encoding in ("utf-16-le", "utf-16-be"))
+    return not (bom and codec in ("utf-16-le", "utf-16-be"))
 
 
 class _Private:
@@ -199,13 +203,23 @@ def _first_judgement(
 
 def _too_big(ctx: ToolContext, path: str, head: bytes, size: int, decoded: Decoded) -> None:
     """A file over ``index_bytes``: named in ``too_big`` when its first bytes decode as a text
-    that needs decoding (no verdict is kept: only the head was judged)."""
-    try:
-        text_file = decode(head, path, ctx.limits.sniff_bytes)
-    except LeanreadError:
+    that needs decoding, in the encoding ``read`` gives the file (judged from the complete lines
+    of its head; no verdict is kept: only the head was judged), once however often it is judged."""
+    if any(named == path for named, _, _ in decoded.too_big):
         return
-    if needs_decoding(text_file):
-        decoded.too_big.append((path, text_file.encoding, size))
+    try:
+        found = text_encoding(head, path, ctx.limits.sniff_bytes, size)
+        codec, bom = found.codec, found.bom > 0
+    except LeanreadError:  # not text to read, or UTF-16/32, which it cannot split by line
+        try:
+            text_file = decode(head, path, ctx.limits.sniff_bytes)
+        except LeanreadError:
+            return
+        if not text_file.encoding.startswith("utf-"):
+            return
+        codec, bom = text_file.encoding, text_file.bom
+    if _needs_decoding(codec, bom):
+        decoded.too_big.append((path, codec, size))
 
 
 def under(path: str, folder: str) -> bool:

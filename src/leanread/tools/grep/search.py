@@ -118,8 +118,14 @@ def search(
 
         searched = search_or_literal(pattern, options, once, len)
     denied = prefetch.denied
-    files = sorted((f for f in searched.found if not denied(f.path)), key=lambda f: f.path)
-    dropped = [os.path.join(cwd, f.path) for f in searched.found if denied(f.path)]
+    files: list[FileHits] = []
+    dropped: list[str] = []
+    for found in searched.found:  # one look at each file: a broad search finds thousands
+        if denied(found.path):
+            dropped.append(os.path.join(cwd, found.path))
+        else:
+            files.append(found)
+    files.sort(key=lambda f: f.path)
     skipped = sorted(shown(ctx.workspace.display(os.path.join(cwd, p))) for p in binary if not denied(p))
     if log is not None:
         left = left_out(ctx, bytes(log), cwd, dropped)

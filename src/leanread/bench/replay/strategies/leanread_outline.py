@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar
 
-from ....code.outline import Outline, Symbol, find_symbol, outline, shown_lines
+from ....code.outline import Outline, Symbol, find_symbol, outline
 from ....errors import InvalidArgument
 from ....tokens import count_tokens
 from ....view.outlineview import outline_line_chars, render_outline
@@ -129,9 +129,7 @@ class LeanreadOutline(Leanread):
         self.outlined.add(call.path)
         self._outline_texts[str(meta["call_id"])] = result.text
         self.check_held(call, result, apply_outline, "the outline", outline_line_chars(self.session.limits))
-        # the lines the outline showed whole must be what the model holds
-        made = outline(call.path, call.file.lines)
-        self.notes["outline lines shown"] += sum(1 for _ in shown_lines(made))
+        self.notes["outline lines shown"] += int(meta["shown_lines"])  # its rows' lines, whole
         return result.text
 
     def _check_stub(self, call: ReadCall, earlier: list[str]) -> None:
