@@ -3,13 +3,17 @@
 
 from __future__ import annotations
 
+import re
+import stat
 import subprocess
 from pathlib import Path
 
 from leanread.bench.replay.calls import GrepCall, Hit, ReadCall, snapshot
+from leanread.bench.replay.engine import _scratch_folder
 from leanread.bench.replay.strategies import available
 from leanread.bench.replay.strategies.bash_agent import Bash, LeanreadCli
 from leanread.bench.replay.strategies.bash_leanread import BashLeanread
+from leanread.tokens import count_tokens
 
 LINES = [f"line {i}" for i in range(1, 13)]
 
@@ -60,3 +64,13 @@ def test_a_passed_command_too_slow_to_check_is_counted_and_charged_as_traced(tmp
     assert strategy.notes["shell: passed, not checked: ran over 0.3 s here"] == 1
     assert strategy.divergences == []
     strategy.finish()
+
+
+def test_each_replay_gets_a_new_private_folder_whose_name_tokenizes_alike(tmp_path: Path) -> None:
+    """A bash agent's absolute paths are printed as they run in the scratch copy: its folder's
+    name must cost the same tokens in every run (nine digits), or figures move between runs."""
+    folders = [_scratch_folder(tmp_path) for _ in range(20)]
+    assert len(set(folders)) == 20
+    assert all(re.fullmatch(r"leanread-replay-[0-9]{9}", f.name) for f in folders)
+    assert all(stat.S_IMODE(f.stat().st_mode) == 0o700 for f in folders)
+    assert len({count_tokens(f"{f}/repo/django/conf/global_settings.py:12:") for f in folders}) == 1

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import os
 import re
+import secrets
 import shutil
 import statistics
 import tempfile
@@ -322,11 +323,26 @@ class _Run:
             self.result.divergences += [f"{s.name}: {d}" for d in s.divergences]
 
 
+def _scratch_folder(tmp_dir: Path | None) -> Path:
+    """A new private folder for one replay, ``leanread-replay-`` and nine random digits: a trace
+    whose commands print absolute paths (an OpenHands agent's ``grep -n … /workspace/…``, run in
+    the copy) then costs the same tokens in every run, as a digit always tokenizes alike where
+    ``mkdtemp``'s random letters moved a result by a few tokens from run to run."""
+    parent = Path(tmp_dir) if tmp_dir is not None else Path(tempfile.gettempdir())
+    while True:
+        folder = parent / f"leanread-replay-{secrets.randbelow(10**9):09d}"
+        try:
+            folder.mkdir(mode=0o700)
+        except FileExistsError:
+            continue
+        return folder
+
+
 def replay(trace: Trace, source: Source, classes: list[type[Strategy]], *, tmp_dir: Path | None = None) -> TraceResult:
     """Replay ``trace`` on a scratch copy of ``source`` through an instance of each class."""
     started = time.perf_counter()
     result = TraceResult(trace.name, trace.header, source)
-    tmp = Path(tempfile.mkdtemp(prefix="leanread-replay-", dir=tmp_dir))
+    tmp = _scratch_folder(tmp_dir)
     try:
         scratch = tmp / "repo"
         paths = [str(op["path"]) for op in trace.ops if isinstance(op.get("path"), str)]
