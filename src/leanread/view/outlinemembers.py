@@ -29,6 +29,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from ..code.outline import Symbol
+from ..code.outlinetext import TEXT_SCANNERS
 from .frame import any_hidden
 
 __all__ = ["MEMBERS_A_LINE", "MEMBERS_LISTED", "MemberList", "member_lists"]
@@ -43,8 +44,8 @@ MEMBERS_A_LINE = 50
 _NAME = re.compile(r"[\w$~#][\w$~=!+\-*/%&|^\[\]]{0,79}")
 #: A member named by its type rather than its owner, the last part a plain identifier.
 _QUALIFIED = re.compile(r"[^\[\]]+\.[A-Za-z_]\w*")
-#: Outlines whose parts are not definitions: their rows stay rows.
-_DOCUMENTS = frozenset({"markdown", "rst", "json", "yaml", "toml", "log"})
+#: Outlines whose parts are not definitions (headings, keys, a log's head and tail): rows stay rows.
+_DOCUMENTS = frozenset({*TEXT_SCANNERS, "log"})
 
 
 @dataclass(frozen=True)
