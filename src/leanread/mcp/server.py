@@ -55,6 +55,7 @@ from ..tools.registry import input_schema, spec_of, tool_names
 from ..tools.spec import Effects
 from .client_roots import LIST_CHANGED, fetch_roots, on_list_changed
 from .http import session_name, unnamed
+from .pipes import event_loop_pipes
 from .wire import INVALID_KEY, MendedReads
 
 INSTRUCTIONS = (
@@ -255,9 +256,11 @@ class LeanreadServer(MCPServer[Any]):
     async def run_stdio_async(self) -> None:
         """Serve on stdin/stdout as ``MCPServer`` does, answering a request the SDK cannot parse
         because a string holds a lone surrogate (see ``wire``)."""
-        async with stdio_server() as (read_stream, write_stream):
-            lowlevel = self._lowlevel_server  # the SDK (2.3.0) offers no public way to wrap a transport
-            await lowlevel.run(MendedReads(read_stream), write_stream, lowlevel.create_initialization_options())
+        with event_loop_pipes() as pipes:
+            stdin, stdout = pipes or (None, None)
+            async with stdio_server(cast(Any, stdin), cast(Any, stdout)) as (read_stream, write_stream):
+                lowlevel = self._lowlevel_server  # the SDK (2.3.0) offers no public way to wrap a transport
+                await lowlevel.run(MendedReads(read_stream), write_stream, lowlevel.create_initialization_options())
 
 
 def _to_mcp(result: ToolResult) -> CallToolResult:
