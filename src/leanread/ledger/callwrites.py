@@ -7,14 +7,16 @@ commit writes every page it changed to the WAL (the counters, the records table 
 indexes, the transcript), so a repeated read of a 6 KB file spent more time in the ledger than
 in the read. ``CallWrites`` stands in for the store while the tool runs, keeps those writes,
 and ``finish`` hands them to ``LedgerStore.finish_call`` at once: one transaction on SQLite,
-made after the tool ran and before its result leaves ``Session``.
+which holds it until the process is idle (``behind``: after the result has left, with the
+writes of other calls of a burst), and reads it from there until it is made.
 
 What each write is for, and why keeping it until the end loses none of it:
 
 - the view records: dedup stubs, diffs and edit grants of later calls; ``forget``, ``compact``
-  and ``rewind`` hide them; ``inspect`` shows them. They are in the store before the model can
-  have the result; a crash before that (kill -9 mid-call) loses only records of a result no one
-  got. A tool reads its own kept records back: ``views_of`` and ``visible_instructions`` add
+  and ``rewind`` hide them; ``inspect`` shows them. The memory and Redis stores have them before
+  the model can have the result; the SQLite store within ``behind.MAX_AGE_S`` after (a kill -9
+  in between loses them: the model is shown those lines again rather than a stub). A tool reads
+  its own kept records back: ``views_of`` and ``visible_instructions`` add
   them, ``last_path`` and ``next_window`` answer with the kept last path.
 - the last path: where ``read`` without a path goes on; written in the same step.
 - the call's place (a ``CALL`` record): lets ``compact``/``rewind`` name a call that showed no
@@ -32,8 +34,8 @@ writes the file first, and its result must say when the ledger failed to record 
 from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Sequence
-from dataclasses import replace
 
+from .held import appended
 from .store import CALL, CARRY, LastPath, LedgerStore, MatchLocation, NextWindow, ViewRecord
 from .transcript import CallRecord, SessionSummary
 
@@ -117,11 +119,7 @@ class CallWrites:
             stored = self.store.views_of(session_id, path)
             if self._defer:
                 self._fetched[(session_id, path)] = stored
-        kept = self._kept_of(session_id, path)
-        if not kept:
-            return list(stored)
-        top = max((r.seq for r in stored), default=0)
-        return [*stored, *(replace(r, seq=top + i) for i, r in enumerate(kept, 1))]
+        return appended(stored, self._kept_of(session_id, path))
 
     def visible_instructions(self, session_id: str) -> set[str]:
         """The store's, and those of the kept records."""
