@@ -13,9 +13,13 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
+
 from leanread import Session
+from leanread.ledger import behind
 from leanread.ledger.sqlite_store import SQLiteLedger
 from leanread.ledger.store import ViewRecord
+from leanread.tools.context import compact_sessions
 
 
 def _reads_in(ledger: SQLiteLedger, session: str, path: Path) -> list[ViewRecord]:
@@ -78,7 +82,10 @@ def test_reads_of_this_process_take_each_held_write_in_once_while_writes_are_mad
 
 _EXIT = """
 import sys
+import pytest
+
 from leanread import Session
+from leanread.ledger import behind
 from leanread.ledger.sqlite_store import SQLiteLedger
 session = Session([sys.argv[1]], ledger=SQLiteLedger(sys.argv[2]), id="s")
 print(session.read("a.py").text.count("x = 1"))
@@ -112,3 +119,23 @@ def test_a_forked_child_makes_its_held_writes_with_its_own_thread(root: Path, tm
     child.join(60)
     assert child.exitcode == 0
     assert [r.call_id for r in _reads_in(SQLiteLedger(file), "child", (root / "a.py").resolve())] == ["r1"]
+
+
+def test_a_hide_by_another_process_before_the_write_is_made_counts_the_held_call_as_gone(
+    root: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(behind, "IDLE_S", 600.0)  # held until made by hand
+    monkeypatch.setattr(behind, "MAX_AGE_S", 600.0)
+    (root / "a.py").write_text("".join(f"y{i} = {i}\n" for i in range(60)))
+    file = tmp_path / "ledger.sqlite3"
+    server = SQLiteLedger(file)
+    session = Session([root], ledger=server, id="s")
+    assert "y0 = 0" in session.read("a.py").text
+    hook = SQLiteLedger(file)  # a compaction hook's process: it cannot see the held read
+    assert compact_sessions(hook, ["s"]).text == (
+        "compact: no tool result was still in the context window, so nothing changed."
+    )
+    server.flush()
+    assert [r.visible for r in _reads_in(server, "s", (root / "a.py").resolve())] == [False]
+    again = session.read("a.py")  # the model no longer has the lines: shown again, not a stub
+    assert "y0 = 0" in again.text and "unchanged" not in again.text

@@ -31,12 +31,15 @@ HELD_SEQ = 1 << 62
 @dataclass(frozen=True)
 class HeldCall:
     """One ``finish_call``: the call's records in order (numbered from ``HELD_SEQ``), its last
-    path (None: leave it) and its transcript row (None: none)."""
+    path (None: leave it), its transcript row (None: none), and the session's hide counter when
+    it was held: a hide asked since, by another process (a client's compaction hook), cannot
+    have known the records, so they are written as gone."""
 
     session_id: str
     records: tuple[ViewRecord, ...]
     last: LastPath | None
     call: CallRecord | None
+    hides: int
 
 
 @dataclass(frozen=True)

@@ -115,7 +115,7 @@ def upsert_last_path(conn: sqlite3.Connection, session: bytes, path: str, next_w
 
 #: A held write as the rows it makes: a version's compressed text, or a call's session, record
 #: rows, last path and transcript row (see ``held``).
-HeldRows = tuple[str, bytes] | tuple[bytes, list[RecordRow], LastPath | None, EncodedCall | None]
+HeldRows = tuple[str, bytes] | tuple[bytes, list[RecordRow], LastPath | None, EncodedCall | None, int]
 
 
 def held_rows(item: Held) -> HeldRows:
@@ -123,7 +123,7 @@ def held_rows(item: Held) -> HeldRows:
     if isinstance(item, HeldVersion):
         return (item.content_hash, zlib.compress(blob(item.text)))
     call = None if item.call is None else encoded_call(item.call)
-    return (blob(item.session_id), [record_row(record) for record in item.records], item.last, call)
+    return (blob(item.session_id), [record_row(record) for record in item.records], item.last, call, item.hides)
 
 
 def write_held(conn: sqlite3.Connection, rows: HeldRows) -> None:
@@ -135,7 +135,10 @@ def write_held(conn: sqlite3.Connection, rows: HeldRows) -> None:
             rows,
         )
         return
-    session, records, last, call = rows
+    session, records, last, call, hides = rows
+    (now,) = conn.execute("SELECT coalesce(max(hides), 0) FROM counters WHERE session = ?", (session,)).fetchone()
+    if now != hides:  # hidden since by another process, which could not know these records
+        records = [(*row[:-1], 0) for row in records]
     if records:
         insert_records(conn, session, records)
     if last is not None:

@@ -290,7 +290,9 @@ class SQLiteLedger:
         """
         self._check_open()
         numbered = tuple(replace(record, seq=next(self._held_seqs)) for record in records)
-        self._behind.add(HeldCall(session_id, numbered, last, call))
+        with self._locked() as conn:
+            row = conn.execute("SELECT hides FROM counters WHERE session = ?", (blob(session_id),)).fetchone()
+        self._behind.add(HeldCall(session_id, numbered, last, call, row[0] if row else 0))
 
     def views_of(self, session_id: str, path: str) -> list[ViewRecord]:
         """Every record of ``path`` in the session, oldest first, visible or not: the held ones
@@ -352,12 +354,10 @@ class SQLiteLedger:
 
     def forget(self, session_id: str, call_ids: Iterable[str]) -> int:
         """Mark the results of ``call_ids`` as gone; returns how many visible records were marked.
-        Unknown ids are ignored."""
+        Unknown ids are ignored; the session's hide counter moves all the same (none given too),
+        so what another process holds of the session is written as gone (``held.HeldCall``)."""
         session = blob(session_id)
         ids = [(session, blob(call_id)) for call_id in set(call_ids)]
-        with self._guard() as conn:
-            if not ids:
-                return 0
         with self._guard(), self._transaction() as conn:
             cursor = conn.executemany(
                 "UPDATE records INDEXED BY records_by_call SET visible = 0 "
