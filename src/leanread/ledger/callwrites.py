@@ -34,8 +34,8 @@ writes the file first, and its result must say when the ledger failed to record 
 from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Sequence
+from dataclasses import replace
 
-from .held import appended
 from .store import CALL, CARRY, LastPath, LedgerStore, MatchLocation, NextWindow, ViewRecord
 from .transcript import CallRecord, SessionSummary
 
@@ -119,7 +119,11 @@ class CallWrites:
             stored = self.store.views_of(session_id, path)
             if self._defer:
                 self._fetched[(session_id, path)] = stored
-        return appended(stored, self._kept_of(session_id, path))
+        kept = self._kept_of(session_id, path)
+        if not kept:
+            return list(stored)
+        top = max((r.seq for r in stored), default=0)
+        return [*stored, *(replace(r, seq=top + i) for i, r in enumerate(kept, 1))]
 
     def visible_instructions(self, session_id: str) -> set[str]:
         """The store's, and those of the kept records."""

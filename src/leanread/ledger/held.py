@@ -4,8 +4,8 @@ from them: a call's records, last path and transcript row (``HeldCall``), a show
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Iterable
+from dataclasses import dataclass
 
 from .store import LastPath, ViewRecord
 from .transcript import CallRecord
@@ -15,7 +15,6 @@ __all__ = [
     "Held",
     "HeldCall",
     "HeldVersion",
-    "appended",
     "held_instructions",
     "held_last",
     "held_records",
@@ -77,12 +76,3 @@ def held_text(held: Iterable[Held], content_hash: str) -> str | None:
     """The newest held text of the version ``content_hash``, or None."""
     texts = [h.text for h in held if isinstance(h, HeldVersion) and h.content_hash == content_hash]
     return texts[-1] if texts else None
-
-
-def appended(stored: Sequence[ViewRecord], later: Sequence[ViewRecord]) -> list[ViewRecord]:
-    """``stored`` (records with their ``seq``), then ``later`` (made after them, not yet
-    numbered), numbered on from the highest ``seq`` of ``stored`` in order."""
-    if not later:
-        return list(stored)
-    top = max((r.seq for r in stored), default=0)
-    return [*stored, *(replace(r, seq=top + i) for i, r in enumerate(later, 1))]
