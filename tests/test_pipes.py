@@ -113,3 +113,20 @@ def test_a_regular_file_on_stdin_is_left_to_the_sdks_streams(tmp_path: Path) -> 
     with messages.open("rb") as stdin:
         done = subprocess.run([sys.executable, "-c", _SERVE], stdin=stdin, capture_output=True, timeout=60, check=True)
     assert (done.stdout, done.stderr) == (b"", b"none\n")
+
+
+def test_the_pipes_a_client_shares_stay_blocking_after_the_server_is_killed() -> None:
+    stdin_read, stdin_write = os.pipe()
+    stdout_read, stdout_write = os.pipe()
+    try:
+        server = subprocess.Popen([sys.executable, "-c", _SERVE], stdin=stdin_read, stdout=stdout_write)
+        os.write(stdin_write, b"ping\n")
+        with os.fdopen(os.dup(stdout_read), "rb", buffering=0) as replies:
+            assert replies.read(10) == b"echo ping\n"  # serving: its own descriptions are non-blocking
+        server.kill()
+        server.wait(30)
+        # a wrapper that handed these pipes over reads and writes them on: still blocking
+        assert (os.get_blocking(stdin_read), os.get_blocking(stdout_write)) == (True, True)
+    finally:
+        for fd in (stdin_read, stdin_write, stdout_read, stdout_write):
+            os.close(fd)

@@ -5,13 +5,12 @@ The SDK's ``stdio_server`` wraps the standard streams in ``anyio.wrap_file``, wh
 about a third of a small call's round trip on two cores. ``stdio_server`` also takes the two
 streams as arguments; ``event_loop_pipes`` gives it ones that wait on the descriptors with the
 event loop (``anyio.wait_readable``/``wait_writable``) and read and write them without blocking.
-It serves only when both standard streams are pipes or sockets (what an MCP client spawns a
-server with; a regular file or a terminal cannot be waited on that way): otherwise it yields
-None and the caller uses the SDK's own streams.
+It serves only when both standard streams are pipes (what an MCP client spawns a server with):
+otherwise it yields None and the caller uses the SDK's own streams.
 
-As the SDK does for its own streams, it serves the wire from private duplicates of fd 0 and 1
-and points fd 0 at the null device and fd 1 at stderr while serving, so a child process or a
-stray ``print`` cannot read the client's messages or tear a frame; both are restored on exit.
+As the SDK does for its own streams, it serves the wire from descriptors of its own and points
+fd 0 at the null device and fd 1 at stderr while serving, so a child process or a stray
+``print`` cannot read the client's messages or tear a frame; both are restored on exit.
 """
 
 from __future__ import annotations
@@ -87,47 +86,59 @@ class PipeWriter:
         return None
 
 
-def _waitable(fd: int) -> bool:
+def _pipe(fd: int) -> bool:
     try:
-        mode = os.fstat(fd).st_mode
+        return stat.S_ISFIFO(os.fstat(fd).st_mode)
     except OSError:
         return False
-    return stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode)
 
 
 @contextlib.contextmanager
 def event_loop_pipes() -> Iterator[tuple[LineReader, PipeWriter] | None]:
-    """The client's stdin and stdout as a ``LineReader`` and a ``PipeWriter`` on private
-    non-blocking duplicates, fd 0 and 1 diverted (to the null device and stderr) until exit; None
-    when either standard stream is not a pipe or a socket.
+    """The client's stdin and stdout as a ``LineReader`` and a ``PipeWriter``, fd 0 and 1 diverted
+    (to the null device and stderr) until exit; None when either standard stream is not a pipe
+    (a socket, a file, a terminal: the SDK's own streams serve those).
+
+    The pipes are opened again through ``/proc/self/fd`` for non-blocking use: ``O_NONBLOCK`` set
+    on the descriptions the client handed over would hold for every process sharing them, also
+    after this one is killed (a wrapper's next ``read`` would find no data and stop).
 
     Raises:
         OSError: a descriptor cannot be duplicated or diverted (nothing is left diverted).
     """
-    if not (_waitable(0) and _waitable(1)):
+    if not (_pipe(0) and _pipe(1)):
         yield None
         return
     with contextlib.ExitStack() as undo:
-        wire_in = _claim(0, os.open(os.devnull, os.O_RDONLY), undo)
-        wire_out = _claim(1, os.dup(2), undo)
+        try:
+            wire_in = _reopened(0, os.O_RDONLY, undo)
+            wire_out = _reopened(1, os.O_WRONLY, undo)
+        except OSError:  # no /proc, or not a pipe that can be opened again
+            undo.close()
+            yield None
+            return
+        _divert(0, os.open(os.devnull, os.O_RDONLY), undo)
+        _divert(1, os.dup(2), undo)
         yield LineReader(wire_in), PipeWriter(wire_out)
 
 
-def _claim(fd: int, diversion: int, undo: contextlib.ExitStack) -> int:
-    """A private non-blocking duplicate of ``fd``, with ``fd`` pointed at ``diversion`` (closed
-    here) until ``undo`` unwinds."""
+def _reopened(fd: int, mode: int, undo: contextlib.ExitStack) -> int:
+    """The pipe on ``fd`` opened again as a new, non-blocking description, closed by ``undo``."""
+    wire = os.open(f"/proc/self/fd/{fd}", mode | os.O_NONBLOCK | os.O_CLOEXEC)
+    undo.callback(os.close, wire)
+    return wire
+
+
+def _divert(fd: int, diversion: int, undo: contextlib.ExitStack) -> None:
+    """Point ``fd`` at ``diversion`` (closed here) until ``undo`` unwinds, then at what it was."""
     try:
-        wire = fcntl.fcntl(fd, fcntl.F_DUPFD_CLOEXEC, 3)
+        kept = fcntl.fcntl(fd, fcntl.F_DUPFD_CLOEXEC, 3)
     except OSError:
         os.close(diversion)
         raise
-    undo.callback(os.close, wire)
+    undo.callback(os.close, kept)
     try:
         os.dup2(diversion, fd)
     finally:
         os.close(diversion)
-    undo.callback(os.dup2, wire, fd)
-    was_blocking = os.get_blocking(wire)
-    os.set_blocking(wire, False)
-    undo.callback(os.set_blocking, wire, was_blocking)
-    return wire
+    undo.callback(os.dup2, kept, fd)
