@@ -20,6 +20,9 @@ and every string going out is valid UTF-8 (``names.clean``), so no result can br
 
 import logging
 import os
+import signal
+import sys
+import threading
 from collections.abc import Sequence
 from typing import Any, cast
 
@@ -327,7 +330,12 @@ def serve_stdio(
     session_id: str | None = None,
     expose_context_tool: bool = False,
 ) -> None:
-    """Run the server on stdin/stdout until the client closes the connection."""
-    build_server(
+    """Run the server on stdin/stdout until the client closes the connection; a SIGTERM (how many
+    hosts stop a server) ends it as that does, so the exit hooks make what the ledger holds
+    (``ledger.behind``)."""
+    server = build_server(
         roots, settings=settings, ledger=ledger, session_id=session_id, expose_context_tool=expose_context_tool
-    ).run("stdio")
+    )
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
+    server.run("stdio")
