@@ -16,10 +16,12 @@ text) from the file and the held writes together, and makes them (``drain`` in t
 thread) before anything else it is asked, so this process never reads around a held write.
 
 What it gives up: a write that fails fails after its result was shown, so the failure is kept
-and raised once by ``raise_failure`` (the store's next ``new_call_id``: that call answers with the
-ledger's error); a process killed within ``MAX_AGE_S`` of a result loses that call's records (the
-model is shown those lines again rather than a stub; an exit that runs ``atexit`` makes them);
-another process sharing the file sees a call's records up to ``MAX_AGE_S`` later.
+for the session it belongs to and raised once by ``raise_failure`` (the store's next
+``finish_call`` of that session: that call answers with the ledger's error); a process killed
+within ``MAX_AGE_S`` of a result loses that call's records (the model is shown those lines again
+rather than a stub; an exit that runs ``atexit`` makes them); another process sharing the file
+sees a call's records up to ``MAX_AGE_S`` later. A forked child starts with nothing held and
+its own writer thread: what the parent held is the parent's to write.
 """
 
 from __future__ import annotations
@@ -29,7 +31,8 @@ import logging
 import os
 import threading
 import time
-from collections.abc import Callable
+import weakref
+from collections.abc import Callable, Iterable
 from typing import Any, Generic, TypeVar
 
 from ..errors import LeanreadError
@@ -53,31 +56,31 @@ class WriteBehind(Generic[Item]):
 
     Args:
         drain: makes every held write (reading them with ``pending``, then ``remove``-ing them
-            in the same hold of the store's lock as its commit); called on the process's writer
-            thread when due, and by the store itself before it reads anything else.
+            in the same hold of the store's lock as its commit) and never raises; called on the
+            process's writer thread when due, and by the store itself before it reads anything
+            else.
     """
 
-    def __init__(self, drain: Callable[[], None]) -> None:
+    def __init__(self, drain: Callable[[], object]) -> None:
         self.drain = drain
         self._lock = threading.Lock()
-        self._held: list[Item] = []
-        self._first = self._last = 0.0
-        self._failure: LeanreadError | None = None
+        self._held: list[tuple[float, Item]] = []  # (when added, the write)
+        self._last = 0.0
+        self._failures: dict[str, LeanreadError] = {}
+        _QUEUES.add(self)
 
     def add(self, item: Item) -> None:
         """Hold ``item`` after every one added before it."""
         now = time.monotonic()
         with self._lock:
-            if not self._held:
-                self._first = now
-            self._held.append(item)
+            self._held.append((now, item))
             self._last = now
         _WRITER.wake(self)
 
     def pending(self) -> list[Item]:
         """The held writes, oldest first."""
         with self._lock:
-            return list(self._held)
+            return [item for _, item in self._held]
 
     def remove(self, count: int) -> None:
         """Forget the ``count`` oldest held writes (made, or failed)."""
@@ -91,23 +94,32 @@ class WriteBehind(Generic[Item]):
                 return None
             if len(self._held) >= MAX_HELD:
                 return self._last
-            return min(self._last + IDLE_S, self._first + MAX_AGE_S)
+            return min(self._last + IDLE_S, self._held[0][0] + MAX_AGE_S)
 
-    def fail(self, failure: LeanreadError) -> None:
-        """Keep ``failure`` for ``raise_failure`` (the first one since it was last raised)."""
+    def fail(self, keys: Iterable[str], failure: LeanreadError) -> None:
+        """Keep ``failure`` for each of ``keys`` (sessions) that has none kept yet."""
         with self._lock:
-            self._failure = self._failure or failure
+            for key in keys:
+                self._failures.setdefault(key, failure)
 
-    def raise_failure(self) -> None:
-        """Raise the first failure of a held write since the last call, once.
+    def raise_failure(self, key: str) -> None:
+        """Raise the first failure kept for ``key`` since it was last raised, once.
 
         Raises:
             LeanreadError: that write's error.
         """
         with self._lock:
-            failure, self._failure = self._failure, None
+            failure = self._failures.pop(key, None)
         if failure is not None:
             raise failure
+
+    def _forked(self) -> None:
+        self._lock = threading.Lock()
+        self._held = []
+        self._failures = {}
+
+
+_QUEUES: weakref.WeakSet[WriteBehind[Any]] = weakref.WeakSet()
 
 
 class _Writer:
@@ -115,16 +127,18 @@ class _Writer:
     held is kept alive here until they are made; at exit every held write is made."""
 
     def __init__(self) -> None:
+        self._forked()
+        atexit.register(self.drain_all)
+
+    def _forked(self) -> None:
         self._cond = threading.Condition()
         self._waiting: set[WriteBehind[Any]] = set()
-        self._pid = 0
-        atexit.register(self.drain_all)
+        self._started = False
 
     def wake(self, queue: WriteBehind[Any]) -> None:
         with self._cond:
-            if self._pid != os.getpid():  # first use, or a forked child: the parent's thread is not here
-                self._pid = os.getpid()
-                self._waiting = set()
+            if not self._started:
+                self._started = True
                 threading.Thread(target=self._run, name="leanread-ledger-writer", daemon=True).start()
             self._waiting.add(queue)
             self._cond.notify()
@@ -156,7 +170,7 @@ class _Writer:
     def drain_all(self) -> None:
         """Make every held write now (at exit)."""
         with self._cond:
-            queues = list(self._waiting) if self._pid == os.getpid() else []
+            queues = list(self._waiting)
         for queue in queues:
             _drain(queue)
 
@@ -164,9 +178,17 @@ class _Writer:
 def _drain(queue: WriteBehind[Any]) -> None:
     try:
         queue.drain()
-    except Exception:  # never let the writer thread die: the store keeps its own failure
+    except Exception:  # a store's drain does not raise; were it to, the writer thread must live on
         _log.exception("leanread: the ledger's held writes failed")
-        queue.remove(len(queue.pending()))
+
+
+def _after_fork_in_child() -> None:
+    """A forked child holds nothing of its parent's (those writes are the parent's to make), and
+    its locks and writer thread are new: the parent's thread, which may have held them, is gone."""
+    _WRITER._forked()
+    for queue in list(_QUEUES):
+        queue._forked()
 
 
 _WRITER = _Writer()
+os.register_at_fork(after_in_child=_after_fork_in_child)

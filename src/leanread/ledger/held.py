@@ -15,6 +15,7 @@ __all__ = [
     "Held",
     "HeldCall",
     "HeldVersion",
+    "held_count",
     "held_instructions",
     "held_last",
     "held_records",
@@ -30,15 +31,21 @@ HELD_SEQ = 1 << 62
 @dataclass(frozen=True)
 class HeldCall:
     """One ``finish_call``: the call's records in order (numbered from ``HELD_SEQ``), its last
-    path (None: leave it), its transcript row (None: none), and the session's hide counter when
-    it was held: a hide asked since, by another process (a client's compaction hook), cannot
-    have known the records, so they are written as gone."""
+    path (None: leave it), its transcript row (None: none), the session's hide counter and
+    record count as they should stand when its records are written, and when (``time.time``) its
+    result was done. Another process moving them meanwhile makes the records be written as gone:
+    a hide there (a client's compaction hook) could not know them, and a call of the session
+    that began there after this result and went into the file first stands before it in the
+    session's order, which a later rewind or compact goes by (calls that began before it ran
+    alongside it: their order is no one's to keep)."""
 
     session_id: str
     records: tuple[ViewRecord, ...]
     last: LastPath | None
     call: CallRecord | None
     hides: int
+    seqs: int
+    done_at: float
 
 
 @dataclass(frozen=True)
@@ -59,6 +66,11 @@ def _calls(held: Iterable[Held], session_id: str) -> list[HeldCall]:
 def held_records(held: Iterable[Held], session_id: str, path: str) -> list[ViewRecord]:
     """The held records of ``path`` in the session, oldest first (``seq`` not yet given)."""
     return [r for h in _calls(held, session_id) for r in h.records if r.path == path]
+
+
+def held_count(held: Iterable[Held], session_id: str) -> int:
+    """How many records of the session are held."""
+    return sum(len(h.records) for h in _calls(held, session_id))
 
 
 def held_instructions(held: Iterable[Held], session_id: str) -> set[str]:

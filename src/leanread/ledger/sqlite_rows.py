@@ -115,7 +115,7 @@ def upsert_last_path(conn: sqlite3.Connection, session: bytes, path: str, next_w
 
 #: A held write as the rows it makes: a version's compressed text, or a call's session, record
 #: rows, last path and transcript row (see ``held``).
-HeldRows = tuple[str, bytes] | tuple[bytes, list[RecordRow], LastPath | None, EncodedCall | None, int]
+HeldRows = tuple[str, bytes] | tuple[bytes, list[RecordRow], LastPath | None, EncodedCall | None, int, int, float]
 
 
 def held_rows(item: Held) -> HeldRows:
@@ -123,7 +123,21 @@ def held_rows(item: Held) -> HeldRows:
     if isinstance(item, HeldVersion):
         return (item.content_hash, zlib.compress(blob(item.text)))
     call = None if item.call is None else encoded_call(item.call)
-    return (blob(item.session_id), [record_row(record) for record in item.records], item.last, call, item.hides)
+    rows = [record_row(record) for record in item.records]
+    return (blob(item.session_id), rows, item.last, call, item.hides, item.seqs, item.done_at)
+
+
+def _overtaken(conn: sqlite3.Connection, session: bytes, hides: int, seqs: int, done_at: float) -> bool:
+    """Whether another process hid records of the session since a call was held, or wrote a call
+    that began after that call's result was done (``held.HeldCall``)."""
+    now = conn.execute("SELECT hides, seqs FROM counters WHERE session = ?", (session,)).fetchone()
+    now_hides, now_seqs = now or (0, 0)
+    if now_hides != hides:
+        return True
+    if now_seqs == seqs:
+        return False
+    (latest,) = conn.execute("SELECT max(started) FROM calls WHERE session = ?", (session,)).fetchone()
+    return latest is None or latest >= done_at  # no transcript to tell by: taken as gone
 
 
 def write_held(conn: sqlite3.Connection, rows: HeldRows) -> None:
@@ -135,9 +149,8 @@ def write_held(conn: sqlite3.Connection, rows: HeldRows) -> None:
             rows,
         )
         return
-    session, records, last, call, hides = rows
-    (now,) = conn.execute("SELECT coalesce(max(hides), 0) FROM counters WHERE session = ?", (session,)).fetchone()
-    if now != hides:  # hidden since by another process, which could not know these records
+    session, records, last, call, hides, seqs, done_at = rows
+    if _overtaken(conn, session, hides, seqs, done_at):
         records = [(*row[:-1], 0) for row in records]
     if records:
         insert_records(conn, session, records)

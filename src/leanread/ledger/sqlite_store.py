@@ -26,9 +26,12 @@ from __future__ import annotations
 import contextlib
 import itertools
 import json
+import logging
 import os
 import sqlite3
 import threading
+import time
+import weakref
 import zlib
 from collections.abc import Collection, Iterable, Iterator, Sequence
 from dataclasses import replace
@@ -38,9 +41,19 @@ from types import TracebackType
 from ..errors import LeanreadError
 from ..memo import Puts
 from .behind import WriteBehind
-from .held import HELD_SEQ, Held, HeldCall, HeldVersion, held_instructions, held_last, held_records, held_text
+from .held import (
+    HELD_SEQ,
+    Held,
+    HeldCall,
+    HeldVersion,
+    held_instructions,
+    held_last,
+    held_records,
+    held_text,
+)
 from .sqlite_rows import (
     COLUMNS,
+    HeldRows,
     blob,
     count_hide,
     held_rows,
@@ -66,6 +79,8 @@ from .transcript_sqlite import insert_call, select_call, select_calls, select_se
 from .viewcache import ViewCache
 
 __all__ = ["BUSY_TIMEOUT_MS", "SCHEMA_VERSION", "SQLiteLedger", "default_ledger_path", "shared_ledger"]
+
+_log = logging.getLogger("leanread.ledger")
 
 
 class SQLiteLedger:
@@ -94,6 +109,7 @@ class SQLiteLedger:
         self._behind: WriteBehind[Held] = WriteBehind(self._drain)
         self._draining = threading.Lock()
         self._held_seqs = itertools.count(HELD_SEQ)
+        _STORES.add(self)
         created = self._prepare_folder()
         try:
             self._conn = sqlite3.connect(
@@ -176,9 +192,12 @@ class SQLiteLedger:
 
     @contextlib.contextmanager
     def _locked(self) -> Iterator[sqlite3.Connection]:
-        """``_guard`` without making the held writes: for the reads that take them into account
-        (``views_of``, ``visible_instructions``, ``last_path``, ``next_window``, ``get_version``)
-        and the writes that need not follow them (a call id, grep's match ids)."""
+        """``_guard`` without making this store's held writes: for the reads that take them into
+        account (``views_of``, ``visible_instructions``, ``last_path``, ``next_window``,
+        ``get_version``) and the writes that need not follow them (a call id, grep's match ids).
+        Another store of this process on the same file makes its held writes first."""
+        for peer in _peers(self):
+            peer._drain()
         with self._lock:
             self._check_open()
             try:
@@ -201,32 +220,78 @@ class SQLiteLedger:
 
     def flush(self) -> None:
         """Make the held writes (``finish_call``, ``put_version``; see ``behind``) now, so another
-        process reading the file sees them; a failure among them is raised by the next
-        ``new_call_id``."""
-        self._drain()
+        process reading the file sees them.
 
-    def _drain(self) -> None:
-        """Make every held write in one transaction. They are encoded first, outside the lock (a
+        Raises:
+            LeanreadError: a held write could not be made (also kept for its session's next call).
+        """
+        failures = self._drain()
+        if failures:
+            raise failures[0]
+
+    def _drain(self) -> list[LeanreadError]:
+        """Make every held write, in one transaction, or one by one when that fails, so a write
+        that cannot be made loses only itself; returns the failures (each also kept for its
+        session, ``behind.WriteBehind.fail``). The writes are encoded first, outside the lock (a
         read of this process waits only for the commit), and leave ``pending`` in the same hold
         of the lock as the commit, so a read under the lock finds each in one place."""
         with self._draining:  # one drain at a time: the held writes it encoded stay the oldest
             held = self._behind.pending()
             if not held:
-                return
+                return []
+            failures: list[tuple[Held, LeanreadError]] = []
+            encoded: list[tuple[Held, HeldRows]] = []
+            for item in held:
+                try:
+                    encoded.append((item, held_rows(item)))
+                except Exception as exc:  # a value the file cannot take
+                    failures.append((item, self._failed(exc)))
+            with self._lock:
+                try:
+                    failures += self._write_held(encoded)
+                finally:
+                    self._behind.remove(len(held))
+        for item, failure in failures:
+            if isinstance(item, HeldCall):
+                said = f"The ledger did not record an earlier tool call of this session: {failure}"
+                self._behind.fail([item.session_id], LeanreadError(said))
+            else:  # a later change of the file is then shown whole rather than as a diff
+                _log.info("leanread: a shown version's text was not kept: %s", failure)
+        return [failure for _, failure in failures]
+
+    def _write_held(self, encoded: list[tuple[Held, HeldRows]]) -> list[tuple[Held, LeanreadError]]:
+        """Write ``encoded`` in one transaction, or each on its own when that fails; called holding
+        the lock. Returns the writes that could not be made, with why."""
+        if self._closed:
+            closed = LeanreadError(f"The ledger store of {self.path} was closed before it recorded a call.")
+            return [(item, closed) for item, _ in encoded]
+        try:
+            with self._transaction() as conn:
+                for _, rows in encoded:
+                    write_held(conn, rows)
+            return []
+        except Exception as exc:
+            if len(encoded) == 1:
+                return [(encoded[0][0], self._failed(exc))]
+        failures: list[tuple[Held, LeanreadError]] = []
+        for item, rows in encoded:
             try:
-                encoded = [held_rows(item) for item in held]
-                with self._lock:
-                    try:
-                        self._check_open()
-                        with self._transaction() as conn:
-                            for rows in encoded:
-                                write_held(conn, rows)
-                    finally:
-                        self._behind.remove(len(held))
-            except sqlite3.Error as exc:
-                self._behind.fail(self._error(exc))
-            except LeanreadError as exc:
-                self._behind.fail(exc)
+                with self._transaction() as conn:
+                    write_held(conn, rows)
+            except Exception as exc:
+                failures.append((item, self._failed(exc)))
+        return failures
+
+    def _failed(self, exc: Exception) -> LeanreadError:
+        """What a held write's failure ``exc`` is said as."""
+        if isinstance(exc, LeanreadError):
+            return exc
+        if isinstance(exc, sqlite3.Error):
+            return self._error(exc)
+        return LeanreadError(
+            f"The ledger file {self.path} could not record a tool call ({type(exc).__name__}: {exc}); "
+            "its result counts as not shown, so the lines it showed are shown again."
+        )
 
     def _check_open(self) -> None:
         if self._closed:
@@ -234,12 +299,18 @@ class SQLiteLedger:
 
     def close(self) -> None:
         """Make the held writes, then close the connection (idempotent); later calls raise
-        ``LeanreadError``."""
-        self._drain()
+        ``LeanreadError``.
+
+        Raises:
+            LeanreadError: a held write could not be made (the store is closed all the same).
+        """
+        failures = self._drain()
         with self._lock:
             if not self._closed:
                 self._closed = True
                 self._conn.close()
+        if failures:
+            raise failures[0]
 
     def __enter__(self) -> SQLiteLedger:
         return self
@@ -255,13 +326,7 @@ class SQLiteLedger:
     # --- LedgerStore -----------------------------------------------------------------------
 
     def new_call_id(self, session_id: str) -> str:
-        """A call id not yet used in ``session_id``: ``r1``, ``r2``, …, unique across processes.
-
-        Raises:
-            LeanreadError: the file failed, now or in a held write since the last call (which
-                that write's call could no longer be told).
-        """
-        self._behind.raise_failure()
+        """A call id not yet used in ``session_id``: ``r1``, ``r2``, …, unique across processes."""
         with self._locked() as conn:  # one statement: atomic on its own, across processes too
             [(number,)] = conn.execute(
                 "INSERT INTO counters (session, calls) VALUES (?, 1) "
@@ -282,17 +347,27 @@ class SQLiteLedger:
         self, session_id: str, records: Sequence[ViewRecord], last: LastPath | None, call: CallRecord | None
     ) -> None:
         """One call's kept writes (see ``LedgerStore.finish_call``), held until the process is idle
-        (``behind``) and then made in one write transaction with the other held ones; a failure
-        is raised by the next ``new_call_id``.
+        (``behind``) and then made in one write transaction with the other held ones. Held with
+        the session's hide counter and record count as they will stand before its records: a
+        write that finds either moved (another process hid records, or added its own, meanwhile)
+        makes the records as gone, since neither a hide nor the order of the session could
+        take them into account (``sqlite_rows.write_held``).
 
         Raises:
-            LeanreadError: the store is closed.
+            LeanreadError: the store is closed, or a held write of this session failed since its
+                last call (this call's writes are then not kept: the result it answers with is
+                that error).
         """
         self._check_open()
+        self._behind.raise_failure(session_id)
         numbered = tuple(replace(record, seq=next(self._held_seqs)) for record in records)
-        with self._locked() as conn:
-            row = conn.execute("SELECT hides FROM counters WHERE session = ?", (blob(session_id),)).fetchone()
-        self._behind.add(HeldCall(session_id, numbered, last, call, row[0] if row else 0))
+        with self._locked() as conn:  # the counters and what is held, as of one moment
+            row = conn.execute("SELECT hides, seqs FROM counters WHERE session = ?", (blob(session_id),)).fetchone()
+            hides, seqs = row if row else (0, 0)
+            seqs += sum(
+                len(h.records) for h in self._behind.pending() if isinstance(h, HeldCall) and h.session_id == session_id
+            )
+            self._behind.add(HeldCall(session_id, numbered, last, call, hides, seqs, time.time()))
 
     def views_of(self, session_id: str, path: str) -> list[ViewRecord]:
         """Every record of ``path`` in the session, oldest first, visible or not: the held ones
@@ -579,3 +654,26 @@ def shared_ledger(path: str | os.PathLike[str] | None = None) -> SQLiteLedger:
         if store is None:
             store = _SHARED[key] = SQLiteLedger(key)
         return store
+
+
+_STORES: weakref.WeakSet[SQLiteLedger] = weakref.WeakSet()
+
+
+def _peers(store: SQLiteLedger) -> list[SQLiteLedger]:
+    """The other open stores of this process on ``store``'s file (a harness that opens one per
+    conversation turn): what they hold is made before ``store`` reads."""
+    return [peer for peer in list(_STORES) if peer is not store and peer.path == store.path and peer._behind.pending()]
+
+
+def _after_fork_in_child() -> None:
+    """A forked child's stores get new locks (a thread of the parent's that held one is gone) and
+    leave a transaction that thread had begun on their connection."""
+    for store in list(_STORES):
+        store._lock = threading.Lock()
+        store._draining = threading.Lock()
+        if not store._closed and store._conn.in_transaction:
+            with contextlib.suppress(sqlite3.Error):
+                store._conn.execute("ROLLBACK")
+
+
+os.register_at_fork(after_in_child=_after_fork_in_child)
