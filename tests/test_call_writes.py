@@ -14,6 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from leanread import Session
+from leanread.errors import LeanreadError
 from leanread.ledger.callwrites import CallWrites
 from leanread.ledger.sqlite_store import SQLiteLedger
 from leanread.ledger.store import LedgerStore, MemoryLedger, ViewRecord
@@ -62,9 +63,11 @@ def test_a_call_makes_two_writes_its_id_and_one_at_its_end(sqlite_session: Sessi
     ledger = sqlite_session.ledger
     assert isinstance(ledger, SQLiteLedger)
     traced: list[str] = []
+    ledger.flush()
     ledger._conn.set_trace_callback(lambda sql: traced.append(" ".join(sql.split())))
     try:
         sqlite_session.call(tool, arguments)
+        ledger.flush()  # the end write is made behind, after the result left
     finally:
         ledger._conn.set_trace_callback(None)
     steps = [step[-1].split(" (", 1)[0] for step in _writes(traced)]
@@ -96,19 +99,27 @@ def _fail_transcript(path: Path) -> None:
     conn.close()
 
 
-def test_a_read_the_ledger_cannot_finish_keeps_nothing_and_says_so(root: Path, tmp_path: Path) -> None:
+def test_a_read_the_ledger_cannot_finish_keeps_nothing_and_the_next_call_says_so(root: Path, tmp_path: Path) -> None:
     (root / "a.py").write_text("x = 1\n")
     path = tmp_path / "ledger.sqlite3"
-    session = Session([root], ledger=SQLiteLedger(path))
+    ledger = SQLiteLedger(path)
+    session = Session([root], ledger=ledger)
     _fail_transcript(path)
-    result = session.read("a.py")
-    assert result.is_error
-    assert result.text == (
-        f"Cannot use the ledger file {path} (database or disk is full); make sure it is a readable and "
-        "writable file on a local disk with space left, or pass another ledger path."
-    )
-    assert session.ledger.session_views(session.id) == []
+    shown = session.read("a.py")  # its end write is held, made after the result left
+    assert not shown.is_error and "x = 1" in shown.text
+    with pytest.raises(LeanreadError, match="database or disk is full"):
+        ledger.flush()
+    assert session.ledger.session_views(session.id) == []  # nothing of the failed write is kept
     assert session.ledger.last_path(session.id) is None
+    said = session.ls()
+    assert said.is_error
+    assert said.text == (
+        f"The ledger did not record an earlier tool call of this session: Cannot use the ledger file {path} "
+        "(database or disk is full); make sure it is a readable and writable file on a local disk with space "
+        "left, or pass another ledger path."
+    )
+    again = session.read("a.py")  # not a stub: the model's copy was never recorded
+    assert not again.is_error and "x = 1" in again.text and "unchanged" not in again.text
 
 
 def _record(call_id: str, path: str, first: int, kind: str) -> ViewRecord:
@@ -156,6 +167,7 @@ def test_a_grep_asks_the_store_once_for_each_file_it_shows(root: Path, tmp_path:
     ledger._conn.set_trace_callback(traced.append)
     try:
         result = session.grep("def f")
+        ledger.flush()
     finally:
         ledger._conn.set_trace_callback(None)
     assert result.metadata["total_files"] == files

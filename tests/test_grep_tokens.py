@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from leanread import Session
+from leanread.tools.grep import lines as grep_lines
 
 LINES = [f"    total_{n} = compute_value(records[{n}], weight={n} * factor)  # step {n}" for n in range(1, 41)]
 
@@ -106,3 +107,50 @@ def test_files_only_writes_a_folder_once_for_its_files(session: Session, root: P
             "(Showing files 5-6 of 8, 11 matches in all. Use offset=7 to continue.)",
         ]
     )
+
+
+SEQUENCES = {
+    "read whole, then grep": [
+        ("read", {"path": "calc.py", "mode": "full"}),
+        ("grep", {"pattern": "step 1", "context": 2}),
+    ],
+    "a window, then grep": [
+        ("read", {"path": "calc.py", "offset": 8, "limit": 6}),
+        ("grep", {"pattern": "total_1", "context": 3}),
+    ],
+    "grep twice": [("grep", {"pattern": "step 2"}), ("grep", {"pattern": "step 2", "context": 1})],
+    "read, forget, grep": [
+        ("read", {"path": "calc.py", "mode": "full"}),
+        ("forget", {}),
+        ("grep", {"pattern": "step 3", "context": 1}),
+    ],
+    "changed outside since the read": [
+        ("read", {"path": "calc.py", "mode": "full"}),
+        ("rewrite", {}),
+        ("grep", {"pattern": "step 1", "context": 1}),
+    ],
+}
+
+
+def _run(session: Session, calc: Path, steps: list[tuple[str, dict[str, object]]]) -> list[str]:
+    texts = []
+    for tool, arguments in steps:
+        if tool == "forget":
+            session.forget(["r1"])
+        elif tool == "rewrite":
+            calc.write_text("# head\n" + calc.read_text())
+        else:
+            texts.append(session.call(tool, arguments).text)
+    return texts
+
+
+@pytest.mark.parametrize("name", list(SEQUENCES))
+def test_the_fast_way_to_a_seen_files_lines_answers_as_the_whole_file_does(
+    root: Path, calc: Path, name: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    original = calc.read_text()
+    fast = _run(Session([root], ledger="memory"), calc, SEQUENCES[name])
+    calc.write_text(original)
+    monkeypatch.setattr(grep_lines, "_plain_utf8", lambda *args: None)  # every file decoded whole
+    whole = _run(Session([root], ledger="memory"), calc, SEQUENCES[name])
+    assert fast == whole

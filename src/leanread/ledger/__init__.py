@@ -9,6 +9,8 @@ Layer 6 of leanread (see ``docs/ARCHITECTURE.md``), beside ``pruning``: imports 
   store's connection, keys and shown versions in ``redis_base``, its transcript in
   ``redis_transcript``;
 - ``callwrites``: what one tool call records, kept until it ends and written as one;
+- ``behind``, ``held``: the SQLite store's end-of-call writes, held until the process is idle
+  and read from there until made;
 - ``open``: which store a ``--ledger`` value names;
 - ``transcript``, ``transcript_sqlite``: every call as the model saw it (``leanread inspect``);
 - ``viewcache``: a process's copy of the records it fetched from a shared store;

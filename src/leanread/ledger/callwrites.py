@@ -7,14 +7,16 @@ commit writes every page it changed to the WAL (the counters, the records table 
 indexes, the transcript), so a repeated read of a 6 KB file spent more time in the ledger than
 in the read. ``CallWrites`` stands in for the store while the tool runs, keeps those writes,
 and ``finish`` hands them to ``LedgerStore.finish_call`` at once: one transaction on SQLite,
-made after the tool ran and before its result leaves ``Session``.
+which holds it until the process is idle (``behind``: after the result has left, with the
+writes of other calls of a burst), and reads it from there until it is made.
 
 What each write is for, and why keeping it until the end loses none of it:
 
 - the view records: dedup stubs, diffs and edit grants of later calls; ``forget``, ``compact``
-  and ``rewind`` hide them; ``inspect`` shows them. They are in the store before the model can
-  have the result; a crash before that (kill -9 mid-call) loses only records of a result no one
-  got. A tool reads its own kept records back: ``views_of`` and ``visible_instructions`` add
+  and ``rewind`` hide them; ``inspect`` shows them. The memory and Redis stores have them before
+  the model can have the result; the SQLite store within ``behind.MAX_AGE_S`` after (a kill -9
+  in between loses them: the model is shown those lines again rather than a stub). A tool reads
+  its own kept records back: ``views_of`` and ``visible_instructions`` add
   them, ``last_path`` and ``next_window`` answer with the kept last path.
 - the last path: where ``read`` without a path goes on; written in the same step.
 - the call's place (a ``CALL`` record): lets ``compact``/``rewind`` name a call that showed no

@@ -188,6 +188,7 @@ def fold_seen(group: Sequence[ViewRecord], total: int | None = None) -> dict[int
     """
     decided: dict[int, KnownLine | None] = {}
     owner: dict[int, int] = {}  # number the model knows a line by → the line a newer call gave it
+    own: tuple[LineRange, ...] = ()  # the newest record's ranges: each number in them owned by its own line
     inside = 0  # lines of 1..total decided
     lost = False  # whether a line was decided as lost (None)
     done: set[tuple[tuple[LineRange, ...], tuple[int, ...]]] = set()
@@ -196,10 +197,12 @@ def fold_seen(group: Sequence[ViewRecord], total: int | None = None) -> dict[int
             continue  # an older record showing the same lines as a newer one decides nothing
         done.add((rec.ranges, rec.origins))
         if not decided and _plain(rec):  # the newest record: every line of it is the model's as numbered
+            own = rec.ranges
             for a, b in rec.ranges:
                 numbers = range(a, b + 1)
-                decided.update(zip(numbers, map(KnownLine, itertools.repeat(rec.call_id), numbers), strict=True))
-                owner.update(zip(numbers, numbers, strict=True))
+                # tuple.__new__ makes the named tuples in C: a whole read of a big file makes one a line
+                pairs = zip(itertools.repeat(rec.call_id), numbers)
+                decided.update(zip(numbers, map(tuple.__new__, itertools.repeat(KnownLine), pairs), strict=True))
                 inside += total is not None and max(0, min(b, total) - max(a, 1) + 1)
             if total is not None and inside >= total:
                 break
@@ -209,7 +212,7 @@ def fold_seen(group: Sequence[ViewRecord], total: int | None = None) -> dict[int
             shift = origin - a
             for n in range(b, a - 1, -1):
                 then = n + shift
-                holder = owner.setdefault(then, n)
+                holder = then if any(x <= then <= y for x, y in own) else owner.setdefault(then, n)
                 if n not in decided:
                     decided[n] = KnownLine(rec.call_id, then) if holder == n else None
                     lost = lost or holder != n

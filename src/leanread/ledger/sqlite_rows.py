@@ -9,10 +9,13 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import zlib
 from collections.abc import Sequence
 from typing import Any
 
-from .store import LineRange, NextWindow, ViewRecord
+from .held import Held, HeldVersion
+from .store import LastPath, LineRange, NextWindow, ViewRecord
+from .transcript_sqlite import EncodedCall, encoded_call, insert_encoded
 
 COLUMNS = "call_id, path, content_hash, ranges, size, mtime_ns, kind, instructions, visible, seq"
 
@@ -108,3 +111,50 @@ def upsert_last_path(conn: sqlite3.Connection, session: bytes, path: str, next_w
         "next_char = excluded.next_char",
         (session, blob(path), line, char),
     )
+
+
+#: A held write as the rows it makes: a version's compressed text, or a call's session, record
+#: rows, last path and transcript row (see ``held``).
+HeldRows = tuple[str, bytes] | tuple[bytes, list[RecordRow], LastPath | None, EncodedCall | None, int, int, float]
+
+
+def held_rows(item: Held) -> HeldRows:
+    """The rows ``item`` makes, encoded (compressed, JSON) before the write transaction begins."""
+    if isinstance(item, HeldVersion):
+        return (item.content_hash, zlib.compress(blob(item.text)))
+    call = None if item.call is None else encoded_call(item.call)
+    rows = [record_row(record) for record in item.records]
+    return (blob(item.session_id), rows, item.last, call, item.hides, item.seqs, item.done_at)
+
+
+def _overtaken(conn: sqlite3.Connection, session: bytes, hides: int, seqs: int, done_at: float) -> bool:
+    """Whether another process hid records of the session since a call was held, or wrote a call
+    that began after that call's result was done (``held.HeldCall``)."""
+    now = conn.execute("SELECT hides, seqs FROM counters WHERE session = ?", (session,)).fetchone()
+    now_hides, now_seqs = now or (0, 0)
+    if now_hides != hides:
+        return True
+    if now_seqs == seqs:
+        return False
+    (latest,) = conn.execute("SELECT max(started) FROM calls WHERE session = ?", (session,)).fetchone()
+    return latest is None or latest >= done_at  # no transcript to tell by: taken as gone
+
+
+def write_held(conn: sqlite3.Connection, rows: HeldRows) -> None:
+    """Make one held write from its ``held_rows``; run inside a write transaction."""
+    if len(rows) == 2:
+        conn.execute(
+            "INSERT INTO versions (hash, text) VALUES (?, ?) "
+            "ON CONFLICT (hash) DO UPDATE SET text = excluded.text WHERE text IS NOT excluded.text",
+            rows,
+        )
+        return
+    session, records, last, call, hides, seqs, done_at = rows
+    if _overtaken(conn, session, hides, seqs, done_at):
+        records = [(*row[:-1], 0) for row in records]
+    if records:
+        insert_records(conn, session, records)
+    if last is not None:
+        upsert_last_path(conn, session, *last)
+    if call is not None:
+        insert_encoded(conn, session, call)

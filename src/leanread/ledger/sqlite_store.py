@@ -10,6 +10,11 @@ twice, and records become visible in ``seq`` order. A statement keyed by call id
 ``call_id = ? AND visible = 1`` and reads the whole session. Within a process one connection
 serves every thread, guarded by a lock.
 
+A call's end write (``finish_call``) and a shown version's text (``put_version``) are held until
+the process is idle and then made together (``behind``); the store's hot reads take the held
+writes in (``held``), everything else it is asked makes them first. Another process sees them
+within ``behind.MAX_AGE_S``; ``flush`` makes them at once.
+
 The file's schema and its upgrades are in ``sqlite_schema``, rows to and from leanread's values
 in ``sqlite_rows``. Every failure of the file (corrupt, unreadable, locked too long, newer
 schema) is a one-sentence ``LeanreadError`` naming the file and the next step, never a raw
@@ -19,10 +24,14 @@ schema) is a one-sentence ``LeanreadError`` naming the file and the next step, n
 from __future__ import annotations
 
 import contextlib
+import itertools
 import json
+import logging
 import os
 import sqlite3
 import threading
+import time
+import weakref
 import zlib
 from collections.abc import Collection, Iterable, Iterator, Sequence
 from dataclasses import replace
@@ -31,15 +40,29 @@ from types import TracebackType
 
 from ..errors import LeanreadError
 from ..memo import Puts
+from .behind import WriteBehind
+from .held import (
+    HELD_SEQ,
+    Held,
+    HeldCall,
+    HeldVersion,
+    held_instructions,
+    held_last,
+    held_records,
+    held_text,
+)
 from .sqlite_rows import (
     COLUMNS,
+    HeldRows,
     blob,
     count_hide,
+    held_rows,
     insert_records,
     record_row,
     row_to_record,
     text_of,
     upsert_last_path,
+    write_held,
 )
 from .sqlite_schema import BUSY_TIMEOUT_MS, SCHEMA_VERSION, create_or_upgrade, default_ledger_path, switch_to_wal
 from .store import (
@@ -52,10 +75,12 @@ from .store import (
     unknown_call,
 )
 from .transcript import CallRecord, SessionSummary
-from .transcript_sqlite import encoded_call, insert_call, insert_encoded, select_call, select_calls, select_sessions
+from .transcript_sqlite import insert_call, select_call, select_calls, select_sessions
 from .viewcache import ViewCache
 
 __all__ = ["BUSY_TIMEOUT_MS", "SCHEMA_VERSION", "SQLiteLedger", "default_ledger_path", "shared_ledger"]
+
+_log = logging.getLogger("leanread.ledger")
 
 
 class SQLiteLedger:
@@ -81,6 +106,10 @@ class SQLiteLedger:
         self._closed = False
         self._puts = Puts()
         self._views = ViewCache()
+        self._behind: WriteBehind[Held] = WriteBehind(self._drain)
+        self._draining = threading.Lock()
+        self._held_seqs = itertools.count(HELD_SEQ)
+        _STORES.add(self)
         created = self._prepare_folder()
         try:
             self._conn = sqlite3.connect(
@@ -155,10 +184,22 @@ class SQLiteLedger:
 
     @contextlib.contextmanager
     def _guard(self) -> Iterator[sqlite3.Connection]:
-        """Hold the lock and turn every ``sqlite3`` failure into a ``LeanreadError``."""
+        """Make the held writes (see ``behind``), hold the lock and turn every ``sqlite3``
+        failure into a ``LeanreadError``."""
+        self._drain()
+        with self._locked() as conn:
+            yield conn
+
+    @contextlib.contextmanager
+    def _locked(self) -> Iterator[sqlite3.Connection]:
+        """``_guard`` without making this store's held writes: for the reads that take them into
+        account (``views_of``, ``visible_instructions``, ``last_path``, ``next_window``,
+        ``get_version``) and the writes that need not follow them (a call id, grep's match ids).
+        Another store of this process on the same file makes its held writes first."""
+        for peer in _peers(self):
+            peer._drain()
         with self._lock:
-            if self._closed:
-                raise LeanreadError(f"The ledger store of {self.path} is closed; open a new SQLiteLedger.")
+            self._check_open()
             try:
                 yield self._conn
             except sqlite3.Error as exc:
@@ -177,12 +218,99 @@ class SQLiteLedger:
                 conn.execute("ROLLBACK")
             raise
 
+    def flush(self) -> None:
+        """Make the held writes (``finish_call``, ``put_version``; see ``behind``) now, so another
+        process reading the file sees them.
+
+        Raises:
+            LeanreadError: a held write could not be made (also kept for its session's next call).
+        """
+        failures = self._drain()
+        if failures:
+            raise failures[0]
+
+    def _drain(self) -> list[LeanreadError]:
+        """Make every held write, in one transaction, or one by one when that fails, so a write
+        that cannot be made loses only itself; returns the failures (each also kept for its
+        session, ``behind.WriteBehind.fail``). The writes are encoded first, outside the lock (a
+        read of this process waits only for the commit), and leave ``pending`` in the same hold
+        of the lock as the commit, so a read under the lock finds each in one place."""
+        with self._draining:  # one drain at a time: the held writes it encoded stay the oldest
+            held = self._behind.pending()
+            if not held:
+                return []
+            failures: list[tuple[Held, LeanreadError]] = []
+            encoded: list[tuple[Held, HeldRows]] = []
+            for item in held:
+                try:
+                    encoded.append((item, held_rows(item)))
+                except Exception as exc:  # a value the file cannot take
+                    failures.append((item, self._failed(exc)))
+            with self._lock:
+                try:
+                    failures += self._write_held(encoded)
+                finally:
+                    self._behind.remove(len(held))
+        for item, failure in failures:
+            if isinstance(item, HeldCall):
+                said = f"The ledger did not record an earlier tool call of this session: {failure}"
+                self._behind.fail([item.session_id], LeanreadError(said))
+            else:  # a later change of the file is then shown whole rather than as a diff
+                _log.info("leanread: a shown version's text was not kept: %s", failure)
+        return [failure for _, failure in failures]
+
+    def _write_held(self, encoded: list[tuple[Held, HeldRows]]) -> list[tuple[Held, LeanreadError]]:
+        """Write ``encoded`` in one transaction, or each on its own when that fails; called holding
+        the lock. Returns the writes that could not be made, with why."""
+        if self._closed:
+            closed = LeanreadError(f"The ledger store of {self.path} was closed before it recorded a call.")
+            return [(item, closed) for item, _ in encoded]
+        try:
+            with self._transaction() as conn:
+                for _, rows in encoded:
+                    write_held(conn, rows)
+            return []
+        except Exception as exc:
+            if len(encoded) == 1:
+                return [(encoded[0][0], self._failed(exc))]
+        failures: list[tuple[Held, LeanreadError]] = []
+        for item, rows in encoded:
+            try:
+                with self._transaction() as conn:
+                    write_held(conn, rows)
+            except Exception as exc:
+                failures.append((item, self._failed(exc)))
+        return failures
+
+    def _failed(self, exc: Exception) -> LeanreadError:
+        """What a held write's failure ``exc`` is said as."""
+        if isinstance(exc, LeanreadError):
+            return exc
+        if isinstance(exc, sqlite3.Error):
+            return self._error(exc)
+        return LeanreadError(
+            f"The ledger file {self.path} could not record a tool call ({type(exc).__name__}: {exc}); "
+            "its result counts as not shown, so the lines it showed are shown again."
+        )
+
+    def _check_open(self) -> None:
+        if self._closed:
+            raise LeanreadError(f"The ledger store of {self.path} is closed; open a new SQLiteLedger.")
+
     def close(self) -> None:
-        """Close the connection (idempotent); later calls raise ``LeanreadError``."""
+        """Make the held writes, then close the connection (idempotent); later calls raise
+        ``LeanreadError``.
+
+        Raises:
+            LeanreadError: a held write could not be made (the store is closed all the same).
+        """
+        failures = self._drain()
         with self._lock:
             if not self._closed:
                 self._closed = True
                 self._conn.close()
+        if failures:
+            raise failures[0]
 
     def __enter__(self) -> SQLiteLedger:
         return self
@@ -199,7 +327,7 @@ class SQLiteLedger:
 
     def new_call_id(self, session_id: str) -> str:
         """A call id not yet used in ``session_id``: ``r1``, ``r2``, …, unique across processes."""
-        with self._guard() as conn:  # one statement: atomic on its own, across processes too
+        with self._locked() as conn:  # one statement: atomic on its own, across processes too
             [(number,)] = conn.execute(
                 "INSERT INTO counters (session, calls) VALUES (?, 1) "
                 "ON CONFLICT (session) DO UPDATE SET calls = calls + 1 RETURNING calls",
@@ -218,26 +346,40 @@ class SQLiteLedger:
     def finish_call(
         self, session_id: str, records: Sequence[ViewRecord], last: LastPath | None, call: CallRecord | None
     ) -> None:
-        """One call's kept writes (see ``LedgerStore.finish_call``) in one write transaction; the
-        rows and the transcript body are encoded before it begins."""
-        session = blob(session_id)
-        rows = [record_row(record) for record in records]
-        body = None if call is None else encoded_call(call)
-        with self._guard(), self._transaction() as conn:
-            if rows:
-                insert_records(conn, session, rows)
-            if last is not None:
-                upsert_last_path(conn, session, *last)
-            if body is not None:
-                insert_encoded(conn, session, body)
+        """One call's kept writes (see ``LedgerStore.finish_call``), held until the process is idle
+        (``behind``) and then made in one write transaction with the other held ones. Held with
+        the session's hide counter and record count as they will stand before its records: a
+        write that finds either moved (another process hid records, or added its own, meanwhile)
+        makes the records as gone, since neither a hide nor the order of the session could
+        take them into account (``sqlite_rows.write_held``).
+
+        Raises:
+            LeanreadError: the store is closed, or a held write of this session failed since its
+                last call (this call's writes are then not kept: the result it answers with is
+                that error).
+        """
+        self._check_open()
+        self._behind.raise_failure(session_id)
+        numbered = tuple(replace(record, seq=next(self._held_seqs)) for record in records)
+        with self._locked() as conn:  # the counters and what is held, as of one moment
+            row = conn.execute("SELECT hides, seqs FROM counters WHERE session = ?", (blob(session_id),)).fetchone()
+            hides, seqs = row if row else (0, 0)
+            seqs += sum(
+                len(h.records) for h in self._behind.pending() if isinstance(h, HeldCall) and h.session_id == session_id
+            )
+            self._behind.add(HeldCall(session_id, numbered, last, call, hides, seqs, time.time()))
 
     def views_of(self, session_id: str, path: str) -> list[ViewRecord]:
-        """Every record of ``path`` in the session, oldest first, visible or not; only those
-        added since this process last asked are read from the file (see ``viewcache``)."""
+        """Every record of ``path`` in the session, oldest first, visible or not: the held ones
+        last (``held.HELD_SEQ`` on); only those added since this process last asked are read from
+        the file (see ``viewcache``)."""
         session, file = blob(session_id), blob(path)
 
+        held: list[ViewRecord] = []
+
         def fetch(after: int) -> tuple[None, int, list[ViewRecord]]:
-            with self._guard() as conn:
+            with self._locked() as conn:
+                held[:] = held_records(self._behind.pending(), session_id, path)
                 conn.execute("BEGIN")  # one snapshot for the counter and the rows
                 try:
                     counter = conn.execute("SELECT hides FROM counters WHERE session = ?", (session,)).fetchone()
@@ -252,7 +394,7 @@ class SQLiteLedger:
 
         def hidden(seqs: list[int]) -> set[int]:
             gone: set[int] = set()
-            with self._guard() as conn:
+            with self._locked() as conn:
                 for start in range(0, len(seqs), 500):  # the held records still visible: few, looked up by key
                     chunk = seqs[start : start + 500]
                     marks = ", ".join("?" * len(chunk))
@@ -263,17 +405,18 @@ class SQLiteLedger:
                     gone.update(seq for (seq,) in rows)
             return gone
 
-        return self._views.views(session_id, path, fetch, hidden)
+        return [*self._views.views(session_id, path, fetch, hidden), *held]
 
     def visible_instructions(self, session_id: str) -> set[str]:
-        """Instruction files attached to results still visible in the session."""
-        with self._guard() as conn:
+        """Instruction files attached to results still visible in the session (held ones too)."""
+        with self._locked() as conn:
             rows = conn.execute(
                 "SELECT instructions FROM records INDEXED BY records_with_instructions "
                 "WHERE session = ? AND visible = 1 AND instructions != '[]'",
                 (blob(session_id),),
             ).fetchall()
-        return {name for (files,) in rows for name in json.loads(files)}
+            held = held_instructions(self._behind.pending(), session_id)
+        return held.union(name for (files,) in rows for name in json.loads(files))
 
     def call_states(self, session_id: str) -> dict[str, bool]:
         """Every call id of the session → whether any record of it is still visible."""
@@ -286,12 +429,10 @@ class SQLiteLedger:
 
     def forget(self, session_id: str, call_ids: Iterable[str]) -> int:
         """Mark the results of ``call_ids`` as gone; returns how many visible records were marked.
-        Unknown ids are ignored."""
+        Unknown ids are ignored; the session's hide counter moves all the same (none given too),
+        so what another process holds of the session is written as gone (``held.HeldCall``)."""
         session = blob(session_id)
         ids = [(session, blob(call_id)) for call_id in set(call_ids)]
-        with self._guard() as conn:
-            if not ids:
-                return 0
         with self._guard(), self._transaction() as conn:
             cursor = conn.executemany(
                 "UPDATE records INDEXED BY records_by_call SET visible = 0 "
@@ -344,20 +485,22 @@ class SQLiteLedger:
             return cursor.rowcount
 
     def put_version(self, content_hash: str, text: str) -> None:
-        """Keep the logical text of a shown file version (shared by every session of the file)."""
-        if self._puts.seen(content_hash, text):
-            return
-        packed = zlib.compress(blob(text))
-        with self._guard() as conn:
-            conn.execute(
-                "INSERT INTO versions (hash, text) VALUES (?, ?) "
-                "ON CONFLICT (hash) DO UPDATE SET text = excluded.text WHERE text IS NOT excluded.text",
-                (content_hash, packed),
-            )
+        """Keep the logical text of a shown file version (shared by every session of the file),
+        held until the process is idle (``behind``).
+
+        Raises:
+            LeanreadError: the store is closed.
+        """
+        self._check_open()
+        if not self._puts.seen(content_hash, text):
+            self._behind.add(HeldVersion(content_hash, text))
 
     def get_version(self, content_hash: str) -> str | None:
         """The text kept by ``put_version``, or None."""
-        with self._guard() as conn:
+        with self._locked() as conn:
+            held = held_text(self._behind.pending(), content_hash)
+            if held is not None:
+                return held
             row = conn.execute("SELECT text FROM versions WHERE hash = ?", (content_hash,)).fetchone()
         if row is None:
             return None
@@ -377,13 +520,17 @@ class SQLiteLedger:
 
     def last_path(self, session_id: str) -> str | None:
         """The path given to ``set_last_path`` last, or None."""
-        with self._guard() as conn:
+        with self._locked() as conn:
+            if (held := held_last(self._behind.pending(), session_id)) is not None:
+                return held[0]
             row = conn.execute("SELECT path FROM last_paths WHERE session = ?", (blob(session_id),)).fetchone()
         return None if row is None else text_of(row[0])
 
     def next_window(self, session_id: str) -> NextWindow | None:
         """The ``next_window`` given to ``set_last_path`` last, or None (also for a row of a version 4 file)."""
-        with self._guard() as conn:
+        with self._locked() as conn:
+            if (held := held_last(self._behind.pending(), session_id)) is not None:
+                return held[1]
             row = conn.execute(
                 "SELECT next_line, next_char FROM last_paths WHERE session = ?", (blob(session_id),)
             ).fetchone()
@@ -406,7 +553,7 @@ class SQLiteLedger:
         if not matches:
             return []
         session = blob(session_id)
-        with self._guard(), self._transaction() as conn:
+        with self._locked(), self._transaction() as conn:
             (last,) = conn.execute(
                 "SELECT coalesce(max(number), 0) FROM matches WHERE session = ?", (session,)
             ).fetchone()
@@ -421,7 +568,7 @@ class SQLiteLedger:
         number = match_number(match_id)
         if number is None:
             return None
-        with self._guard() as conn:
+        with self._locked() as conn:
             row = conn.execute(
                 "SELECT path, line FROM matches WHERE session = ? AND number = ?", (blob(session_id), number)
             ).fetchone()
@@ -507,3 +654,26 @@ def shared_ledger(path: str | os.PathLike[str] | None = None) -> SQLiteLedger:
         if store is None:
             store = _SHARED[key] = SQLiteLedger(key)
         return store
+
+
+_STORES: weakref.WeakSet[SQLiteLedger] = weakref.WeakSet()
+
+
+def _peers(store: SQLiteLedger) -> list[SQLiteLedger]:
+    """The other open stores of this process on ``store``'s file (a harness that opens one per
+    conversation turn): what they hold is made before ``store`` reads."""
+    return [peer for peer in list(_STORES) if peer is not store and peer.path == store.path and peer._behind.pending()]
+
+
+def _after_fork_in_child() -> None:
+    """A forked child's stores get new locks (a thread of the parent's that held one is gone) and
+    leave a transaction that thread had begun on their connection."""
+    for store in list(_STORES):
+        store._lock = threading.Lock()
+        store._draining = threading.Lock()
+        if not store._closed and store._conn.in_transaction:
+            with contextlib.suppress(sqlite3.Error):
+                store._conn.execute("ROLLBACK")
+
+
+os.register_at_fork(after_in_child=_after_fork_in_child)

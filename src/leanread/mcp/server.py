@@ -20,6 +20,9 @@ and every string going out is valid UTF-8 (``names.clean``), so no result can br
 
 import logging
 import os
+import signal
+import sys
+import threading
 from collections.abc import Sequence
 from typing import Any, cast
 
@@ -55,6 +58,7 @@ from ..tools.registry import input_schema, spec_of, tool_names
 from ..tools.spec import Effects
 from .client_roots import LIST_CHANGED, fetch_roots, on_list_changed
 from .http import session_name, unnamed
+from .pipes import event_loop_pipes
 from .wire import INVALID_KEY, MendedReads
 
 INSTRUCTIONS = (
@@ -255,9 +259,11 @@ class LeanreadServer(MCPServer[Any]):
     async def run_stdio_async(self) -> None:
         """Serve on stdin/stdout as ``MCPServer`` does, answering a request the SDK cannot parse
         because a string holds a lone surrogate (see ``wire``)."""
-        async with stdio_server() as (read_stream, write_stream):
-            lowlevel = self._lowlevel_server  # the SDK (2.3.0) offers no public way to wrap a transport
-            await lowlevel.run(MendedReads(read_stream), write_stream, lowlevel.create_initialization_options())
+        with event_loop_pipes() as pipes:
+            stdin, stdout = pipes or (None, None)
+            async with stdio_server(cast(Any, stdin), cast(Any, stdout)) as (read_stream, write_stream):
+                lowlevel = self._lowlevel_server  # the SDK (2.3.0) offers no public way to wrap a transport
+                await lowlevel.run(MendedReads(read_stream), write_stream, lowlevel.create_initialization_options())
 
 
 def _to_mcp(result: ToolResult) -> CallToolResult:
@@ -324,7 +330,12 @@ def serve_stdio(
     session_id: str | None = None,
     expose_context_tool: bool = False,
 ) -> None:
-    """Run the server on stdin/stdout until the client closes the connection."""
-    build_server(
+    """Run the server on stdin/stdout until the client closes the connection; a SIGTERM (how many
+    hosts stop a server) ends it as that does, so the exit hooks make what the ledger holds
+    (``ledger.behind``)."""
+    server = build_server(
         roots, settings=settings, ledger=ledger, session_id=session_id, expose_context_tool=expose_context_tool
-    ).run("stdio")
+    )
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
+    server.run("stdio")

@@ -91,8 +91,8 @@ def compact_sessions(ledger: LedgerStore, session_ids: Sequence[str]) -> ToolRes
     hidden = 0
     for session_id in session_ids:
         visible = [call for call, shown in ledger.call_states(session_id).items() if shown]
+        hidden += ledger.forget(session_id, visible)  # also when none: a server's held writes then count as gone
         if visible:
-            hidden += ledger.forget(session_id, visible)
             gone[session_id] = visible
     metadata: dict[str, object] = {"sessions": gone, "hidden": hidden}
     if not gone:

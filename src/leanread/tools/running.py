@@ -35,7 +35,8 @@ def run_numbered(
     off) are written together when it ends (``ledger.callwrites``); when that write fails, a tool
     that ``changes`` nothing answers with the store's error instead (its answer would be one the
     ledger does not know), and one that changed the workspace keeps its result (its own records
-    were written as it went)."""
+    were written as it went). The SQLite store holds that write until the process is idle
+    (``ledger.behind``), so its failure is the answer of the session's next call."""
     try:
         call_id = call_id or ctx.ledger.new_call_id(ctx.session_id)
     except LeanreadError as exc:  # the store is away (Redis stopped): say so, record nothing

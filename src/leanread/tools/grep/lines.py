@@ -15,6 +15,7 @@ from ...files.names import show_path
 from ...files.rgsearch import FileHits, Hit, parse_hits
 from ...files.textfile import IndexedLines, TextFile, content_hash, load_text, shown
 from ...files.workspace import Resolved, read_regular_file
+from ...ledger.knowledge import latest_hash
 from ..common import ToolContext
 
 
@@ -73,15 +74,19 @@ class _SparseLines(IndexedLines):
 
 def _plain_utf8(ctx: ToolContext, resolved: Resolved, hits: Sequence[Hit], before: int, after: int) -> TextFile | None:
     """The fast way to the lines a grep result shows, for the usual file: UTF-8 without a
-    byte-order mark, no CR or NUL anywhere, not yet seen by the model. ``decode``
-    makes such a file's lines ``text.split("\\n")``; here only the lines around the hits are cut out
-    of the bytes, from the line offsets ripgrep gives. None for any other file (the caller
-    decodes it whole)."""
-    if resolved.size > ctx.limits.index_bytes or ctx.ledger.views_of(ctx.session_id, resolved.real):
+    byte-order mark, no CR or NUL anywhere, and either not seen by the model or seen last in
+    this very version (what it knows then needs no line but the count: ``knowledge.know``).
+    ``decode`` makes such a file's lines ``text.split("\\n")``; here only the lines around the hits
+    are cut out of the bytes, from the line offsets ripgrep gives. None for any other file (the
+    caller decodes it whole)."""
+    if resolved.size > ctx.limits.index_bytes:
         return None
     data = read_regular_file(resolved)
     if data.startswith(_BOMS) or b"\r" in data or b"\x00" in data:
         return None
+    digest = content_hash(data)
+    if latest_hash(ctx.ledger.views_of(ctx.session_id, resolved.real)) not in (None, digest):
+        return None  # changed since the model saw it: what it knows is mapped line by line
     try:
         data.decode("utf-8")
     except UnicodeDecodeError:
@@ -109,7 +114,7 @@ def _plain_utf8(ctx: ToolContext, resolved: Resolved, hits: Sequence[Hit], befor
         bom=False,
         newline="\n",
         final_newline=final_newline and total > 0,
-        content_hash=content_hash(data),
+        content_hash=digest,
         size=len(data),
     )
 

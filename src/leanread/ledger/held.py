@@ -1,0 +1,90 @@
+"""The writes a store holds until the process is idle (``behind``), and what its hot reads take
+from them: a call's records, last path and transcript row (``HeldCall``), a shown version's text
+(``HeldVersion``). Pure: the store passes ``WriteBehind.pending()``."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from .store import LastPath, ViewRecord
+from .transcript import CallRecord
+
+__all__ = [
+    "HELD_SEQ",
+    "Held",
+    "HeldCall",
+    "HeldVersion",
+    "held_count",
+    "held_instructions",
+    "held_last",
+    "held_records",
+    "held_text",
+]
+
+
+#: The ``seq`` of the first record a store holds: a held record reads with a number above every
+#: stored one, in the order held, until it is written and given its own.
+HELD_SEQ = 1 << 62
+
+
+@dataclass(frozen=True)
+class HeldCall:
+    """One ``finish_call``: the call's records in order (numbered from ``HELD_SEQ``), its last
+    path (None: leave it), its transcript row (None: none), the session's hide counter and
+    record count as they should stand when its records are written, and when (``time.time``) its
+    result was done. Another process moving them meanwhile makes the records be written as gone:
+    a hide there (a client's compaction hook) could not know them, and a call of the session
+    that began there after this result and went into the file first stands before it in the
+    session's order, which a later rewind or compact goes by (calls that began before it ran
+    alongside it: their order is no one's to keep)."""
+
+    session_id: str
+    records: tuple[ViewRecord, ...]
+    last: LastPath | None
+    call: CallRecord | None
+    hides: int
+    seqs: int
+    done_at: float
+
+
+@dataclass(frozen=True)
+class HeldVersion:
+    """One ``put_version``: a shown version's logical text."""
+
+    content_hash: str
+    text: str
+
+
+Held = HeldCall | HeldVersion
+
+
+def _calls(held: Iterable[Held], session_id: str) -> list[HeldCall]:
+    return [h for h in held if isinstance(h, HeldCall) and h.session_id == session_id]
+
+
+def held_records(held: Iterable[Held], session_id: str, path: str) -> list[ViewRecord]:
+    """The held records of ``path`` in the session, oldest first (``seq`` not yet given)."""
+    return [r for h in _calls(held, session_id) for r in h.records if r.path == path]
+
+
+def held_count(held: Iterable[Held], session_id: str) -> int:
+    """How many records of the session are held."""
+    return sum(len(h.records) for h in _calls(held, session_id))
+
+
+def held_instructions(held: Iterable[Held], session_id: str) -> set[str]:
+    """The instruction files of the session's held visible records."""
+    return {name for h in _calls(held, session_id) for r in h.records if r.visible for name in r.instructions}
+
+
+def held_last(held: Iterable[Held], session_id: str) -> LastPath | None:
+    """The session's newest held last path, or None."""
+    lasts = [h.last for h in _calls(held, session_id) if h.last is not None]
+    return lasts[-1] if lasts else None
+
+
+def held_text(held: Iterable[Held], content_hash: str) -> str | None:
+    """The newest held text of the version ``content_hash``, or None."""
+    texts = [h.text for h in held if isinstance(h, HeldVersion) and h.content_hash == content_hash]
+    return texts[-1] if texts else None
