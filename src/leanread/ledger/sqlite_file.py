@@ -19,6 +19,7 @@ import weakref
 from collections.abc import Iterator
 from pathlib import Path
 from types import TracebackType
+from typing import Self
 
 from ..errors import LeanreadError
 from .behind import WriteBehind
@@ -37,6 +38,7 @@ class SQLiteFile:
 
     def __init__(self, path: str | os.PathLike[str] | None = None) -> None:
         self.path = Path(os.fspath(path)) if path is not None else default_ledger_path()
+        self._real = os.path.realpath(self.path)  # the file, however its path is spelled
         self._lock = threading.Lock()
         self._closed = False
         self._behind: WriteBehind[Held] = WriteBehind(self._drain)
@@ -203,8 +205,8 @@ class SQLiteFile:
                     write_held(conn, rows)
             return []
         except Exception as exc:
-            if len(encoded) == 1:
-                return [(encoded[0][0], self._failed(exc))]
+            if len(encoded) == 1 or _busy(exc):  # each write would wait out the lock again
+                return [(item, self._failed(exc)) for item, _ in encoded]
         failures: list[tuple[Held, LeanreadError]] = []
         for item, rows in encoded:
             try:
@@ -244,7 +246,7 @@ class SQLiteFile:
         if failures:
             raise failures[0]
 
-    def __enter__(self) -> SQLiteFile:
+    def __enter__(self) -> Self:
         return self
 
     def __exit__(
@@ -259,18 +261,26 @@ _STORES: weakref.WeakSet[SQLiteFile] = weakref.WeakSet()
 def _peers(store: SQLiteFile) -> list[SQLiteFile]:
     """The other open stores of this process on ``store``'s file (a harness that opens one per
     conversation turn): what they hold is made before ``store`` reads."""
-    return [peer for peer in list(_STORES) if peer is not store and peer.path == store.path and peer._behind.pending()]
+    return [
+        peer for peer in list(_STORES) if peer is not store and peer._real == store._real and peer._behind.pending()
+    ]
 
 
 def _after_fork_in_child() -> None:
-    """A forked child's stores get new locks (a thread of the parent's that held one is gone) and
-    leave a transaction that thread had begun on their connection."""
+    """A forked child's stores get new locks: a thread of the parent's that held one is not in the
+    child. Their connections are left alone (one the parent's writer was using may hold SQLite's
+    own mutex, and a child that never uses the ledger, a parsing worker, must not wait on it)."""
     for store in list(_STORES):
         store._lock = threading.Lock()
         store._draining = threading.Lock()
-        if not store._closed and store._conn.in_transaction:
-            with contextlib.suppress(sqlite3.Error):
-                store._conn.execute("ROLLBACK")
 
 
 os.register_at_fork(after_in_child=_after_fork_in_child)
+
+
+def _busy(exc: Exception) -> bool:
+    """Whether ``exc`` is SQLite's: another process held the file longer than the busy timeout."""
+    name = getattr(exc, "sqlite_errorname", "")
+    return isinstance(exc, sqlite3.OperationalError) and (
+        name in ("SQLITE_BUSY", "SQLITE_LOCKED") or "locked" in str(exc)
+    )

@@ -22,11 +22,9 @@ failure of the file (corrupt, unreadable, locked too long, newer schema) is a on
 
 from __future__ import annotations
 
-import itertools
 import json
 import os
 import threading
-import time
 import zlib
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import replace
@@ -34,7 +32,6 @@ from dataclasses import replace
 from ..errors import LeanreadError
 from ..memo import Puts
 from .held import (
-    HELD_SEQ,
     HeldCall,
     HeldVersion,
     held_instructions,
@@ -91,7 +88,6 @@ class SQLiteLedger(SQLiteFile):
         super().__init__(path)
         self._puts = Puts()
         self._views = ViewCache()
-        self._held_seqs = itertools.count(HELD_SEQ)
 
     def __repr__(self) -> str:
         return f"SQLiteLedger({str(self.path)!r})"
@@ -120,11 +116,11 @@ class SQLiteLedger(SQLiteFile):
         self, session_id: str, records: Sequence[ViewRecord], last: LastPath | None, call: CallRecord | None
     ) -> None:
         """One call's kept writes (see ``LedgerStore.finish_call``), held until the process is idle
-        (``behind``) and then made in one write transaction with the other held ones. Held with
-        the session's hide counter and record count as they will stand before its records: a
-        write that finds either moved (another process hid records, or added its own, meanwhile)
-        makes the records as gone, since neither a hide nor the order of the session could
-        take them into account (``sqlite_rows.write_held``).
+        (``behind``) and then made in one write transaction with the other held ones. The records
+        take their seqs now (one counter step), so the session's order is the order its calls
+        ended, whichever process makes its writes first; they are held with the session's hide
+        counter, and a write that finds it moved (another process hid records meanwhile, which
+        that hide could not know of) makes them as gone (``sqlite_rows.write_held``).
 
         Raises:
             LeanreadError: the store is closed, or a held write of this session failed since its
@@ -133,19 +129,20 @@ class SQLiteLedger(SQLiteFile):
         """
         self._check_open()
         self._behind.raise_failure(session_id)
-        numbered = tuple(replace(record, seq=next(self._held_seqs)) for record in records)
-        with self._locked() as conn:  # the counters and what is held, as of one moment
-            row = conn.execute("SELECT hides, seqs FROM counters WHERE session = ?", (blob(session_id),)).fetchone()
-            hides, seqs = row if row else (0, 0)
-            seqs += sum(
-                len(h.records) for h in self._behind.pending() if isinstance(h, HeldCall) and h.session_id == session_id
-            )
-            self._behind.add(HeldCall(session_id, numbered, last, call, hides, seqs, time.time()))
+        with self._locked() as conn:  # its place in the session now, in the order calls end
+            [(top, hides)] = conn.execute(
+                "INSERT INTO counters (session, seqs) VALUES (?, ?) "
+                "ON CONFLICT (session) DO UPDATE SET seqs = seqs + excluded.seqs RETURNING seqs, hides",
+                (blob(session_id), len(records)),
+            ).fetchall()
+        first = top - len(records) + 1
+        numbered = tuple(replace(record, seq=first + i) for i, record in enumerate(records))
+        self._behind.add(HeldCall(session_id, numbered, last, call, hides))
 
     def views_of(self, session_id: str, path: str) -> list[ViewRecord]:
-        """Every record of ``path`` in the session, oldest first, visible or not: the held ones
-        last (``held.HELD_SEQ`` on); only those added since this process last asked are read from
-        the file (see ``viewcache``)."""
+        """Every record of ``path`` in the session, oldest first, visible or not, the held ones
+        too; only those added since this process last asked are read from the file (see
+        ``viewcache``)."""
         session, file = blob(session_id), blob(path)
 
         held: list[ViewRecord] = []
@@ -178,7 +175,8 @@ class SQLiteLedger(SQLiteFile):
                     gone.update(seq for (seq,) in rows)
             return gone
 
-        return [*self._views.views(session_id, path, fetch, hidden), *held]
+        stored = self._views.views(session_id, path, fetch, hidden)
+        return sorted([*stored, *held], key=lambda r: r.seq) if held else stored
 
     def visible_instructions(self, session_id: str) -> set[str]:
         """Instruction files attached to results still visible in the session (held ones too)."""
