@@ -8,6 +8,7 @@ import json
 import multiprocessing
 import os
 import signal
+import sqlite3
 import subprocess
 import sys
 import threading
@@ -163,7 +164,7 @@ print(Session([sys.argv[1]], ledger=SQLiteLedger(sys.argv[2]), id="s").read(sys.
 """
 
 
-def test_a_call_another_process_wrote_first_leaves_the_held_one_gone(
+def test_a_held_call_keeps_its_place_before_a_later_call_another_process_wrote_first(
     root: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     _held_by_hand(monkeypatch)
@@ -177,9 +178,11 @@ def test_a_call_another_process_wrote_first_leaves_the_held_one_gone(
         [sys.executable, "-c", _READ, str(root), str(file), "b.py"], capture_output=True, text=True, timeout=120
     )
     assert other.stdout == "False\n"
-    server.flush()  # r1 lands after r2: the session's order would say r2 came first
-    assert [r.visible for r in _reads_in(server, "s", (root / "a.py").resolve())] == [False]
-    assert "a0 = 0" in session.read("a.py").text  # shown again rather than a stub a rewind could not undo
+    server.flush()  # r1 is made after r2, in its own place before it
+    assert [(r.call_id, r.seq, r.visible) for r in server.session_views("s")] == [("r1", 1, True), ("r2", 2, True)]
+    assert session.rewind("r1") == 1  # what came after r1 is gone: r2, made first
+    assert "b0 = 0" in session.read("b.py").text
+    assert "unchanged since you read" in session.read("a.py").text
 
 
 def test_two_stores_of_one_file_in_a_process_see_each_others_held_calls(
@@ -200,23 +203,37 @@ def test_a_write_the_file_cannot_take_loses_only_its_call_and_says_so(
     root: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     _held_by_hand(monkeypatch)
-    body = "".join(f"h{i} = {i}\n" for i in range(60))
-    (root / "ok.py").write_text(body)
-    (root / "future.py").write_text(body)
-    os.utime(root / "future.py", ns=(2**63 + 10**9, 2**63 + 10**9))  # a modification time SQLite cannot hold
-    ledger = SQLiteLedger(tmp_path / "ledger.sqlite3")
+    (root / "ok.py").write_text("".join(f"h{i} = {i}\n" for i in range(60)))
+    file = tmp_path / "ledger.sqlite3"
+    ledger = SQLiteLedger(file)
     a = Session([root], ledger=ledger, id="A")
     b = Session([root], ledger=ledger, id="B")
     b.read("ok.py")
-    a.read("future.py", call_id="toolu_1")  # a harness's own call ids: no new_call_id
-    with pytest.raises(LeanreadError, match=r"could not record a tool call \(OverflowError"):
+    a.read("ok.py", call_id="toolu_1")  # a harness's own call ids: no new_call_id
+    raw = sqlite3.connect(file)  # A's transcript row is refused, as a full disk would
+    raw.execute(
+        "CREATE TRIGGER a_full BEFORE INSERT ON calls WHEN NEW.session = x'41' "
+        "BEGIN SELECT RAISE(ABORT, 'database or disk is full'); END"
+    )
+    raw.commit()
+    raw.close()
+    with pytest.raises(LeanreadError, match="database or disk is full"):
         ledger.flush()
     assert "unchanged since you read" in b.read("ok.py").text  # B's call, in the same batch, was kept
     assert [c.call_id for c in ledger.calls("B")] == ["r1", "r2"]
     said = a.read("ok.py", call_id="toolu_2")  # A learns its last call was not recorded
     assert said.is_error and said.text.startswith("The ledger did not record an earlier tool call of this session: ")
-    assert "could not record a tool call (OverflowError" in said.text
-    assert "h0 = 0" in a.read("ok.py", call_id="toolu_3").text
+
+
+def test_a_file_dated_past_2262_is_recorded(root: Path, tmp_path: Path) -> None:
+    (root / "future.py").write_text("".join(f"h{i} = {i}\n" for i in range(60)))
+    os.utime(root / "future.py", ns=(2**63 + 10**9, 2**63 + 10**9))  # more than SQLite's integers hold
+    ledger = SQLiteLedger(tmp_path / "ledger.sqlite3")
+    session = Session([root], ledger=ledger, id="s")
+    assert "h0 = 0" in session.read("future.py").text
+    ledger.flush()
+    assert not session.ls().is_error
+    assert "unchanged since you read" in session.read("future.py").text
 
 
 def _inherited(session: Session, root: str) -> None:

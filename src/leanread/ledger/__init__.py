@@ -5,7 +5,8 @@ Layer 6 of leanread (see ``docs/ARCHITECTURE.md``), beside ``pruning``: imports 
 
 - ``store``: ``ViewRecord``, the ``LedgerStore`` protocol and the memory store;
 - ``sqlite_store``, ``redis_store``: the default store on disk, and the store a fleet shares;
-  ``sqlite_schema`` the SQLite file's schema and upgrades, ``sqlite_rows`` its rows; the Redis
+  ``sqlite_file`` the SQLite file's connection and held writes, ``sqlite_schema`` its schema and
+  upgrades, ``sqlite_rows`` its rows; the Redis
   store's connection, keys and shown versions in ``redis_base``, its transcript in
   ``redis_transcript``;
 - ``callwrites``: what one tool call records, kept until it ends and written as one;

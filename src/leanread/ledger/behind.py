@@ -70,12 +70,17 @@ class WriteBehind(Generic[Item]):
         _QUEUES.add(self)
 
     def add(self, item: Item) -> None:
-        """Hold ``item`` after every one added before it."""
+        """Hold ``item`` after every one added before it. The writer thread is woken only when
+        this makes the writes due sooner than it waits for (the first held, or ``MAX_HELD``
+        reached): a thread woken with every call took the GIL while the reply was on its way."""
         now = time.monotonic()
         with self._lock:
+            sooner = not self._held
             self._held.append((now, item))
             self._last = now
-        _WRITER.wake(self)
+            sooner = sooner or len(self._held) == MAX_HELD
+        if sooner:
+            _WRITER.wake(self)
 
     def pending(self) -> list[Item]:
         """The held writes, oldest first."""

@@ -11,11 +11,9 @@ from .store import LastPath, ViewRecord
 from .transcript import CallRecord
 
 __all__ = [
-    "HELD_SEQ",
     "Held",
     "HeldCall",
     "HeldVersion",
-    "held_count",
     "held_instructions",
     "held_last",
     "held_records",
@@ -23,29 +21,18 @@ __all__ = [
 ]
 
 
-#: The ``seq`` of the first record a store holds: a held record reads with a number above every
-#: stored one, in the order held, until it is written and given its own.
-HELD_SEQ = 1 << 62
-
-
 @dataclass(frozen=True)
 class HeldCall:
-    """One ``finish_call``: the call's records in order (numbered from ``HELD_SEQ``), its last
-    path (None: leave it), its transcript row (None: none), the session's hide counter and
-    record count as they should stand when its records are written, and when (``time.time``) its
-    result was done. Another process moving them meanwhile makes the records be written as gone:
-    a hide there (a client's compaction hook) could not know them, and a call of the session
-    that began there after this result and went into the file first stands before it in the
-    session's order, which a later rewind or compact goes by (calls that began before it ran
-    alongside it: their order is no one's to keep)."""
+    """One ``finish_call``: the call's records in order (their seqs taken when it was held), its
+    last path (None: leave it), its transcript row (None: none), and the session's hide counter
+    when it was held: a hide made meanwhile by another process (a client's compaction hook)
+    could not know these records, so they are written as gone."""
 
     session_id: str
     records: tuple[ViewRecord, ...]
     last: LastPath | None
     call: CallRecord | None
     hides: int
-    seqs: int
-    done_at: float
 
 
 @dataclass(frozen=True)
@@ -66,11 +53,6 @@ def _calls(held: Iterable[Held], session_id: str) -> list[HeldCall]:
 def held_records(held: Iterable[Held], session_id: str, path: str) -> list[ViewRecord]:
     """The held records of ``path`` in the session, oldest first (``seq`` not yet given)."""
     return [r for h in _calls(held, session_id) for r in h.records if r.path == path]
-
-
-def held_count(held: Iterable[Held], session_id: str) -> int:
-    """How many records of the session are held."""
-    return sum(len(h.records) for h in _calls(held, session_id))
 
 
 def held_instructions(held: Iterable[Held], session_id: str) -> set[str]:

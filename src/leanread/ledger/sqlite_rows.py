@@ -69,6 +69,8 @@ def count_hide(conn: sqlite3.Connection, session: bytes) -> None:
     )
 
 
+_INT64 = 2**63 - 1
+
 #: A ``ViewRecord`` as the ``records`` columns after ``session`` hold it, its ``seq`` left out.
 RecordRow = tuple[bytes, bytes, str, str, int, int, str, str, int]
 
@@ -79,8 +81,8 @@ def record_row(record: ViewRecord) -> RecordRow:
         blob(record.path),
         record.content_hash,
         compact_json(ranges_json(record)),
-        record.size,
-        record.mtime_ns,
+        min(record.size, _INT64),
+        min(record.mtime_ns, _INT64),  # a date past 2262 (touch -d 2300) is more than SQLite holds
         record.kind,
         compact_json(list(record.instructions)),
         int(record.visible),
@@ -115,7 +117,7 @@ def upsert_last_path(conn: sqlite3.Connection, session: bytes, path: str, next_w
 
 #: A held write as the rows it makes: a version's compressed text, or a call's session, record
 #: rows, last path and transcript row (see ``held``).
-HeldRows = tuple[str, bytes] | tuple[bytes, list[RecordRow], LastPath | None, EncodedCall | None, int, int, float]
+HeldRows = tuple[str, bytes] | tuple[bytes, list[tuple[RecordRow, int]], LastPath | None, EncodedCall | None, int]
 
 
 def held_rows(item: Held) -> HeldRows:
@@ -123,21 +125,8 @@ def held_rows(item: Held) -> HeldRows:
     if isinstance(item, HeldVersion):
         return (item.content_hash, zlib.compress(blob(item.text)))
     call = None if item.call is None else encoded_call(item.call)
-    rows = [record_row(record) for record in item.records]
-    return (blob(item.session_id), rows, item.last, call, item.hides, item.seqs, item.done_at)
-
-
-def _overtaken(conn: sqlite3.Connection, session: bytes, hides: int, seqs: int, done_at: float) -> bool:
-    """Whether another process hid records of the session since a call was held, or wrote a call
-    that began after that call's result was done (``held.HeldCall``)."""
-    now = conn.execute("SELECT hides, seqs FROM counters WHERE session = ?", (session,)).fetchone()
-    now_hides, now_seqs = now or (0, 0)
-    if now_hides != hides:
-        return True
-    if now_seqs == seqs:
-        return False
-    (latest,) = conn.execute("SELECT max(started) FROM calls WHERE session = ?", (session,)).fetchone()
-    return latest is None or latest >= done_at  # no transcript to tell by: taken as gone
+    rows = [(record_row(record), record.seq) for record in item.records]
+    return (blob(item.session_id), rows, item.last, call, item.hides)
 
 
 def write_held(conn: sqlite3.Connection, rows: HeldRows) -> None:
@@ -149,11 +138,13 @@ def write_held(conn: sqlite3.Connection, rows: HeldRows) -> None:
             rows,
         )
         return
-    session, records, last, call, hides, seqs, done_at = rows
-    if _overtaken(conn, session, hides, seqs, done_at):
-        records = [(*row[:-1], 0) for row in records]
-    if records:
-        insert_records(conn, session, records)
+    session, records, last, call, hides = rows
+    (now,) = conn.execute("SELECT coalesce(max(hides), 0) FROM counters WHERE session = ?", (session,)).fetchone()
+    gone = now != hides  # hidden since by another process, which could not know these records
+    conn.executemany(
+        f"INSERT INTO records (session, {COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        [(session, *row[:-1], 0 if gone else row[-1], seq) for row, seq in records],
+    )
     if last is not None:
         upsert_last_path(conn, session, *last)
     if call is not None:

@@ -7,43 +7,31 @@ is opened in WAL mode, so readers never block the writer; a call id is handed ou
 serve`` on one machine) can share the file without ever handing out the same call id or ``seq``
 twice, and records become visible in ``seq`` order. A statement keyed by call id names its index
 (``INDEXED BY records_by_call``): without statistics SQLite's planner takes the primary key for
-``call_id = ? AND visible = 1`` and reads the whole session. Within a process one connection
-serves every thread, guarded by a lock.
+``call_id = ? AND visible = 1`` and reads the whole session.
 
 A call's end write (``finish_call``) and a shown version's text (``put_version``) are held until
-the process is idle and then made together (``behind``); the store's hot reads take the held
-writes in (``held``), everything else it is asked makes them first. Another process sees them
-within ``behind.MAX_AGE_S``; ``flush`` makes them at once.
+the process is idle and then made together (``behind``, ``sqlite_file``); the store's hot reads
+take the held writes in (``held``), everything else it is asked makes them first. Another
+process sees them within ``behind.MAX_AGE_S``; ``flush`` makes them at once.
 
-The file's schema and its upgrades are in ``sqlite_schema``, rows to and from leanread's values
-in ``sqlite_rows``. Every failure of the file (corrupt, unreadable, locked too long, newer
-schema) is a one-sentence ``LeanreadError`` naming the file and the next step, never a raw
-``sqlite3`` traceback.
+The file's connection, its failures and its held writes are in ``sqlite_file``, its schema and
+upgrades in ``sqlite_schema``, rows to and from leanread's values in ``sqlite_rows``. Every
+failure of the file (corrupt, unreadable, locked too long, newer schema) is a one-sentence
+``LeanreadError`` naming the file and the next step, never a raw ``sqlite3`` traceback.
 """
 
 from __future__ import annotations
 
-import contextlib
-import itertools
 import json
-import logging
 import os
-import sqlite3
 import threading
-import time
-import weakref
 import zlib
-from collections.abc import Collection, Iterable, Iterator, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import replace
-from pathlib import Path
-from types import TracebackType
 
 from ..errors import LeanreadError
 from ..memo import Puts
-from .behind import WriteBehind
 from .held import (
-    HELD_SEQ,
-    Held,
     HeldCall,
     HeldVersion,
     held_instructions,
@@ -51,20 +39,18 @@ from .held import (
     held_records,
     held_text,
 )
+from .sqlite_file import SQLiteFile
 from .sqlite_rows import (
     COLUMNS,
-    HeldRows,
     blob,
     count_hide,
-    held_rows,
     insert_records,
     record_row,
     row_to_record,
     text_of,
     upsert_last_path,
-    write_held,
 )
-from .sqlite_schema import BUSY_TIMEOUT_MS, SCHEMA_VERSION, create_or_upgrade, default_ledger_path, switch_to_wal
+from .sqlite_schema import BUSY_TIMEOUT_MS, SCHEMA_VERSION, default_ledger_path
 from .store import (
     LastPath,
     MatchLocation,
@@ -80,10 +66,8 @@ from .viewcache import ViewCache
 
 __all__ = ["BUSY_TIMEOUT_MS", "SCHEMA_VERSION", "SQLiteLedger", "default_ledger_path", "shared_ledger"]
 
-_log = logging.getLogger("leanread.ledger")
 
-
-class SQLiteLedger:
+class SQLiteLedger(SQLiteFile):
     """A ``LedgerStore`` in a SQLite file; survives restarts and can be shared by processes.
 
     Args:
@@ -101,224 +85,9 @@ class SQLiteLedger:
     """
 
     def __init__(self, path: str | os.PathLike[str] | None = None) -> None:
-        self.path = Path(os.fspath(path)) if path is not None else default_ledger_path()
-        self._lock = threading.Lock()
-        self._closed = False
+        super().__init__(path)
         self._puts = Puts()
         self._views = ViewCache()
-        self._behind: WriteBehind[Held] = WriteBehind(self._drain)
-        self._draining = threading.Lock()
-        self._held_seqs = itertools.count(HELD_SEQ)
-        _STORES.add(self)
-        created = self._prepare_folder()
-        try:
-            self._conn = sqlite3.connect(
-                self.path,
-                timeout=BUSY_TIMEOUT_MS / 1000,
-                isolation_level=None,
-                check_same_thread=False,
-            )
-        except sqlite3.Error as exc:
-            raise self._error(exc) from exc
-        try:
-            self._open(created)
-        except sqlite3.Error as exc:
-            self._conn.close()
-            raise self._error(exc) from exc
-        except BaseException:
-            self._conn.close()
-            raise
-
-    # --- opening ---------------------------------------------------------------------------
-
-    def _prepare_folder(self) -> bool:
-        """Create the file's folder; returns whether the file is new."""
-        folder = self.path.parent
-        try:
-            if not folder.is_dir():
-                folder.mkdir(mode=0o700, parents=True, exist_ok=True)
-            return not self.path.exists()
-        except OSError as exc:
-            raise LeanreadError(
-                f"Cannot create the folder {folder} for the leanread ledger ({exc.strerror or exc}); "
-                "pass another ledger path."
-            ) from exc
-
-    def _open(self, created: bool) -> None:
-        conn = self._conn
-        conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
-        switch_to_wal(conn)
-        conn.execute("PRAGMA synchronous = NORMAL")
-        if created:
-            with contextlib.suppress(OSError):  # best effort: a file system without modes keeps the default
-                os.chmod(self.path, 0o600)
-        if self._schema_version() == SCHEMA_VERSION:
-            return
-        with self._transaction():
-            create_or_upgrade(conn, self.path)
-
-    def _schema_version(self) -> int:
-        row = self._conn.execute("PRAGMA user_version").fetchone()
-        return int(row[0])
-
-    def _error(self, exc: sqlite3.Error) -> LeanreadError:
-        """One sentence for a failure of the file: what happened to which file, and what to do."""
-        name = getattr(exc, "sqlite_errorname", "")
-        reason = str(exc) or name or type(exc).__name__
-        if name in ("SQLITE_BUSY", "SQLITE_LOCKED") or "locked" in reason:
-            return LeanreadError(
-                f"The ledger file {self.path} stayed locked by another process for more than "
-                f"{BUSY_TIMEOUT_MS // 1000} s; retry, or give each server its own ledger path."
-            )
-        if name in ("SQLITE_NOTADB", "SQLITE_CORRUPT") or "not a database" in reason or "malformed" in reason:
-            return LeanreadError(
-                f"The ledger file {self.path} is corrupt or not a leanread ledger ({reason}); "
-                "delete it (a new ledger is started) or pass another ledger path."
-            )
-        return LeanreadError(
-            f"Cannot use the ledger file {self.path} ({reason}); make sure it is a readable and writable "
-            "file on a local disk with space left, or pass another ledger path."
-        )
-
-    # --- plumbing --------------------------------------------------------------------------
-
-    @contextlib.contextmanager
-    def _guard(self) -> Iterator[sqlite3.Connection]:
-        """Make the held writes (see ``behind``), hold the lock and turn every ``sqlite3``
-        failure into a ``LeanreadError``."""
-        self._drain()
-        with self._locked() as conn:
-            yield conn
-
-    @contextlib.contextmanager
-    def _locked(self) -> Iterator[sqlite3.Connection]:
-        """``_guard`` without making this store's held writes: for the reads that take them into
-        account (``views_of``, ``visible_instructions``, ``last_path``, ``next_window``,
-        ``get_version``) and the writes that need not follow them (a call id, grep's match ids).
-        Another store of this process on the same file makes its held writes first."""
-        for peer in _peers(self):
-            peer._drain()
-        with self._lock:
-            self._check_open()
-            try:
-                yield self._conn
-            except sqlite3.Error as exc:
-                raise self._error(exc) from exc
-
-    @contextlib.contextmanager
-    def _transaction(self) -> Iterator[sqlite3.Connection]:
-        """A write transaction taken up front (``BEGIN IMMEDIATE``); rolled back on any error."""
-        conn = self._conn
-        conn.execute("BEGIN IMMEDIATE")
-        try:
-            yield conn
-            conn.execute("COMMIT")
-        except BaseException:
-            if conn.in_transaction:
-                conn.execute("ROLLBACK")
-            raise
-
-    def flush(self) -> None:
-        """Make the held writes (``finish_call``, ``put_version``; see ``behind``) now, so another
-        process reading the file sees them.
-
-        Raises:
-            LeanreadError: a held write could not be made (also kept for its session's next call).
-        """
-        failures = self._drain()
-        if failures:
-            raise failures[0]
-
-    def _drain(self) -> list[LeanreadError]:
-        """Make every held write, in one transaction, or one by one when that fails, so a write
-        that cannot be made loses only itself; returns the failures (each also kept for its
-        session, ``behind.WriteBehind.fail``). The writes are encoded first, outside the lock (a
-        read of this process waits only for the commit), and leave ``pending`` in the same hold
-        of the lock as the commit, so a read under the lock finds each in one place."""
-        with self._draining:  # one drain at a time: the held writes it encoded stay the oldest
-            held = self._behind.pending()
-            if not held:
-                return []
-            failures: list[tuple[Held, LeanreadError]] = []
-            encoded: list[tuple[Held, HeldRows]] = []
-            for item in held:
-                try:
-                    encoded.append((item, held_rows(item)))
-                except Exception as exc:  # a value the file cannot take
-                    failures.append((item, self._failed(exc)))
-            with self._lock:
-                try:
-                    failures += self._write_held(encoded)
-                finally:
-                    self._behind.remove(len(held))
-        for item, failure in failures:
-            if isinstance(item, HeldCall):
-                said = f"The ledger did not record an earlier tool call of this session: {failure}"
-                self._behind.fail([item.session_id], LeanreadError(said))
-            else:  # a later change of the file is then shown whole rather than as a diff
-                _log.info("leanread: a shown version's text was not kept: %s", failure)
-        return [failure for _, failure in failures]
-
-    def _write_held(self, encoded: list[tuple[Held, HeldRows]]) -> list[tuple[Held, LeanreadError]]:
-        """Write ``encoded`` in one transaction, or each on its own when that fails; called holding
-        the lock. Returns the writes that could not be made, with why."""
-        if self._closed:
-            closed = LeanreadError(f"The ledger store of {self.path} was closed before it recorded a call.")
-            return [(item, closed) for item, _ in encoded]
-        try:
-            with self._transaction() as conn:
-                for _, rows in encoded:
-                    write_held(conn, rows)
-            return []
-        except Exception as exc:
-            if len(encoded) == 1:
-                return [(encoded[0][0], self._failed(exc))]
-        failures: list[tuple[Held, LeanreadError]] = []
-        for item, rows in encoded:
-            try:
-                with self._transaction() as conn:
-                    write_held(conn, rows)
-            except Exception as exc:
-                failures.append((item, self._failed(exc)))
-        return failures
-
-    def _failed(self, exc: Exception) -> LeanreadError:
-        """What a held write's failure ``exc`` is said as."""
-        if isinstance(exc, LeanreadError):
-            return exc
-        if isinstance(exc, sqlite3.Error):
-            return self._error(exc)
-        return LeanreadError(
-            f"The ledger file {self.path} could not record a tool call ({type(exc).__name__}: {exc}); "
-            "its result counts as not shown, so the lines it showed are shown again."
-        )
-
-    def _check_open(self) -> None:
-        if self._closed:
-            raise LeanreadError(f"The ledger store of {self.path} is closed; open a new SQLiteLedger.")
-
-    def close(self) -> None:
-        """Make the held writes, then close the connection (idempotent); later calls raise
-        ``LeanreadError``.
-
-        Raises:
-            LeanreadError: a held write could not be made (the store is closed all the same).
-        """
-        failures = self._drain()
-        with self._lock:
-            if not self._closed:
-                self._closed = True
-                self._conn.close()
-        if failures:
-            raise failures[0]
-
-    def __enter__(self) -> SQLiteLedger:
-        return self
-
-    def __exit__(
-        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
-    ) -> None:
-        self.close()
 
     def __repr__(self) -> str:
         return f"SQLiteLedger({str(self.path)!r})"
@@ -347,11 +116,11 @@ class SQLiteLedger:
         self, session_id: str, records: Sequence[ViewRecord], last: LastPath | None, call: CallRecord | None
     ) -> None:
         """One call's kept writes (see ``LedgerStore.finish_call``), held until the process is idle
-        (``behind``) and then made in one write transaction with the other held ones. Held with
-        the session's hide counter and record count as they will stand before its records: a
-        write that finds either moved (another process hid records, or added its own, meanwhile)
-        makes the records as gone, since neither a hide nor the order of the session could
-        take them into account (``sqlite_rows.write_held``).
+        (``behind``) and then made in one write transaction with the other held ones. The records
+        take their seqs now (one counter step), so the session's order is the order its calls
+        ended, whichever process makes its writes first; they are held with the session's hide
+        counter, and a write that finds it moved (another process hid records meanwhile, which
+        that hide could not know of) makes them as gone (``sqlite_rows.write_held``).
 
         Raises:
             LeanreadError: the store is closed, or a held write of this session failed since its
@@ -360,19 +129,20 @@ class SQLiteLedger:
         """
         self._check_open()
         self._behind.raise_failure(session_id)
-        numbered = tuple(replace(record, seq=next(self._held_seqs)) for record in records)
-        with self._locked() as conn:  # the counters and what is held, as of one moment
-            row = conn.execute("SELECT hides, seqs FROM counters WHERE session = ?", (blob(session_id),)).fetchone()
-            hides, seqs = row if row else (0, 0)
-            seqs += sum(
-                len(h.records) for h in self._behind.pending() if isinstance(h, HeldCall) and h.session_id == session_id
-            )
-            self._behind.add(HeldCall(session_id, numbered, last, call, hides, seqs, time.time()))
+        with self._locked() as conn:  # its place in the session now, in the order calls end
+            [(top, hides)] = conn.execute(
+                "INSERT INTO counters (session, seqs) VALUES (?, ?) "
+                "ON CONFLICT (session) DO UPDATE SET seqs = seqs + excluded.seqs RETURNING seqs, hides",
+                (blob(session_id), len(records)),
+            ).fetchall()
+        first = top - len(records) + 1
+        numbered = tuple(replace(record, seq=first + i) for i, record in enumerate(records))
+        self._behind.add(HeldCall(session_id, numbered, last, call, hides))
 
     def views_of(self, session_id: str, path: str) -> list[ViewRecord]:
-        """Every record of ``path`` in the session, oldest first, visible or not: the held ones
-        last (``held.HELD_SEQ`` on); only those added since this process last asked are read from
-        the file (see ``viewcache``)."""
+        """Every record of ``path`` in the session, oldest first, visible or not, the held ones
+        too; only those added since this process last asked are read from the file (see
+        ``viewcache``)."""
         session, file = blob(session_id), blob(path)
 
         held: list[ViewRecord] = []
@@ -405,7 +175,8 @@ class SQLiteLedger:
                     gone.update(seq for (seq,) in rows)
             return gone
 
-        return [*self._views.views(session_id, path, fetch, hidden), *held]
+        stored = self._views.views(session_id, path, fetch, hidden)
+        return sorted([*stored, *held], key=lambda r: r.seq) if held else stored
 
     def visible_instructions(self, session_id: str) -> set[str]:
         """Instruction files attached to results still visible in the session (held ones too)."""
@@ -654,26 +425,3 @@ def shared_ledger(path: str | os.PathLike[str] | None = None) -> SQLiteLedger:
         if store is None:
             store = _SHARED[key] = SQLiteLedger(key)
         return store
-
-
-_STORES: weakref.WeakSet[SQLiteLedger] = weakref.WeakSet()
-
-
-def _peers(store: SQLiteLedger) -> list[SQLiteLedger]:
-    """The other open stores of this process on ``store``'s file (a harness that opens one per
-    conversation turn): what they hold is made before ``store`` reads."""
-    return [peer for peer in list(_STORES) if peer is not store and peer.path == store.path and peer._behind.pending()]
-
-
-def _after_fork_in_child() -> None:
-    """A forked child's stores get new locks (a thread of the parent's that held one is gone) and
-    leave a transaction that thread had begun on their connection."""
-    for store in list(_STORES):
-        store._lock = threading.Lock()
-        store._draining = threading.Lock()
-        if not store._closed and store._conn.in_transaction:
-            with contextlib.suppress(sqlite3.Error):
-                store._conn.execute("ROLLBACK")
-
-
-os.register_at_fork(after_in_child=_after_fork_in_child)
