@@ -3,9 +3,10 @@ it holds until the process is idle (``behind``), made in one transaction and rea
 process in the meantime (``held``); ``sqlite_store.SQLiteLedger`` is the ``LedgerStore`` over it.
 
 Within a process one connection serves every thread, guarded by a lock. A write the file cannot
-take loses only itself: the batch is made again one write at a time. Stores of one file in one
-process make each other's held writes before they read; a forked child gets new locks (a thread
-of the parent's that held one is not in the child) and leaves a transaction such a thread began.
+take loses only itself: the batch is made again one write at a time (not when the file was busy:
+each write would wait out the lock again). Stores of one file in one process make each other's
+held writes before they read; a forked child gets new locks (a thread of the parent's that held
+one is not in the child).
 """
 
 from __future__ import annotations
