@@ -147,3 +147,32 @@ def test_the_server_imports_nothing_from_the_workspace(repo: Path, env: dict[str
     assert (done.stdout, done.stderr) == ("value_5 = 5\n", "")
     assert list(repo.glob("*.ran")) == []
     assert list(Path(env["XDG_RUNTIME_DIR"], "leanread").glob("*.sock"))  # the warm server answered
+
+
+def _warm_servers(runtime: str) -> list[int]:
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                line = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+            except OSError:
+                continue
+            if "leanread.warm.server" in line and runtime in line:
+                found.append(int(entry.name))
+    return found
+
+
+def test_parallel_first_calls_leave_one_server_and_its_socket(repo: Path, env: dict[str, str]) -> None:
+    with ThreadPoolExecutor(6) as pool:  # six shells' first calls at once, no server yet
+        done = list(pool.map(lambda _: _run(["read", "a.py", "--limit", "3"], repo, env), range(6)))
+    assert {d.returncode for d in done} == {0}
+    runtime = env["XDG_RUNTIME_DIR"]
+    deadline = time.monotonic() + 20  # the servers that lost the race leave within their lock wait
+    while len(_warm_servers(runtime)) > 1 and time.monotonic() < deadline:
+        time.sleep(0.1)
+    servers = _warm_servers(runtime)
+    assert len(servers) == 1
+    assert len(list((Path(runtime) / "leanread").glob("*.sock"))) == 1
+    assert _run(["read", "a.py", "--limit", "3"], repo, env).returncode == 0  # answered by that server
+    assert _warm_servers(runtime) == servers
+    os.kill(servers[0], 15)

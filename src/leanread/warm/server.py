@@ -8,17 +8,20 @@ client to run itself (its streams, its exit status). Calls from another uid are 
 leanread's sources changed since it started (a new version installed, an edit of a checkout;
 looked at most once a second) it answers ``RETRY`` and exits, and the client starts a new one.
 It exits after ``LEANREAD_WARM_IDLE`` seconds (default 900) without a call, removing its socket.
+One server serves a socket: several started at once by parallel first calls leave but one.
 """
 
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import io
 import os
 import socket
 import struct
 import sys
 import time
+from collections.abc import Iterator
 
 from .client import SEP
 
@@ -50,8 +53,43 @@ def _build_command_once() -> None:
     cli.app = Built()  # type: ignore[assignment]
 
 
+#: Seconds a server waits for another one of its socket to let go of it before leaving it be.
+LOCK_WAIT_S = 2.0
+
+
 def serve(path: str, idle: float) -> None:
-    """Listen on ``path`` until ``idle`` seconds pass without a call."""
+    """Listen on ``path`` until ``idle`` seconds pass without a call. One server a socket: each
+    holds ``path + ".lock"`` while it lives, so of several started at once (parallel first calls)
+    one binds and the others leave, their clients calling it; one that finds the lock held for
+    ``LOCK_WAIT_S`` (another serving) leaves too. On exit it removes the socket only if it is
+    still its own."""
+    with _sole(path + ".lock") as sole:
+        if sole:
+            _serve(path, idle)
+
+
+@contextlib.contextmanager
+def _sole(lock_path: str) -> Iterator[bool]:
+    """Whether this process holds the lock file ``lock_path`` (waiting ``LOCK_WAIT_S`` for a
+    server that is leaving), held until the block ends."""
+    fd = os.open(lock_path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+    try:
+        deadline = time.monotonic() + LOCK_WAIT_S
+        while True:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                if time.monotonic() >= deadline:
+                    yield False
+                    return
+                time.sleep(0.05)
+        yield True
+    finally:
+        os.close(fd)  # the lock goes with it
+
+
+def _serve(path: str, idle: float) -> None:
     from ..shell import command as shell_command
     from ..shell.run import shell
 
@@ -69,6 +107,7 @@ def serve(path: str, idle: float) -> None:
     finally:
         os.umask(old)
     os.chmod(path, 0o600)
+    own = os.stat(path).st_ino
     listener.listen(64)
     listener.settimeout(idle)
     build = Build()
@@ -89,7 +128,8 @@ def serve(path: str, idle: float) -> None:
                 conn.sendall(handle(request))
     finally:
         with contextlib.suppress(FileNotFoundError):
-            os.unlink(path)
+            if os.stat(path).st_ino == own:  # not a socket another server bound since
+                os.unlink(path)
         listener.close()
 
 
