@@ -51,7 +51,7 @@ def _calls(held: Iterable[Held], session_id: str) -> list[HeldCall]:
 
 
 def held_records(held: Iterable[Held], session_id: str, path: str) -> list[ViewRecord]:
-    """The held records of ``path`` in the session, oldest first (``seq`` not yet given)."""
+    """The held records of ``path`` in the session, oldest first."""
     return [r for h in _calls(held, session_id) for r in h.records if r.path == path]
 
 

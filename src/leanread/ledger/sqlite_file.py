@@ -100,7 +100,7 @@ class SQLiteFile:
         """One sentence for a failure of the file: what happened to which file, and what to do."""
         name = getattr(exc, "sqlite_errorname", "")
         reason = str(exc) or name or type(exc).__name__
-        if name in ("SQLITE_BUSY", "SQLITE_LOCKED") or "locked" in reason:
+        if _busy(exc):
             return LeanreadError(
                 f"The ledger file {self.path} stayed locked by another process for more than "
                 f"{BUSY_TIMEOUT_MS // 1000} s; retry, or give each server its own ledger path."
@@ -282,6 +282,4 @@ os.register_at_fork(after_in_child=_after_fork_in_child)
 def _busy(exc: Exception) -> bool:
     """Whether ``exc`` is SQLite's: another process held the file longer than the busy timeout."""
     name = getattr(exc, "sqlite_errorname", "")
-    return isinstance(exc, sqlite3.OperationalError) and (
-        name in ("SQLITE_BUSY", "SQLITE_LOCKED") or "locked" in str(exc)
-    )
+    return isinstance(exc, sqlite3.Error) and (name in ("SQLITE_BUSY", "SQLITE_LOCKED") or "locked" in str(exc))

@@ -98,11 +98,16 @@ def insert_records(conn: sqlite3.Connection, session: bytes, rows: Sequence[Reco
         (session, len(rows)),
     ).fetchall()
     seqs = range(last - len(rows) + 1, last + 1)
+    insert_numbered(conn, session, list(zip(rows, seqs, strict=True)))
+    return seqs
+
+
+def insert_numbered(conn: sqlite3.Connection, session: bytes, numbered: Sequence[tuple[RecordRow, int]]) -> None:
+    """Insert record rows under the seqs they were given; run inside a write transaction."""
     conn.executemany(
         f"INSERT INTO records (session, {COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        [(session, *row, seq) for row, seq in zip(rows, seqs, strict=True)],
+        [(session, *row, seq) for row, seq in numbered],
     )
-    return seqs
 
 
 def upsert_last_path(conn: sqlite3.Connection, session: bytes, path: str, next_window: NextWindow | None) -> None:
@@ -140,11 +145,9 @@ def write_held(conn: sqlite3.Connection, rows: HeldRows) -> None:
         return
     session, records, last, call, hides = rows
     (now,) = conn.execute("SELECT coalesce(max(hides), 0) FROM counters WHERE session = ?", (session,)).fetchone()
-    gone = now != hides  # hidden since by another process, which could not know these records
-    conn.executemany(
-        f"INSERT INTO records (session, {COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        [(session, *row[:-1], 0 if gone else row[-1], seq) for row, seq in records],
-    )
+    if now != hides:  # hidden since by another process, which could not know these records
+        records = [((*row[:-1], 0), seq) for row, seq in records]
+    insert_numbered(conn, session, records)
     if last is not None:
         upsert_last_path(conn, session, *last)
     if call is not None:
