@@ -203,8 +203,9 @@ class LeanreadServer(MCPServer[Any]):
     async def call_tool(
         self, name: str, arguments: dict[str, Any], context: Context[Any, Any] | None = None
     ) -> CallToolResult | InputRequiredResult:
-        """Run one tool call: leanread's through ``Session.call`` of the caller's session, others
-        as ``MCPServer`` does after ``check_arguments``.
+        """Run one tool call: leanread's through ``Session.call`` of the caller's session, in a
+        worker thread, or on the event loop when its spec says the call is small
+        (``ToolSpec.quick``); others as ``MCPServer`` does after ``check_arguments``.
 
         Returns:
             The tool's result with every lone surrogate in its text escaped, or an ``is_error``
@@ -225,7 +226,11 @@ class LeanreadServer(MCPServer[Any]):
         try:
             session = await self._sessions.current(context)
             tools = [*self._offered, *added]
-            result = await anyio.to_thread.run_sync(lambda: session.call(name, arguments, tools=tools))
+            quick = spec_of(name).quick if name in self._offered else None
+            if quick is not None and quick(session.workspace.primary, arguments):
+                result = session.call(name, arguments, tools=tools)  # small: two thread hand-offs would double it
+            else:
+                result = await anyio.to_thread.run_sync(lambda: session.call(name, arguments, tools=tools))
         except LeanreadError as exc:  # no session named (UnnamedSession), or its store is away
             return _error(str(exc))
         except Exception as exc:  # a bug of leanread's or a client gone mid-call: one sentence all the same

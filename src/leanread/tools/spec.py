@@ -126,6 +126,11 @@ BOOKKEEPING = Effects(read_only=False, destructive=False, idempotent=True)
 #: the result out; a refusal raises ``LeanreadError``.
 Runner = Callable[["ToolContext", Arguments, str], "ToolResult"]
 
+#: Whether a call, by its arguments as sent and the workspace's first root, is certain to be
+#: small (a read of a small text file): a server may then run it where the request arrived
+#: rather than hand it to a worker thread. Never raises; False when unsure.
+Quick = Callable[[str, Mapping[str, Any]], bool]
+
 
 @dataclass(frozen=True)
 class ToolSpec:
@@ -143,6 +148,7 @@ class ToolSpec:
         numbered: a call of it takes a call id of the session; ``context`` names other calls and
             takes none.
         cli_order: the parameters in the order its command lists them, when not ``params``'.
+        quick: which of its calls are certain to be small (``Quick``); None: none is.
     """
 
     name: str
@@ -154,6 +160,7 @@ class ToolSpec:
     offered: bool = True
     numbered: bool = True
     cli_order: tuple[str, ...] = ()
+    quick: Quick | None = None
 
     def describe(self, limits: Limits) -> str:
         """The model-facing description with ``limits`` filled in."""
