@@ -21,7 +21,7 @@ import pytest
 from leanread import Session
 from leanread.errors import LeanreadError
 from leanread.ledger import behind
-from leanread.ledger.sqlite_store import SQLiteLedger
+from leanread.ledger.sqlite_store import RESERVED_SEQS, SQLiteLedger
 from leanread.ledger.store import ViewRecord
 
 
@@ -80,7 +80,8 @@ def test_reads_of_this_process_take_each_held_write_in_once_while_writes_are_mad
     making.join()
     assert wrong == []
     ledger.flush()
-    assert [r.seq for r in ledger.session_views("s")] == list(range(1, 161))  # numbered in the file, once each
+    made = ledger.session_views("s")  # in seq order: numbered in the file once each, in the order calls began
+    assert [(r.call_id, r.seq) for r in made] == [(f"r{n}", 1 + (n - 1) * RESERVED_SEQS) for n in range(1, 161)]
 
 
 _COMPACT = """
@@ -179,7 +180,10 @@ def test_a_held_call_keeps_its_place_before_a_later_call_another_process_wrote_f
     )
     assert other.stdout == "False\n"
     server.flush()  # r1 is made after r2, in its own place before it
-    assert [(r.call_id, r.seq, r.visible) for r in server.session_views("s")] == [("r1", 1, True), ("r2", 2, True)]
+    assert [(r.call_id, r.seq, r.visible) for r in server.session_views("s")] == [
+        ("r1", 1, True),
+        ("r2", 1 + RESERVED_SEQS, True),  # the seqs its call id came with
+    ]
     assert session.rewind("r1") == 1  # what came after r1 is gone: r2, made first
     assert "b0 = 0" in session.read("b.py").text
     assert "unchanged since you read" in session.read("a.py").text
