@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from leanread import Session
 from leanread.errors import LeanreadError
 from leanread.ledger.callwrites import CallWrites
-from leanread.ledger.sqlite_store import RESERVED_SEQS, SQLiteLedger
+from leanread.ledger.sqlite_store import SQLiteLedger
 from leanread.ledger.store import LedgerStore, MemoryLedger, ViewRecord
 
 CALLS = {
@@ -57,7 +57,7 @@ def sqlite_session(root: Path, tmp_path: Path) -> Session:
 
 
 @pytest.mark.parametrize("name", list(CALLS))
-def test_a_call_makes_two_writes_its_id_with_its_place_and_one_at_its_end(sqlite_session: Session, name: str) -> None:
+def test_a_call_makes_three_writes_its_id_its_place_and_one_at_its_end(sqlite_session: Session, name: str) -> None:
     tool, arguments = CALLS[name]
     sqlite_session.read("a.py")  # the stub's earlier read; the others do not mind it
     ledger = sqlite_session.ledger
@@ -72,8 +72,8 @@ def test_a_call_makes_two_writes_its_id_with_its_place_and_one_at_its_end(sqlite
         ledger._conn.set_trace_callback(None)
     steps = [step[-1].split(" (", 1)[0] for step in _writes(traced)]
     numbered = ["INSERT INTO matches"] if name == "grep" else []  # its match ids are in its text: numbered first
-    # its place in the session (its records' seqs) comes with its id; the rest is held
-    assert steps == ["INSERT INTO counters", *numbered, "INSERT INTO calls"]
+    # its place in the session (its records' seqs) is taken as it ends; the rest is held
+    assert steps == ["INSERT INTO counters", *numbered, "INSERT INTO counters", "INSERT INTO calls"]
 
 
 def test_a_call_that_showed_a_file_has_its_place_in_its_own_record(sqlite_session: Session) -> None:
@@ -81,7 +81,7 @@ def test_a_call_that_showed_a_file_has_its_place_in_its_own_record(sqlite_sessio
     sqlite_session.ls()
     assert sqlite_session.read("gone.py").is_error
     kinds = [(r.call_id, r.kind, r.seq) for r in sqlite_session.ledger.session_views(sqlite_session.id)]
-    assert kinds == [("r1", "read", 1), ("r2", "call", 1 + RESERVED_SEQS), ("r3", "call", 1 + 2 * RESERVED_SEQS)]
+    assert kinds == [("r1", "read", 1), ("r2", "call", 2), ("r3", "call", 3)]
     sqlite_session.read("a.py", offset=2, limit=1, fresh=True)
     assert sqlite_session.rewind("r1") == 1
     assert sqlite_session.ledger.call_states(sqlite_session.id) == {"r1": True, "r2": False, "r3": False, "r4": False}
@@ -175,19 +175,17 @@ def test_a_grep_asks_the_store_once_for_each_file_it_shows(root: Path, tmp_path:
     assert sum(sql.startswith("SELECT h.hides, r.call_id") for sql in traced) == files  # views_of's one statement
 
 
-def test_a_call_with_more_records_than_set_aside_and_a_harness_call_take_their_place_as_they_end(
-    root: Path, tmp_path: Path
-) -> None:
-    for k in range(2 * RESERVED_SEQS):
+def test_calls_take_their_place_in_the_order_they_end_a_harness_call_id_too(root: Path, tmp_path: Path) -> None:
+    for k in range(8):
         (root / f"m{k}.py").write_text(f"def f{k}():\n    return {k}\n")
     session = Session([root], ledger=SQLiteLedger(tmp_path / "ledger.sqlite3"))
     session.read("m0.py")  # r1
-    assert session.grep("def f").metadata["total_files"] == 2 * RESERVED_SEQS  # r2: a record a file
+    assert session.grep("def f").metadata["total_files"] == 8  # r2: a record a file
     session.call("read", {"path": "m1.py", "fresh": True}, call_id="toolu_7")  # a harness's own id
     session.read("m2.py", fresh=True)  # r3
     made = session.ledger.session_views(session.id)
     assert [r.seq for r in made] == sorted({r.seq for r in made})  # distinct, in the order below
-    assert [r.call_id for r in made] == ["r1", *["r2"] * (2 * RESERVED_SEQS), "toolu_7", "r3"]
+    assert [r.call_id for r in made] == ["r1", *["r2"] * 8, "toolu_7", "r3"]
     assert session.rewind("r2") == 2  # what came after the grep: the harness's read and r3
     assert session.ledger.call_states(session.id) == {"r1": True, "r2": True, "toolu_7": False, "r3": False}
 

@@ -52,7 +52,6 @@ from .sqlite_rows import (
 )
 from .sqlite_schema import BUSY_TIMEOUT_MS, SCHEMA_VERSION, default_ledger_path
 from .store import (
-    CARRY,
     LastPath,
     MatchLocation,
     NextWindow,
@@ -67,14 +66,6 @@ from .viewcache import ViewCache
 
 __all__ = ["BUSY_TIMEOUT_MS", "SCHEMA_VERSION", "SQLiteLedger", "default_ledger_path", "shared_ledger"]
 
-
-#: Seqs a call id comes with (``new_call_id``): enough for a read (its record, a carry, an
-#: outline's), so that only a call with more (a grep over many files) takes its place when it
-#: ends. The ones a call leaves unused are never used: seqs order records, nothing counts them.
-RESERVED_SEQS = 4
-
-#: Reservations kept for calls that have not ended.
-_MAX_RESERVED = 1024
 
 #: The session's hide counter, then the file's records after a seq (none: one row of NULLs).
 _FILE_RECORDS_SINCE = (
@@ -106,8 +97,6 @@ class SQLiteLedger(SQLiteFile):
         super().__init__(path)
         self._puts = Puts()
         self._views = ViewCache()
-        self._reserving = threading.Lock()
-        self._reserved: dict[tuple[str, str], tuple[int, int]] = {}  # (session, call id) → first seq, hides
 
     def __repr__(self) -> str:
         return f"SQLiteLedger({str(self.path)!r})"
@@ -115,25 +104,17 @@ class SQLiteLedger(SQLiteFile):
     # --- LedgerStore -----------------------------------------------------------------------
 
     def new_call_id(self, session_id: str) -> str:
-        """A call id not yet used in ``session_id``: ``r1``, ``r2``, …, unique across processes.
-        The same statement sets aside the seqs of the call's records (``RESERVED_SEQS``), so its
-        ``finish_call`` usually writes nothing in line."""
+        """A call id not yet used in ``session_id``: ``r1``, ``r2``, …, unique across processes."""
         with self._locked() as conn:  # one statement: atomic on its own, across processes too
-            [(number, top, hides)] = conn.execute(
-                "INSERT INTO counters (session, calls, seqs) VALUES (?, 1, ?) ON CONFLICT (session) "
-                "DO UPDATE SET calls = calls + 1, seqs = seqs + excluded.seqs RETURNING calls, seqs, hides",
-                (blob(session_id), RESERVED_SEQS),
+            [(number,)] = conn.execute(
+                "INSERT INTO counters (session, calls) VALUES (?, 1) "
+                "ON CONFLICT (session) DO UPDATE SET calls = calls + 1 RETURNING calls",
+                (blob(session_id),),
             ).fetchall()
-        call_id = f"r{number}"
-        with self._reserving:
-            self._reserved[(session_id, call_id)] = (top - RESERVED_SEQS + 1, hides)
-            if len(self._reserved) > _MAX_RESERVED:  # calls that never ended (a harness's stray id)
-                del self._reserved[next(iter(self._reserved))]
-        return call_id
+        return f"r{number}"
 
     def record(self, session_id: str, record: ViewRecord) -> ViewRecord:
-        """Append ``record``; returns it with its ``seq`` set (increasing per session, past the
-        seqs set aside with call ids)."""
+        """Append ``record``; returns it with its ``seq`` set (1, 2, … per session)."""
         session = blob(session_id)
         row = record_row(record)
         with self._guard(), self._transaction() as conn:
@@ -145,12 +126,10 @@ class SQLiteLedger(SQLiteFile):
     ) -> None:
         """One call's kept writes (see ``LedgerStore.finish_call``), held until the process is idle
         (``behind``) and then made in one write transaction with the other held ones. The records
-        take the seqs set aside with their call id (``new_call_id``), or, for a harness's call id
-        or a call with more records, their place now (one counter step): the session's order is
-        the order its calls began (those ended), whichever process makes its writes first. They
-        are held with the session's hide counter as of then, and a write that finds it moved (a
-        hide meanwhile, which could not know these records) makes them as gone
-        (``sqlite_rows.write_held``): the lines are shown again rather than stubbed.
+        take their seqs now (one counter step), so the session's order is the order its calls
+        ended, whichever process makes its writes first; they are held with the session's hide
+        counter, and a write that finds it moved (another process hid records meanwhile, which
+        that hide could not know of) makes them as gone (``sqlite_rows.write_held``).
 
         Raises:
             LeanreadError: the store is closed, or a held write of this session failed since its
@@ -159,21 +138,16 @@ class SQLiteLedger(SQLiteFile):
         """
         self._check_open()
         self._behind.raise_failure(session_id)
-        own = next((r.call_id for r in records if r.kind != CARRY), call.call_id if call is not None else None)
-        with self._reserving:
-            reserved = self._reserved.pop((session_id, own), None) if own is not None else None
-        if not records:
-            first, hides = 0, 0  # nothing to number
-        elif reserved is not None and len(records) <= RESERVED_SEQS:
-            first, hides = reserved
-        else:  # a harness's call id, or more records than were set aside: their place now
-            with self._locked() as conn:
-                [(top, hides)] = conn.execute(
-                    "INSERT INTO counters (session, seqs) VALUES (?, ?) ON CONFLICT (session) "
-                    "DO UPDATE SET seqs = seqs + excluded.seqs RETURNING seqs, hides",
-                    (blob(session_id), len(records)),
-                ).fetchall()
-            first = top - len(records) + 1
+        if not records:  # nothing to number: a call whose own records were written as it went
+            self._behind.add(HeldCall(session_id, (), last, call, 0))
+            return
+        with self._locked() as conn:  # its place in the session now, in the order calls end
+            [(top, hides)] = conn.execute(
+                "INSERT INTO counters (session, seqs) VALUES (?, ?) "
+                "ON CONFLICT (session) DO UPDATE SET seqs = seqs + excluded.seqs RETURNING seqs, hides",
+                (blob(session_id), len(records)),
+            ).fetchall()
+        first = top - len(records) + 1
         numbered = tuple(replace(record, seq=first + i) for i, record in enumerate(records))
         self._behind.add(HeldCall(session_id, numbered, last, call, hides))
 
@@ -208,7 +182,7 @@ class SQLiteLedger(SQLiteFile):
         stored = self._views.views(session_id, path, fetch, hidden)
         if not held:
             return stored
-        held.sort(key=lambda r: r.seq)  # calls of this process may end out of the order they began
+        held.sort(key=lambda r: r.seq)  # two threads' calls may be held in the other order than numbered
         if not stored or stored[-1].seq < held[0].seq:  # the usual order: this process's are the newest
             return [*stored, *held]
         return sorted([*stored, *held], key=lambda r: r.seq)
