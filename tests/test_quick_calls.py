@@ -1,9 +1,8 @@
-"""Which calls the server runs where they arrive (on the event loop) and which in a worker thread:
-only a plain read of a small regular file is quick (``tools.read.quick``)."""
+"""Which calls the server runs where they arrive (on its event loop) and which in a worker thread:
+a plain read of a file whose last read was a fast text window (``mcp.quick``)."""
 
 from __future__ import annotations
 
-import os
 import threading
 from pathlib import Path
 
@@ -13,50 +12,57 @@ from mcp import Client
 
 from leanread import Session
 from leanread.ledger.store import MemoryLedger
+from leanread.mcp import quick
+from leanread.mcp.quick import QUICK_S, QuickCalls
 from leanread.mcp.server import build_server
-from leanread.tools.read.quick import QUICK_BYTES, quick_read
-
-
-@pytest.fixture
-def files(root: Path) -> Path:
-    (root / "small.py").write_text("x = 1\n")
-    (root / "edge.txt").write_bytes(b"a" * (QUICK_BYTES - 1) + b"\n")
-    (root / "big.txt").write_bytes(b"b" * QUICK_BYTES + b"\n")
-    (root / "sub").mkdir()
-    (root / "link.py").symlink_to("small.py")
-    os.mkfifo(root / "pipe")
-    return root
+from leanread.result import ToolResult
+from leanread.tools.read.quick import quick_read
 
 
 @pytest.mark.parametrize(
-    ("arguments", "quick"),
+    ("arguments", "path"),
     [
-        ({"path": "small.py"}, True),
-        ({"path": "small.py", "offset": "2", "mode": "full", "fresh": True}, True),
-        ({"path": "edge.txt"}, True),  # QUICK_BYTES exactly
-        ({"path": "link.py"}, True),  # what it points to counts
-        ({"path": "big.txt"}, False),
-        ({"path": "sub"}, False),  # a folder is listed by ripgrep
-        ({"path": "pipe"}, False),  # only stat-ed: never opened, so nothing waits on it
-        ({"path": "missing.py"}, False),
-        ({"path": "small.py", "focus": "what is x"}, False),  # a question for the pruning backend
-        ({"path": "small.py", "symbol": "x"}, False),  # the symbol index
-        ({"match_id": "m1"}, False),
-        ({"path": "small.py", "focus": ""}, True),
-        ({}, False),  # goes on with the last file: the call decides
-        ({"path": ""}, False),
-        ({"path": "small\x00.py"}, False),
-        ({"path": 7}, False),
-        ({"path": ["small.py"]}, False),
+        ({"path": "a.py"}, "a.py"),
+        ({"path": "a.py", "offset": "2", "mode": "full", "fresh": True}, "a.py"),
+        ({"path": "a.py", "focus": ""}, "a.py"),
+        ({"path": "a.py", "focus": "what is x"}, None),  # a question for the pruning backend
+        ({"path": "a.py", "symbol": "x"}, None),  # the symbol index
+        ({"match_id": "m1"}, None),
+        ({}, None),  # goes on with the last file: the call decides which
+        ({"path": ""}, None),
+        ({"path": "a\x00.py"}, None),
+        ({"path": 7}, None),
+        ({"path": ["a.py"]}, None),
     ],
 )
-def test_only_a_plain_read_of_a_small_regular_file_is_quick(files: Path, arguments: dict[str, object], quick: bool) -> None:
-    assert quick_read(str(files), arguments) is quick
+def test_a_plain_read_of_one_file_may_be_quick(arguments: dict[str, object], path: str | None) -> None:
+    assert quick_read(arguments) == path
 
 
-def test_an_absolute_path_is_taken_as_it_is(files: Path, tmp_path: Path) -> None:
-    assert quick_read("/nowhere", {"path": str(files / "small.py")}) is True
-    assert quick_read(str(files), {"path": str(tmp_path / "absent.py")}) is False
+def _window(kind: str = "file", error: bool = False) -> ToolResult:
+    return ToolResult(text="x", is_error=error, metadata={"type": kind})
+
+
+def test_a_file_is_read_on_the_loop_only_after_a_fast_text_window_of_it() -> None:
+    calls = QuickCalls()
+    read = {"path": "a.py"}
+    assert not calls.inline("read", "/ws", read)  # nothing learned yet
+    calls.learn("read", "/ws", read, _window(), QUICK_S / 2)
+    assert calls.inline("read", "/ws", {"path": "a.py", "fresh": True})
+    assert not calls.inline("read", "/ws", {"path": "b.py"})
+    assert not calls.inline("read", "/other", read)  # another root's a.py
+    assert not calls.inline("read", "/ws", {"path": "a.py", "focus": "why"})
+    assert not calls.inline("grep", "/ws", {"pattern": "x", "path": "a.py"})
+    for after, seconds in [
+        (_window(), QUICK_S),
+        (_window("pdf"), 0.0),
+        (_window("directory"), 0.0),
+        (_window(error=True), 0.0),
+    ]:
+        calls.learn("read", "/ws", read, _window(), 0.0)
+        assert calls.inline("read", "/ws", read)
+        calls.learn("read", "/ws", read, after, seconds)  # slow, or no text window: back to a thread
+        assert not calls.inline("read", "/ws", read), (after, seconds)
 
 
 class _Where(MemoryLedger):
@@ -72,17 +78,37 @@ class _Where(MemoryLedger):
 
 
 @pytest.mark.anyio
-async def test_the_server_runs_quick_reads_on_its_loop_and_the_rest_in_a_worker(files: Path) -> None:
+async def test_the_server_runs_a_fast_files_next_reads_on_its_loop(root: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(quick, "QUICK_S", 60.0)  # every read here counts as fast: the rule, not the clock
+    (root / "small.py").write_text("x = 1\n")
+    (root / "sub").mkdir()
+    (root / "sub" / "c.py").write_text("y = 2\n")
     ledger = _Where()
     calls = [
         ("read", {"path": "small.py"}),
-        ("read", {"path": "big.txt"}),
-        ("read", {"path": "sub"}),
-        ("grep", {"pattern": "x"}),
         ("read", {"path": "small.py", "fresh": True}),
+        ("read", {"path": "sub"}),
+        ("read", {"path": "sub"}),  # a folder is no text window: never on the loop
+        ("grep", {"pattern": "x"}),
+        ("read", {"path": "small.py", "offset": 1, "limit": 1}),
     ]
-    async with Client(build_server([files], ledger=ledger)) as client:
+    async with Client(build_server([root], ledger=ledger)) as client:
         results = [await client.call_tool(name, arguments) for name, arguments in calls]
-    assert ledger.threads == ["loop", "worker", "worker", "worker", "loop"]
-    alone = Session([files], ledger=MemoryLedger())  # the same answers as a session gives
+        (root / "small.py").unlink()
+        gone = [await client.call_tool("read", {"path": "small.py"}) for _ in range(2)]
+    assert ledger.threads == ["worker", "loop", "worker", "worker", "worker", "loop", "loop", "worker"]
+    assert all(result.is_error for result in gone)
+    alone = Session([root], ledger=MemoryLedger())  # the same answers as a session gives
+    (root / "small.py").write_text("x = 1\n")
     assert [text_of(r) for r in results] == [alone.call(name, arguments).text for name, arguments in calls]
+
+
+@pytest.mark.anyio
+async def test_a_shared_server_runs_every_call_in_a_worker(root: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(quick, "QUICK_S", 60.0)
+    (root / "small.py").write_text("x = 1\n")
+    ledger = _Where()
+    async with Client(build_server([root], ledger=ledger, shared=True, session_id="s")) as client:
+        for _ in range(3):
+            await client.call_tool("read", {"path": "small.py", "fresh": True})
+    assert ledger.threads == ["worker"] * 3

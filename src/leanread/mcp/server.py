@@ -23,6 +23,7 @@ import os
 import signal
 import sys
 import threading
+import time
 from collections.abc import Sequence
 from typing import Any, cast
 
@@ -59,6 +60,7 @@ from ..tools.spec import Effects
 from .client_roots import LIST_CHANGED, fetch_roots, on_list_changed
 from .http import session_name, unnamed
 from .pipes import event_loop_pipes
+from .quick import QuickCalls
 from .wire import INVALID_KEY, MendedReads
 
 INSTRUCTIONS = (
@@ -178,10 +180,12 @@ class LeanreadServer(MCPServer[Any]):
     listed after leanread's and their arguments checked the same way (``check_arguments``).
     """
 
-    def __init__(self, sessions: _Sessions, limits: Limits, tools: Sequence[str]) -> None:
+    def __init__(self, sessions: _Sessions, limits: Limits, tools: Sequence[str], *, quick: bool = True) -> None:
         super().__init__("leanread", version=__version__, instructions=INSTRUCTIONS, log_level="WARNING")
         self._sessions = sessions
         self._offered = tuple(tools)
+        # one client: a small read runs on the loop once its file's reads proved fast (``quick``)
+        self._quick = QuickCalls() if quick else None
         self._lowlevel_server.add_notification_handler(LIST_CHANGED, NotificationParams, on_list_changed)
         self._listed = [
             MCPTool(
@@ -204,8 +208,8 @@ class LeanreadServer(MCPServer[Any]):
         self, name: str, arguments: dict[str, Any], context: Context[Any, Any] | None = None
     ) -> CallToolResult | InputRequiredResult:
         """Run one tool call: leanread's through ``Session.call`` of the caller's session, in a
-        worker thread, or on the event loop when its spec says the call is small
-        (``ToolSpec.quick``); others as ``MCPServer`` does after ``check_arguments``.
+        worker thread, or on the event loop when the server serves one client and has seen the
+        call's file read fast (``mcp.quick``); others as ``MCPServer`` does after ``check_arguments``.
 
         Returns:
             The tool's result with every lone surrogate in its text escaped, or an ``is_error``
@@ -226,11 +230,14 @@ class LeanreadServer(MCPServer[Any]):
         try:
             session = await self._sessions.current(context)
             tools = [*self._offered, *added]
-            quick = spec_of(name).quick if name in self._offered else None
-            if quick is not None and quick(session.workspace.primary, arguments):
-                result = session.call(name, arguments, tools=tools)  # small: two thread hand-offs would double it
+            root = session.workspace.primary
+            started = time.perf_counter()
+            if self._quick is not None and name in self._offered and self._quick.inline(name, root, arguments):
+                result = session.call(name, arguments, tools=tools)
             else:
                 result = await anyio.to_thread.run_sync(lambda: session.call(name, arguments, tools=tools))
+            if self._quick is not None and name in self._offered:
+                self._quick.learn(name, root, arguments, result, time.perf_counter() - started)
         except LeanreadError as exc:  # no session named (UnnamedSession), or its store is away
             return _error(str(exc))
         except Exception as exc:  # a bug of leanread's or a client gone mid-call: one sentence all the same
@@ -324,7 +331,7 @@ def build_server(
     store = ledger if ledger is not None else shared_ledger()
     sessions = _Sessions(checked_roots, store, settings, session_id, focus_audit, follow, shared)
     offered = tuple(name for name in tool_names() if expose_context_tool or spec_of(name).offered)
-    return LeanreadServer(sessions, settings.limits, offered)
+    return LeanreadServer(sessions, settings.limits, offered, quick=not shared)
 
 
 def serve_stdio(

@@ -91,8 +91,10 @@ def kind_of(ctx: ToolContext, resolved: Resolved) -> tuple[str, bytes | None]:
     ``Limits.sniff_bytes`` are read)."""
     if resolved.is_dir:
         return "directory", None
+    sniff = ctx.limits.sniff_bytes
     small = resolved.size <= WHOLE_BYTES
-    head = read_regular_file(resolved, resolved.size + 1 if small else ctx.limits.sniff_bytes)
+    # never fewer than the sniff: a file that stats smaller than it is (/proc) is told by its head too
+    head = read_regular_file(resolved, max(resolved.size + 1, sniff) if small else sniff)
     whole = head if small and len(head) <= resolved.size else None
     return document_registry.document_kind(resolved.display, head) or "text", whole
 

@@ -1,35 +1,23 @@
-"""Which ``read`` calls are certain to be small: a server runs those where the request arrived
-rather than in a worker thread (``ToolSpec.quick``), which saves two thread hand-offs, a quarter
-of a small read's round trip over MCP stdio on two cores."""
+"""Which ``read`` calls may be small enough to run where a request arrives (``ToolSpec.quick``):
+a plain read of one file. Whether a given file is small is for the server to learn from how its
+reads went (``mcp.quick``), since finding out here would touch the file system."""
 
 from __future__ import annotations
 
-import os
-import stat
 from collections.abc import Mapping
 from typing import Any
 
-#: The largest file whose plain read counts as quick (bytes): reading, hashing and rendering it
-#: takes about a millisecond, its outline a few.
-QUICK_BYTES = 64 * 1024
-
-#: Arguments that make a read more than one small file's window: a definition looked up in an
-#: index, a grep match, a question put to a pruning backend.
+#: Arguments that make a read more than one file's window: a definition looked up in an index, a
+#: grep match, a question put to a pruning backend.
 _SLOW_ARGUMENTS = ("symbol", "match_id", "focus")
 
 
-def quick_read(root: str, arguments: Mapping[str, Any]) -> bool:
-    """Whether a ``read`` with ``arguments`` (as sent) reads a regular file of at most
-    ``QUICK_BYTES`` bytes (``path`` taken in ``root`` when relative) with none of
-    ``_SLOW_ARGUMENTS``. Only ``stat`` is called: nothing is opened, so nothing a sandbox check
-    would refuse is read; the call itself makes every check. False when unsure."""
+def quick_read(arguments: Mapping[str, Any]) -> str | None:
+    """The path a ``read`` with ``arguments`` (as sent) reads when it is a plain read of one file
+    (none of ``_SLOW_ARGUMENTS``), else None."""
     path = arguments.get("path")
     if not isinstance(path, str) or not path or "\x00" in path:
-        return False
+        return None
     if any(arguments.get(name) not in (None, "") for name in _SLOW_ARGUMENTS):
-        return False
-    try:
-        st = os.stat(os.path.join(root, os.path.expanduser(path)))
-    except (OSError, ValueError):
-        return False
-    return stat.S_ISREG(st.st_mode) and st.st_size <= QUICK_BYTES
+        return None
+    return path
