@@ -230,20 +230,31 @@ class LeanreadServer(MCPServer[Any]):
         try:
             session = await self._sessions.current(context)
             tools = [*self._offered, *added]
-            root = session.workspace.primary
-            started = time.perf_counter()
-            if self._quick is not None and name in self._offered and self._quick.inline(name, root, arguments):
-                result = session.call(name, arguments, tools=tools)
-            else:
-                result = await anyio.to_thread.run_sync(lambda: session.call(name, arguments, tools=tools))
-            if self._quick is not None and name in self._offered:
-                self._quick.learn(name, root, arguments, result, time.perf_counter() - started)
+            result = await self._run(session, name, arguments, tools)
         except LeanreadError as exc:  # no session named (UnnamedSession), or its store is away
             return _error(str(exc))
         except Exception as exc:  # a bug of leanread's or a client gone mid-call: one sentence all the same
             _log.exception("leanread: %s call failed", name)
             return _error(f"leanread failed on this {name} call ({type(exc).__name__}); try it again, or narrow it.")
         return _to_mcp(result)
+
+    async def _run(self, session: Session, name: str, arguments: dict[str, Any], tools: list[str]) -> ToolResult:
+        """``Session.call`` in a worker thread, or on the loop when ``mcp.quick`` says so."""
+        quick = self._quick if name in self._offered else None
+        root = session.workspace.primary
+        started = time.perf_counter()
+        if quick is not None and quick.inline(name, root, arguments):
+            result, local = session.call(name, arguments, tools=tools), True
+        else:
+
+            def work() -> tuple[ToolResult, bool]:
+                done = session.call(name, arguments, tools=tools)
+                return done, quick is not None and quick.local(name, root, arguments)
+
+            result, local = await anyio.to_thread.run_sync(work)
+        if quick is not None:
+            quick.learn(name, root, arguments, result, time.perf_counter() - started, local)
+        return result
 
     async def _call_added(
         self, name: str, tool: MCPTool, arguments: dict[str, Any], context: Context[Any, Any] | None
