@@ -20,7 +20,7 @@ import pytest
 
 from leanread import Session
 from leanread.errors import LeanreadError
-from leanread.ledger import behind
+from leanread.ledger import behind, sqlite_store
 from leanread.ledger.dedup import RECENT_CALLS
 from leanread.ledger.sqlite_store import SQLiteLedger
 from leanread.ledger.store import ViewRecord
@@ -331,3 +331,40 @@ def test_a_read_that_forgets_the_files_old_results_keeps_its_own(root: Path, tmp
     ledger.flush()
     again = session.read("a.py").text
     assert "v29 = 29" not in again and "unchanged since you read" in again
+
+
+def test_a_call_numbered_before_another_is_held_before_that_one_can_be_made_and_read(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The first call has its seq and is about to be held when the second ends, is made and read:
+    # the process's view of the file then stood past the first's seq, which was never read.
+    ledger = SQLiteLedger(tmp_path / "ledger.sqlite3")
+    first, second = ledger.new_call_id("s"), ledger.new_call_id("s")
+    pausing, go = threading.Event(), threading.Event()
+    made = sqlite_store.HeldCall
+
+    def held(session_id: str, records: tuple[ViewRecord, ...], *rest: object) -> object:
+        if records and records[0].call_id == first:
+            pausing.set()
+            go.wait(10)
+        return made(session_id, records, *rest)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(sqlite_store, "HeldCall", held)
+
+    def finish(call_id: str) -> None:
+        ledger.finish_call("s", [ViewRecord(call_id, "/ws/a.py", call_id, ((1, 1),), 1, 1)], None, None)
+
+    one = threading.Thread(target=finish, args=(first,))
+    one.start()
+    assert pausing.wait(10)
+    two = threading.Thread(target=finish, args=(second,))
+    two.start()
+    two.join(0.5)
+    if not two.is_alive():  # it got past the first: made and read before the first is held
+        ledger.flush()
+        assert [r.call_id for r in ledger.views_of("s", "/ws/a.py")] == [second]
+    go.set()
+    one.join(10)
+    two.join(10)
+    ledger.flush()
+    assert [r.call_id for r in ledger.views_of("s", "/ws/a.py")] == [first, second]

@@ -147,9 +147,11 @@ class SQLiteLedger(SQLiteFile):
                 "ON CONFLICT (session) DO UPDATE SET seqs = seqs + excluded.seqs RETURNING seqs, hides",
                 (blob(session_id), len(records)),
             ).fetchall()
-        first = top - len(records) + 1
-        numbered = tuple(replace(record, seq=first + i) for i, record in enumerate(records))
-        self._behind.add(HeldCall(session_id, numbered, last, call, hides))
+            first = top - len(records) + 1
+            numbered = tuple(replace(record, seq=first + i) for i, record in enumerate(records))
+            # held before the lock is let go: a later call's seqs, made and read by this process
+            # first, would move its view of the file past these, which then were never read
+            self._behind.add(HeldCall(session_id, numbered, last, call, hides))
 
     def views_of(self, session_id: str, path: str) -> list[ViewRecord]:
         """Every record of ``path`` in the session, oldest first, visible or not, the held ones
