@@ -172,4 +172,41 @@ def test_a_grep_asks_the_store_once_for_each_file_it_shows(root: Path, tmp_path:
     finally:
         ledger._conn.set_trace_callback(None)
     assert result.metadata["total_files"] == files
-    assert sum(sql.startswith("SELECT hides FROM counters") for sql in traced) == files
+    assert sum(sql.startswith("SELECT h.hides, r.call_id") for sql in traced) == files  # views_of's one statement
+
+
+def test_calls_take_their_place_in_the_order_they_end_a_harness_call_id_too(root: Path, tmp_path: Path) -> None:
+    for k in range(8):
+        (root / f"m{k}.py").write_text(f"def f{k}():\n    return {k}\n")
+    session = Session([root], ledger=SQLiteLedger(tmp_path / "ledger.sqlite3"))
+    session.read("m0.py")  # r1
+    assert session.grep("def f").metadata["total_files"] == 8  # r2: a record a file
+    session.call("read", {"path": "m1.py", "fresh": True}, call_id="toolu_7")  # a harness's own id
+    session.read("m2.py", fresh=True)  # r3
+    made = session.ledger.session_views(session.id)
+    assert [r.seq for r in made] == sorted({r.seq for r in made})  # distinct, in the order below
+    assert [r.call_id for r in made] == ["r1", *["r2"] * 8, "toolu_7", "r3"]
+    assert session.rewind("r2") == 2  # what came after the grep: the harness's read and r3
+    assert session.ledger.call_states(session.id) == {"r1": True, "r2": True, "toolu_7": False, "r3": False}
+
+
+def test_the_ledger_is_asked_of_instruction_files_only_when_some_govern_the_file(root: Path, tmp_path: Path) -> None:
+    (root / "plain").mkdir()
+    (root / "plain" / "a.py").write_text("x = 1\n")
+    (root / "ruled").mkdir()
+    (root / "ruled" / "AGENTS.md").write_text("Use tabs.\n")
+    (root / "ruled" / "b.py").write_text("y = 2\n")
+    ledger = SQLiteLedger(tmp_path / "ledger.sqlite3")
+    session = Session([root], ledger=ledger)
+    asked: list[str] = []
+    ledger._conn.set_trace_callback(lambda sql: asked.append(sql) if "records_with_instructions" in sql else None)
+    try:
+        plain = session.read("plain/a.py")
+        ruled = session.read("ruled/b.py")
+        again = session.read("ruled/b.py", fresh=True)
+    finally:
+        ledger._conn.set_trace_callback(None)
+    assert len(asked) == 2  # the two reads below AGENTS.md
+    assert "Use tabs." not in plain.text
+    assert "Instructions from ruled/AGENTS.md:\nUse tabs." in ruled.text
+    assert "Use tabs." not in again.text  # still in view

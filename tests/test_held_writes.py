@@ -20,7 +20,8 @@ import pytest
 
 from leanread import Session
 from leanread.errors import LeanreadError
-from leanread.ledger import behind
+from leanread.ledger import behind, sqlite_store
+from leanread.ledger.dedup import RECENT_CALLS
 from leanread.ledger.sqlite_store import SQLiteLedger
 from leanread.ledger.store import ViewRecord
 
@@ -96,6 +97,7 @@ import pytest
 
 from leanread import Session
 from leanread.ledger import behind
+from leanread.ledger.dedup import RECENT_CALLS
 from leanread.ledger.sqlite_store import SQLiteLedger
 session = Session([sys.argv[1]], ledger=SQLiteLedger(sys.argv[2]), id="s")
 print(session.read("a.py").text.count("x = 1"))
@@ -313,3 +315,56 @@ def test_a_server_stopped_with_sigterm_right_after_a_result_makes_its_write(root
         server.send_signal(signal.SIGTERM)  # at once: the write is still held
         assert server.wait(60) == 0
     assert [r.call_id for r in _reads_in(SQLiteLedger(file), "s", (root / "a.py").resolve())] == ["r1"]
+
+
+def test_a_read_that_forgets_the_files_old_results_keeps_its_own(root: Path, tmp_path: Path) -> None:
+    # dedup="recent": a re-read past RECENT_CALLS calls forgets the old results within the call
+    # itself (a hide); the call's own records must stay visible for the read after it
+    (root / "a.py").write_text("".join(f"v{i} = {i}\n" for i in range(30)))
+    (root / "b.py").write_text("x = 1\n")
+    ledger = SQLiteLedger(tmp_path / "ledger.sqlite3")
+    session = Session([root], ledger=ledger)
+    session.read("a.py")
+    for _ in range(RECENT_CALLS + 1):
+        session.read("b.py", fresh=True)
+    assert "v29 = 29" in session.read("a.py").text  # shown again: the model may have lost it
+    ledger.flush()
+    again = session.read("a.py").text
+    assert "v29 = 29" not in again and "unchanged since you read" in again
+
+
+def test_a_call_numbered_before_another_is_held_before_that_one_can_be_made_and_read(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The first call has its seq and is about to be held when the second ends, is made and read:
+    # the process's view of the file then stood past the first's seq, which was never read.
+    ledger = SQLiteLedger(tmp_path / "ledger.sqlite3")
+    first, second = ledger.new_call_id("s"), ledger.new_call_id("s")
+    pausing, go = threading.Event(), threading.Event()
+    made = sqlite_store.HeldCall
+
+    def held(session_id: str, records: tuple[ViewRecord, ...], *rest: object) -> object:
+        if records and records[0].call_id == first:
+            pausing.set()
+            go.wait(10)
+        return made(session_id, records, *rest)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(sqlite_store, "HeldCall", held)
+
+    def finish(call_id: str) -> None:
+        ledger.finish_call("s", [ViewRecord(call_id, "/ws/a.py", call_id, ((1, 1),), 1, 1)], None, None)
+
+    one = threading.Thread(target=finish, args=(first,))
+    one.start()
+    assert pausing.wait(10)
+    two = threading.Thread(target=finish, args=(second,))
+    two.start()
+    two.join(0.5)
+    if not two.is_alive():  # it got past the first: made and read before the first is held
+        ledger.flush()
+        assert [r.call_id for r in ledger.views_of("s", "/ws/a.py")] == [second]
+    go.set()
+    one.join(10)
+    two.join(10)
+    ledger.flush()
+    assert [r.call_id for r in ledger.views_of("s", "/ws/a.py")] == [first, second]

@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 from leanread import MemoryLedger, Session
-from leanread.errors import FileMissing, NotAFile, OutsideWorkspace, PathError
+from leanread.config.settings import Policy
+from leanread.errors import Denied, FileMissing, NotAFile, OutsideWorkspace, PathError
 from leanread.files.workspace import Resolved, Workspace, read_regular_file
 
 
@@ -405,3 +406,15 @@ def test_a_missing_files_suggestions_are_made_only_when_its_message_is_read(tmp_
     with pytest.raises(FileMissing) as caught:
         Workspace([tmp_path]).resolve("out-9.txt")
     assert str(caught.value) == "File not found: out-9.txt. Did you mean out-2.txt, out-1.txt, out-0.txt?"
+
+
+def test_what_the_deny_list_said_of_a_path_is_not_kept_past_a_new_policy(root: Path) -> None:
+    (root / "notes.txt").write_text("n\n")
+    workspace = Workspace([root])
+    for _ in range(2):  # the second answer is the kept one
+        assert not workspace.is_denied("notes.txt")
+        assert workspace.resolve("notes.txt").display == "notes.txt"
+    workspace.policy = Policy(deny=("notes.*",))
+    assert workspace.is_denied("notes.txt")
+    with pytest.raises(Denied):
+        workspace.resolve("notes.txt")

@@ -44,6 +44,19 @@ class LRU(Generic[V]):
             if len(self._items) > self._size:
                 self._items.popitem(last=False)
 
+    def get(self, key: Hashable) -> V | None:
+        """The value kept under ``key``, or None."""
+        with self._lock:
+            if key not in self._items:
+                return None
+            self._items.move_to_end(key)
+            return self._items[key]
+
+    def discard(self, key: Hashable) -> None:
+        """Forget ``key``, if kept."""
+        with self._lock:
+            self._items.pop(key, None)
+
     def __len__(self) -> int:
         return len(self._items)
 

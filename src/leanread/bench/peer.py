@@ -104,15 +104,23 @@ async def _side_by_side(
     ref = StdioServerParameters(command="node", args=[str(script), str(root)], env=dict(os.environ))
     with tempfile.TemporaryDirectory(prefix="leanread-peer-ledger-") as folder:
         sqlite = lean(str(Path(folder) / "ledger.sqlite3"))
-        async with Client(lean("memory")) as lc, Client(sqlite) as sc, Client(ref) as rc:
-            return await _rows(lc, sc, rc, root, names, copies, runs)
+        async with (
+            Client(lean("memory")) as oc,
+            Client(lean("memory")) as lc,
+            Client(sqlite) as sc,
+            Client(ref) as rc,
+        ):
+            return await _rows(oc, lc, sc, rc, root, names, copies, runs)
 
 
 async def _rows(
-    lc: Any, sc: Any, rc: Any, root: Path, names: list[str], copies: list[str], runs: int
+    oc: Any, lc: Any, sc: Any, rc: Any, root: Path, names: list[str], copies: list[str], runs: int
 ) -> list[dict[str, Any]]:
-    """The rows of ``_side_by_side``: leanread with the memory ledger (``lc``) and with a SQLite one
-    (``sc``), the reference server (``rc``)."""
+    """The rows of ``_side_by_side``: leanread's default mode (``oc``) and ``mode="full"`` (``lc``)
+    with the memory ledger, ``mode="full"`` with a SQLite one (``sc``), the reference server
+    (``rc``). Each column has a server process of its own, called once a run as the reference
+    is: a server that answered two columns would be awake for one call in three and keep both
+    columns' reads in one session."""
     rows: list[dict[str, Any]] = []
     for name in names:
         size = (root / name).stat().st_size
@@ -121,7 +129,7 @@ async def _rows(
             return await rc.call_tool("read_text_file", {"path": str(root / name)})
 
         async def outline(name: str = name) -> object:
-            return await lc.call_tool("read", {"path": name, "fresh": True})
+            return await oc.call_tool("read", {"path": name, "fresh": True})
 
         async def full(name: str = name) -> object:
             return await lc.call_tool("read", {"path": name, "fresh": True, "mode": "full"})
@@ -209,9 +217,10 @@ def peer_report(rows: list[dict[str, Any]], growth: list[dict[str, Any]], comman
 Command: `{command}`
 
 Both servers over MCP stdio, the official Python client, side by side in one run: after {WARM_UP}
-untimed calls each, one call of each in turn per run (`--runs`); p50 of each. Reference:
-`{REFERENCE}` (`read_text_file`); leanread: `read` with `fresh=true`, with the memory ledger and
-(last column) a SQLite ledger, what `leanread serve` uses by default.
+untimed calls each, one call of each in turn per run (`--runs`), in a shuffled order; p50 of each.
+Reference: `{REFERENCE}` (`read_text_file`); leanread: `read` with `fresh=true`, with the memory
+ledger and (last column) a SQLite ledger, what `leanread serve` uses by default; each column is a
+server process of its own.
 
 | file | bytes | reference | leanread (default mode) | leanread `mode="full"` | `mode="full"`, SQLite ledger |
 |---|---:|---:|---:|---:|---:|

@@ -184,10 +184,14 @@ class IndexedLines(Sequence[str]):
         return self._held[held]
 
 
-def load_text(resolved: Resolved, limits: Limits, first: int = 1, limit: int | None = None) -> TextFile:
+def load_text(
+    resolved: Resolved, limits: Limits, first: int = 1, limit: int | None = None, *, data: bytes | None = None
+) -> TextFile:
     """The file decoded whole, or for a file over ``limits.index_bytes`` the window of ``limit``
     lines from ``first`` read through the shared line index (``limit=None``: decode whole); the
-    encoding of a big file is judged from its first ``limits.sniff_bytes``.
+    encoding of a big file is judged from its first ``limits.sniff_bytes``. ``data``: the whole
+    file as the caller has just read it through ``read_regular_file``, decoded instead of
+    reading it again (a file over ``limits.index_bytes`` is always read through its index).
 
     The index is of the file as it is when it is opened (not as of ``resolved``'s ``stat``); a
     file that grows meanwhile, as a log does, is served as of the bytes indexed
@@ -198,7 +202,8 @@ def load_text(resolved: Resolved, limits: Limits, first: int = 1, limit: int | N
         PathError: as ``read_regular_file`` and ``LineIndex.read_lines``.
     """
     count = limit if limit is not None and resolved.size > limits.index_bytes else None
-    data = read_regular_file(resolved, None if count is None else limits.sniff_bytes)
+    if data is None or count is not None:
+        data = read_regular_file(resolved, None if count is None else limits.sniff_bytes)
     found = text_encoding(data, resolved.display, limits.sniff_bytes, None if count is None else resolved.size)
     if count is None:
         return _text_file(data, found)

@@ -18,6 +18,7 @@ import stat
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TypeVar
 
 from ..config.settings import Policy
 from ..errors import Denied, FileMissing, NotAFile, OutsideWorkspace, PathError
@@ -95,6 +96,11 @@ class Workspace:
         given = given_roots(roots) or [Path.cwd()]
         self.roots: tuple[str, ...] = tuple(self._check_root(r) for r in given)
         self.policy: Policy = policy if policy is not None else Policy()
+        # what the deny list says of an absolute path, and how a realpath is shown: both depend
+        # on the path's text alone (the roots and the policy are fixed), and every call asks
+        self._denied: dict[str, tuple[tuple[str, str] | None]] = {}  # one-tuples: None is an answer
+        self._shown: dict[str, str] = {}
+        self._memo_policy = self.policy
 
     @staticmethod
     def _check_root(root: str | os.PathLike[str]) -> str:
@@ -146,6 +152,12 @@ class Workspace:
         """The model-facing form of a realpath inside the workspace (see ``Resolved.display``),
         escaped by ``names.show_path`` (``caf\\xe9.txt``): one line of valid UTF-8 that
         ``names.parse_path`` turns back into ``real``'s name."""
+        shown = self._shown.get(real)
+        if shown is None:
+            shown = _remembered(self._shown, real, self._display(real))
+        return shown
+
+    def _display(self, real: str) -> str:
         if self.root_of(real) == self.primary:
             rel = os.path.relpath(real, self.primary)
             return "." if rel == "." else show_path(Path(rel).as_posix())
@@ -158,6 +170,15 @@ class Workspace:
         Inside a root, every name below the root counts (the root's own never does); outside
         every root, only the last name does.
         """
+        if self.policy is not self._memo_policy:  # a policy set after the start
+            self._denied.clear()
+            self._memo_policy = self.policy
+        known = self._denied.get(absolute)
+        if known is None:
+            known = _remembered(self._denied, absolute, (self._find_denied(absolute),))
+        return known[0]
+
+    def _find_denied(self, absolute: str) -> tuple[str, str] | None:
         root = self.root_of(absolute)
         if root is None:
             pattern = self.policy.denying_pattern([os.path.basename(absolute)])
@@ -337,6 +358,20 @@ def _has_dot_parts(path: str) -> bool:
     """True when a part after the first of ``path`` is empty, ``.`` or ``..`` (``a.txt/``,
     ``a.txt/.``, ``a.txt/..``): the parts ``realpath`` takes lexically, even after a file."""
     return any(part in ("", ".", "..") for part in split_parts(path)[1:])
+
+
+#: Paths each memo of a ``Workspace`` keeps before it starts over.
+_MEMO_SIZE = 8192
+
+_V = TypeVar("_V")
+
+
+def _remembered(memo: dict[str, _V], key: str, value: _V) -> _V:
+    """``value``, kept in ``memo`` under ``key`` (the memo emptied first when full)."""
+    if len(memo) >= _MEMO_SIZE:
+        memo.clear()
+    memo[key] = value
+    return value
 
 
 def _present(folder: str, names: Sequence[str]) -> list[str]:

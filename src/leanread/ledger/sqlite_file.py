@@ -262,6 +262,8 @@ _STORES: weakref.WeakSet[SQLiteFile] = weakref.WeakSet()
 def _peers(store: SQLiteFile) -> list[SQLiteFile]:
     """The other open stores of this process on ``store``'s file (a harness that opens one per
     conversation turn): what they hold is made before ``store`` reads."""
+    if len(_STORES) < 2:  # the usual process: one store (a WeakSet's iteration costs more than the read)
+        return []
     return [
         peer for peer in list(_STORES) if peer is not store and peer._real == store._real and peer._behind.pending()
     ]

@@ -67,6 +67,15 @@ from .viewcache import ViewCache
 __all__ = ["BUSY_TIMEOUT_MS", "SCHEMA_VERSION", "SQLiteLedger", "default_ledger_path", "shared_ledger"]
 
 
+#: The session's hide counter, then the file's records after a seq (none: one row of NULLs).
+_FILE_RECORDS_SINCE = (
+    "SELECT h.hides, "
+    + ", ".join(f"r.{column}" for column in COLUMNS.split(", "))
+    + " FROM (SELECT coalesce((SELECT hides FROM counters WHERE session = ?1), 0) AS hides) AS h "
+    "LEFT JOIN records AS r INDEXED BY records_by_path ON r.session = ?1 AND r.path = ?2 AND r.seq > ?3 ORDER BY r.seq"
+)
+
+
 class SQLiteLedger(SQLiteFile):
     """A ``LedgerStore`` in a SQLite file; survives restarts and can be shared by processes.
 
@@ -129,15 +138,20 @@ class SQLiteLedger(SQLiteFile):
         """
         self._check_open()
         self._behind.raise_failure(session_id)
+        if not records:  # nothing to number: a call whose own records were written as it went
+            self._behind.add(HeldCall(session_id, (), last, call, 0))
+            return
         with self._locked() as conn:  # its place in the session now, in the order calls end
             [(top, hides)] = conn.execute(
                 "INSERT INTO counters (session, seqs) VALUES (?, ?) "
                 "ON CONFLICT (session) DO UPDATE SET seqs = seqs + excluded.seqs RETURNING seqs, hides",
                 (blob(session_id), len(records)),
             ).fetchall()
-        first = top - len(records) + 1
-        numbered = tuple(replace(record, seq=first + i) for i, record in enumerate(records))
-        self._behind.add(HeldCall(session_id, numbered, last, call, hides))
+            first = top - len(records) + 1
+            numbered = tuple(replace(record, seq=first + i) for i, record in enumerate(records))
+            # held before the lock is let go: a later call's seqs, made and read by this process
+            # first, would move its view of the file past these, which then were never read
+            self._behind.add(HeldCall(session_id, numbered, last, call, hides))
 
     def views_of(self, session_id: str, path: str) -> list[ViewRecord]:
         """Every record of ``path`` in the session, oldest first, visible or not, the held ones
@@ -150,17 +164,9 @@ class SQLiteLedger(SQLiteFile):
         def fetch(after: int) -> tuple[None, int, list[ViewRecord]]:
             with self._locked() as conn:
                 held[:] = held_records(self._behind.pending(), session_id, path)
-                conn.execute("BEGIN")  # one snapshot for the counter and the rows
-                try:
-                    counter = conn.execute("SELECT hides FROM counters WHERE session = ?", (session,)).fetchone()
-                    rows = conn.execute(
-                        f"SELECT {COLUMNS} FROM records WHERE session = ? AND path = ? AND seq > ? ORDER BY seq",
-                        (session, file, after),
-                    ).fetchall()
-                finally:
-                    if conn.in_transaction:
-                        conn.execute("COMMIT")
-            return None, (counter[0] if counter else 0), [row_to_record(row) for row in rows]
+                rows = conn.execute(_FILE_RECORDS_SINCE, (session, file, after)).fetchall()
+            # one statement, one snapshot: the hide counter on every row, alone when no record is new
+            return None, rows[0][0], [row_to_record(row[1:]) for row in rows if row[1] is not None]
 
         def hidden(seqs: list[int]) -> set[int]:
             gone: set[int] = set()
@@ -176,7 +182,12 @@ class SQLiteLedger(SQLiteFile):
             return gone
 
         stored = self._views.views(session_id, path, fetch, hidden)
-        return sorted([*stored, *held], key=lambda r: r.seq) if held else stored
+        if not held:
+            return stored
+        held.sort(key=lambda r: r.seq)  # two threads' calls may be held in the other order than numbered
+        if not stored or stored[-1].seq < held[0].seq:  # the usual order: this process's are the newest
+            return [*stored, *held]
+        return sorted([*stored, *held], key=lambda r: r.seq)
 
     def visible_instructions(self, session_id: str) -> set[str]:
         """Instruction files attached to results still visible in the session (held ones too)."""

@@ -23,6 +23,7 @@ import os
 import signal
 import sys
 import threading
+import time
 from collections.abc import Sequence
 from typing import Any, cast
 
@@ -59,6 +60,7 @@ from ..tools.spec import Effects
 from .client_roots import LIST_CHANGED, fetch_roots, on_list_changed
 from .http import session_name, unnamed
 from .pipes import event_loop_pipes
+from .quick import QuickCalls
 from .wire import INVALID_KEY, MendedReads
 
 INSTRUCTIONS = (
@@ -178,10 +180,12 @@ class LeanreadServer(MCPServer[Any]):
     listed after leanread's and their arguments checked the same way (``check_arguments``).
     """
 
-    def __init__(self, sessions: _Sessions, limits: Limits, tools: Sequence[str]) -> None:
+    def __init__(self, sessions: _Sessions, limits: Limits, tools: Sequence[str], *, quick: bool = True) -> None:
         super().__init__("leanread", version=__version__, instructions=INSTRUCTIONS, log_level="WARNING")
         self._sessions = sessions
         self._offered = tuple(tools)
+        # one client: a small read runs on the loop once its file's reads proved fast (``quick``)
+        self._quick = QuickCalls() if quick else None
         self._lowlevel_server.add_notification_handler(LIST_CHANGED, NotificationParams, on_list_changed)
         self._listed = [
             MCPTool(
@@ -203,8 +207,9 @@ class LeanreadServer(MCPServer[Any]):
     async def call_tool(
         self, name: str, arguments: dict[str, Any], context: Context[Any, Any] | None = None
     ) -> CallToolResult | InputRequiredResult:
-        """Run one tool call: leanread's through ``Session.call`` of the caller's session, others
-        as ``MCPServer`` does after ``check_arguments``.
+        """Run one tool call: leanread's through ``Session.call`` of the caller's session, in a
+        worker thread, or on the event loop when the server serves one client and has seen the
+        call's file read fast (``mcp.quick``); others as ``MCPServer`` does after ``check_arguments``.
 
         Returns:
             The tool's result with every lone surrogate in its text escaped, or an ``is_error``
@@ -225,13 +230,31 @@ class LeanreadServer(MCPServer[Any]):
         try:
             session = await self._sessions.current(context)
             tools = [*self._offered, *added]
-            result = await anyio.to_thread.run_sync(lambda: session.call(name, arguments, tools=tools))
+            result = await self._run(session, name, arguments, tools)
         except LeanreadError as exc:  # no session named (UnnamedSession), or its store is away
             return _error(str(exc))
         except Exception as exc:  # a bug of leanread's or a client gone mid-call: one sentence all the same
             _log.exception("leanread: %s call failed", name)
             return _error(f"leanread failed on this {name} call ({type(exc).__name__}); try it again, or narrow it.")
         return _to_mcp(result)
+
+    async def _run(self, session: Session, name: str, arguments: dict[str, Any], tools: list[str]) -> ToolResult:
+        """``Session.call`` in a worker thread, or on the loop when ``mcp.quick`` says so."""
+        quick = self._quick if name in self._offered else None
+        root = session.workspace.primary
+        started = time.perf_counter()
+        if quick is not None and quick.inline(name, root, arguments):
+            result, local = session.call(name, arguments, tools=tools), True
+        else:
+
+            def work() -> tuple[ToolResult, bool]:
+                done = session.call(name, arguments, tools=tools)
+                return done, quick is not None and quick.local(name, root, arguments)
+
+            result, local = await anyio.to_thread.run_sync(work)
+        if quick is not None:
+            quick.learn(name, root, arguments, result, time.perf_counter() - started, local)
+        return result
 
     async def _call_added(
         self, name: str, tool: MCPTool, arguments: dict[str, Any], context: Context[Any, Any] | None
@@ -319,7 +342,7 @@ def build_server(
     store = ledger if ledger is not None else shared_ledger()
     sessions = _Sessions(checked_roots, store, settings, session_id, focus_audit, follow, shared)
     offered = tuple(name for name in tool_names() if expose_context_tool or spec_of(name).offered)
-    return LeanreadServer(sessions, settings.limits, offered)
+    return LeanreadServer(sessions, settings.limits, offered, quick=not shared)
 
 
 def serve_stdio(

@@ -12,6 +12,7 @@ from typing import Any
 from ..result import ToolResult
 from .arguments import check_arguments
 from .registry import HARNESS_TOOLS, TOOLS
+from .spec import ToolSpec
 
 
 def _refused(text: str) -> ToolResult:
@@ -31,6 +32,19 @@ def _as_object(name: str, arguments: object) -> dict[str, Any] | ToolResult:
     if not isinstance(arguments, Mapping) or not all(isinstance(key, str) for key in arguments):
         return _refused(f"Invalid arguments for {name}: they must be one JSON object of named values.")
     return dict(arguments)
+
+
+_SCHEMAS: dict[str, tuple[ToolSpec, dict[str, Any], list[str]]] = {}
+
+
+def _schemas(name: str) -> tuple[dict[str, Any], list[str]]:
+    """The tool's schema a call is checked against and the parameters it shows, built once per
+    spec (every call asks)."""
+    spec = TOOLS[name]
+    kept = _SCHEMAS.get(name)
+    if kept is None or kept[0] is not spec:
+        kept = _SCHEMAS[name] = (spec, spec.accepted_schema(), list(spec.input_schema()["properties"]))
+    return kept[1], kept[2]
 
 
 def checked_call(name: str, arguments: object, tools: Sequence[str] = HARNESS_TOOLS) -> dict[str, Any] | ToolResult:
@@ -53,8 +67,8 @@ def checked_call(name: str, arguments: object, tools: Sequence[str] = HARNESS_TO
     given = _as_object(name, arguments)
     if isinstance(given, ToolResult):
         return given
-    spec = TOOLS[name]
-    checked = check_arguments(spec.accepted_schema(), given, listed=list(spec.input_schema()["properties"]))
+    accepted, listed = _schemas(name)
+    checked = check_arguments(accepted, given, listed=listed)
     if isinstance(checked, str):
         return _refused(f"Invalid arguments for {name}: {checked}.")
     return checked

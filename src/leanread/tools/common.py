@@ -124,9 +124,13 @@ def record_view(
 
 
 def new_instructions(ctx: ToolContext, resolved: Resolved) -> list[Instruction]:
-    """Instruction files governing the file that the model does not have in view yet."""
+    """Instruction files governing the file that the model does not have in view yet (the
+    ledger is asked only when some govern it)."""
+    found = governing(ctx.workspace, resolved.real, ctx.policy)
+    if not found:
+        return []
     seen = ctx.ledger.visible_instructions(ctx.session_id)
-    fresh = [real for real in governing(ctx.workspace, resolved.real, ctx.policy) if real not in seen]
+    fresh = [real for real in found if real not in seen]
     return load(ctx.workspace, fresh, INSTRUCTION_BYTES)
 
 

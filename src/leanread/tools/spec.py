@@ -126,6 +126,11 @@ BOOKKEEPING = Effects(read_only=False, destructive=False, idempotent=True)
 #: the result out; a refusal raises ``LeanreadError``.
 Runner = Callable[["ToolContext", Arguments, str], "ToolResult"]
 
+#: The file a call reads, by its arguments as sent, when the call is one that may be small (a
+#: plain read of one file), else None: a server that has seen that file's reads go fast may run
+#: the next where the request arrived rather than hand it to a worker thread. Never raises.
+Quick = Callable[[Mapping[str, Any]], str | None]
+
 
 @dataclass(frozen=True)
 class ToolSpec:
@@ -143,6 +148,7 @@ class ToolSpec:
         numbered: a call of it takes a call id of the session; ``context`` names other calls and
             takes none.
         cli_order: the parameters in the order its command lists them, when not ``params``'.
+        quick: which of its calls may be small, and the file each reads (``Quick``); None: none.
     """
 
     name: str
@@ -154,6 +160,7 @@ class ToolSpec:
     offered: bool = True
     numbered: bool = True
     cli_order: tuple[str, ...] = ()
+    quick: Quick | None = None
 
     def describe(self, limits: Limits) -> str:
         """The model-facing description with ``limits`` filled in."""

@@ -136,7 +136,6 @@ def grep_text(where: str, body: Sequence[str], notes: Sequence[str]) -> str:
     return plain_or_framed(shown(where), "grep", [*body, "", *tail] if body and tail else [*body, *tail])
 
 
-
 def bare_context(rows: Sequence[str]) -> list[str]:
     """``rows`` with each context row that comes right after the row of the line before it put as
     ``<TAB>text``: its number is the one before plus 1, as a read's lines go unnumbered (about 3

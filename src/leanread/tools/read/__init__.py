@@ -27,6 +27,7 @@ from .call import read_call
 from .focus import OUTLINE_FOCUS_NOTE
 from .outline import OUTLINE_SHARE
 from .pipeline import READERS, run
+from .quick import quick_read
 from .request import NAME, PARAMETERS, ReadRequest
 
 __all__ = ["NAME", "OUTLINE_FOCUS_NOTE", "OUTLINE_SHARE", "PARAMETERS", "READERS", "SPEC", "ReadRequest", "run"]
@@ -66,4 +67,5 @@ SPEC = ToolSpec(
         "focus",
         "fresh",
     ),
+    quick=quick_read,
 )

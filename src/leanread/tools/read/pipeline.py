@@ -46,8 +46,8 @@ def run(ctx: ToolContext, request: ReadRequest, call_id: str) -> ToolResult:
     """
     fmt = check(request)
     resolved = ctx.workspace.resolve(request.path)
-    kind = kind_of(ctx, resolved)
-    job = Job(ctx, request, resolved, fmt, call_id, kind)
+    kind, whole = kind_of(ctx, resolved)
+    job = Job(ctx, request, resolved, fmt, call_id, kind, whole)
     answer = READERS.get(kind, document.read)(job)
     if answer is None:  # read as the text it is
         answer, kind = text.read(job), "text"
@@ -78,13 +78,25 @@ def with_no_outline_note(result: ToolResult) -> ToolResult:
     return replace(result, text=shown, metadata=dict(result.metadata, tokens=tokens))
 
 
-def kind_of(ctx: ToolContext, resolved: Resolved) -> str:
+#: Files up to this size (bytes) are read whole when their kind is told, which a text file's
+#: read then decodes: one open instead of two.
+WHOLE_BYTES = 256 * 1024
+
+
+def kind_of(ctx: ToolContext, resolved: Resolved) -> tuple[str, bytes | None]:
     """What the path is: ``directory``, a document kind (``documents.registry.document_kind``, by
-    name and first bytes: ``image``, ``notebook``, ``pdf``, ``zip``, ...) or ``text``."""
+    name and first bytes: ``image``, ``notebook``, ``pdf``, ``zip``, ...) or ``text``; and, for a
+    file of at most ``WHOLE_BYTES`` (by its ``stat``), all its bytes, read in the same open
+    (None when it had grown meanwhile, and for bigger files, of which the first
+    ``Limits.sniff_bytes`` are read)."""
     if resolved.is_dir:
-        return "directory"
-    head = read_regular_file(resolved, ctx.limits.sniff_bytes)
-    return document_registry.document_kind(resolved.display, head) or "text"
+        return "directory", None
+    sniff = ctx.limits.sniff_bytes
+    small = resolved.size <= WHOLE_BYTES
+    # never fewer than the sniff: a file that stats smaller than it is (/proc) is told by its head too
+    head = read_regular_file(resolved, max(resolved.size + 1, sniff) if small else sniff)
+    whole = head if small and len(head) <= resolved.size else None
+    return document_registry.document_kind(resolved.display, head) or "text", whole
 
 
 def serve(job: Job, lines: Lines) -> ToolResult:

@@ -97,3 +97,6 @@ class Job:
     fmt: Format
     call_id: str
     kind: str = "text"
+    #: the file's bytes when ``kind_of`` read all of them (a small file), so that its reader
+    #: need not open it again; None otherwise.
+    whole: bytes | None = None

@@ -66,7 +66,7 @@ def read(job: Job) -> ToolResult | Lines:
     """
     wanted = _wanted(job)
     first = max(job.request.offset or 1, 1)
-    text_file = load_text(job.resolved, job.ctx.limits, first, None if wanted.whole else wanted.limit)
+    text_file = load_text(job.resolved, job.ctx.limits, first, None if wanted.whole else wanted.limit, data=job.whole)
     opened = Opened(job, text_file, new_instructions(job.ctx, job.resolved))
     return _line_slice(opened) if wanted.slice else _answer(opened, wanted)
 
