@@ -13,7 +13,7 @@ from mcp import Client
 from leanread import Session
 from leanread.ledger.store import MemoryLedger
 from leanread.mcp import quick
-from leanread.mcp.quick import QUICK_S, QuickCalls, file_system_of
+from leanread.mcp.quick import QUICK_S, QuickCalls, file_system_of, mount_points
 from leanread.mcp.server import build_server
 from leanread.result import ToolResult
 from leanread.tools.read.quick import quick_read
@@ -70,6 +70,8 @@ _MOUNTINFO = """\
 31 27 0:40 / /home/me/net rw,relatime shared:12 - nfs4 server:/export rw,vers=4.2
 32 31 0:41 / /home/me/net/fast rw,relatime - tmpfs tmpfs rw
 33 27 0:42 / /mnt/my\\040disk rw,relatime - fuse.sshfs me@host: rw
+34 27 0:43 / /srv rw,relatime - ext4 /dev/sdb1 rw
+35 34 0:44 / /srv rw,relatime - fuse.rclone remote: rw
 """
 
 
@@ -82,11 +84,12 @@ _MOUNTINFO = """\
         ("/home/me/net/fast/a.py", "tmpfs"),  # the nearest mount point above wins
         ("/mnt/my disk/a.py", "fuse.sshfs"),  # a space is written \040
         ("/proc/self/status", "proc"),
+        ("/srv/data.txt", "fuse.rclone"),  # mounted over /srv later: the one on top
     ],
 )
 def test_the_file_system_of_a_path_is_its_nearest_mount_points(path: str, kind: str) -> None:
-    assert file_system_of(path, _MOUNTINFO) == kind
-    assert file_system_of(path, "") is None
+    assert file_system_of(path, mount_points(_MOUNTINFO)) == kind
+    assert file_system_of(path, []) is None
 
 
 def test_a_file_here_is_local_and_one_in_proc_is_not(root: Path) -> None:

@@ -88,21 +88,30 @@ class QuickCalls:
             self._fast.discard(key)
 
 
-def file_system_of(real: str, mountinfo: str) -> str | None:
-    """The type of the file system that holds the absolute path ``real``, by the mount point of
-    ``mountinfo`` (the text of ``/proc/self/mountinfo``, man proc(5)) nearest above it; None when
-    none holds it. Mount points are written with ``\\040``-style octal escapes."""
-    best, kind = -1, None
+def mount_points(mountinfo: str) -> list[tuple[str, str]]:
+    """``(mount point, file system type)`` of each line of ``mountinfo`` (the text of
+    ``/proc/self/mountinfo``, man proc(5); mount points are written with ``\\040``-style octal
+    escapes), the deepest first: the first that holds a path is the one it lies on."""
+    points: list[tuple[str, str]] = []
     for line in mountinfo.splitlines():
         fields = line.split(" ")
         if len(fields) < 10 or "-" not in fields[6:]:
             continue
-        point = _unescaped(fields[4])
         separator = fields.index("-", 6)
-        inside = real == point or real.startswith(point.rstrip("/") + "/")
-        if inside and len(point) >= best and separator + 1 < len(fields):
-            best, kind = len(point), fields[separator + 1]
-    return kind
+        if separator + 1 < len(fields):
+            points.append((_unescaped(fields[4]), fields[separator + 1]))
+    points.reverse()  # of two mounts on one point the later is on top: it stays first below
+    points.sort(key=lambda point: len(point[0]), reverse=True)
+    return points
+
+
+def file_system_of(real: str, points: list[tuple[str, str]]) -> str | None:
+    """The type of the file system that holds the absolute path ``real``: that of the deepest of
+    ``points`` (``mount_points``) above it; None when none is."""
+    for point, kind in points:
+        if real == point or real.startswith(point.rstrip("/") + "/"):
+            return kind
+    return None
 
 
 def _unescaped(field: str) -> str:
@@ -112,19 +121,20 @@ def _unescaped(field: str) -> str:
 
 
 _mount_lock = threading.Lock()
-_mount_text: tuple[float, str] = (-_MOUNTS_S, "")
+_mount_points: tuple[float, list[tuple[str, str]]] = (-_MOUNTS_S, [])
 
 
-def _mounts() -> str:
-    """``/proc/self/mountinfo`` as read at most ``_MOUNTS_S`` ago ("" where there is none)."""
-    global _mount_text
+def _mounts() -> list[tuple[str, str]]:
+    """``mount_points`` of ``/proc/self/mountinfo`` as read at most ``_MOUNTS_S`` ago (none where
+    there is no such file)."""
+    global _mount_points
     with _mount_lock:
-        read_at, text = _mount_text
+        read_at, points = _mount_points
         if time.monotonic() - read_at >= _MOUNTS_S:
             try:
                 with open("/proc/self/mountinfo", encoding="utf-8", errors="replace") as handle:
-                    text = handle.read()
+                    points = mount_points(handle.read())
             except OSError:
-                text = ""
-            _mount_text = (time.monotonic(), text)
-        return text
+                points = []
+            _mount_points = (time.monotonic(), points)
+        return points
