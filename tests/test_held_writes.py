@@ -317,6 +317,41 @@ def test_a_server_stopped_with_sigterm_right_after_a_result_makes_its_write(root
     assert [r.call_id for r in _reads_in(SQLiteLedger(file), "s", (root / "a.py").resolve())] == ["r1"]
 
 
+def test_a_server_stopped_with_sigterm_amid_calls_in_worker_threads_exits(root: Path, tmp_path: Path) -> None:
+    # The SDK's worker threads (not daemons) waited for work that never came once SIGTERM ended
+    # the event loop, and the interpreter waited for them at exit: the server hung.
+    (root / "big.py").write_text("".join(f"line_{i} = {i}\n" for i in range(9000)))
+    file = tmp_path / "ledger.sqlite3"
+    command = [sys.executable, "-m", "leanread", "serve", "--root", str(root), "--ledger", str(file), "--session", "s"]
+    hello = {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}
+    for pause in (0.05, 0.1, 0.2):
+        with subprocess.Popen(
+            command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL
+        ) as server:
+            assert server.stdin is not None and server.stdout is not None
+            server.stdin.write(_message({"id": 0, "method": "initialize", "params": hello}))
+            server.stdin.flush()
+            server.stdout.readline()
+            out = server.stdout
+            threading.Thread(target=lambda: [None for _ in iter(lambda: out.read(65536), b"")], daemon=True).start()
+            server.stdin.write(_message({"method": "notifications/initialized"}))
+            window = {"name": "read", "arguments": {"path": "big.py", "offset": 5, "limit": 3}}
+            server.stdin.write(
+                b"".join(_message({"id": n, "method": "tools/call", "params": window}) for n in range(1, 200))
+            )
+            server.stdin.flush()
+            time.sleep(pause)
+            server.send_signal(signal.SIGTERM)
+            try:
+                code = server.wait(20)
+            except subprocess.TimeoutExpired:
+                server.kill()
+                raise AssertionError(f"still running 20 s after SIGTERM (sent {pause} s into the calls)") from None
+            assert code == 0
+    answered = _reads_in(SQLiteLedger(file), "s", (root / "big.py").resolve())
+    assert answered and len({r.call_id for r in answered}) == len(answered)
+
+
 def test_a_read_that_forgets_the_files_old_results_keeps_its_own(root: Path, tmp_path: Path) -> None:
     # dedup="recent": a re-read past RECENT_CALLS calls forgets the old results within the call
     # itself (a hide); the call's own records must stay visible for the read after it

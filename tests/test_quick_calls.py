@@ -3,6 +3,9 @@ a plain read of a file whose last read was a fast text window (``mcp.quick``).""
 
 from __future__ import annotations
 
+import os
+import shutil
+import subprocess
 import threading
 from pathlib import Path
 
@@ -13,7 +16,7 @@ from mcp import Client
 from leanread import Session
 from leanread.ledger.store import MemoryLedger
 from leanread.mcp import quick
-from leanread.mcp.quick import QUICK_S, QuickCalls, file_system_of
+from leanread.mcp.quick import QUICK_S, QuickCalls, file_system_of, mount_points
 from leanread.mcp.server import build_server
 from leanread.result import ToolResult
 from leanread.tools.read.quick import quick_read
@@ -44,6 +47,8 @@ def _window(kind: str = "file", error: bool = False) -> ToolResult:
 
 
 def test_a_call_runs_on_the_loop_only_after_the_same_call_was_a_fast_text_window_of_a_local_file() -> None:
+    """(Each ``learn`` here says where the file was found: True local, False not, None not
+    checked because the call ran on the loop.)"""
     calls = QuickCalls()
     read = {"path": "a.py"}
     assert not calls.inline("read", "/ws", read)  # nothing learned yet
@@ -70,6 +75,8 @@ _MOUNTINFO = """\
 31 27 0:40 / /home/me/net rw,relatime shared:12 - nfs4 server:/export rw,vers=4.2
 32 31 0:41 / /home/me/net/fast rw,relatime - tmpfs tmpfs rw
 33 27 0:42 / /mnt/my\\040disk rw,relatime - fuse.sshfs me@host: rw
+34 27 0:43 / /srv rw,relatime - ext4 /dev/sdb1 rw
+35 34 0:44 / /srv rw,relatime - fuse.rclone remote: rw
 """
 
 
@@ -82,11 +89,18 @@ _MOUNTINFO = """\
         ("/home/me/net/fast/a.py", "tmpfs"),  # the nearest mount point above wins
         ("/mnt/my disk/a.py", "fuse.sshfs"),  # a space is written \040
         ("/proc/self/status", "proc"),
+        ("/srv/data.txt", "fuse.rclone"),  # mounted over /srv later: the one on top
     ],
 )
 def test_the_file_system_of_a_path_is_its_nearest_mount_points(path: str, kind: str) -> None:
-    assert file_system_of(path, _MOUNTINFO) == kind
-    assert file_system_of(path, "") is None
+    assert file_system_of(os.fsencode(path), mount_points(_MOUNTINFO.encode())) == kind
+    assert file_system_of(os.fsencode(path), []) is None
+
+
+def test_a_mount_point_that_is_no_utf8_is_matched_by_its_bytes() -> None:
+    table = b"27 1 8:1 / / rw - ext4 /dev/sda1 rw\n40 27 0:50 / /mnt/m\xff rw - fuse.x x rw\n"
+    assert file_system_of(b"/mnt/m\xff/a.txt", mount_points(table)) == "fuse.x"
+    assert file_system_of(os.fsencode("/mnt/m\udcff/a.txt"), mount_points(table)) == "fuse.x"  # as realpath gives it
 
 
 def test_a_file_here_is_local_and_one_in_proc_is_not(root: Path) -> None:
@@ -145,3 +159,36 @@ async def test_a_shared_server_runs_every_call_in_a_worker(root: Path, monkeypat
         for _ in range(3):
             await client.call_tool("read", {"path": "small.py", "fresh": True})
     assert ledger.threads == ["worker"] * 3
+
+
+def test_trust_in_a_fast_call_lasts_trust_s_and_a_run_on_the_loop_does_not_renew_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    now = [100.0]
+    monkeypatch.setattr(quick.time, "monotonic", lambda: now[0])
+    calls = QuickCalls()
+    read = {"path": "a.py"}
+    calls.learn("read", "/ws", read, _window(), 0.0, local=True)
+    now[0] += quick.TRUST_S / 2
+    assert calls.inline("read", "/ws", read)
+    calls.learn("read", "/ws", read, _window(), 0.0, local=None)  # ran on the loop: nothing was checked
+    now[0] += quick.TRUST_S / 2
+    assert not calls.inline("read", "/ws", read)  # checked again in a thread first
+    calls.learn("read", "/ws", read, _window(), 0.0, local=True)
+    assert calls.inline("read", "/ws", read)
+
+
+@pytest.mark.skipif(os.geteuid() != 0 or shutil.which("mount") is None, reason="mounting needs root")
+def test_a_mount_made_after_the_table_was_read_is_seen_at_once(tmp_path: Path) -> None:
+    (tmp_path / "ws").mkdir()
+    (tmp_path / "ws" / "a.py").write_text("x = 1\n")
+    calls = QuickCalls()
+    before = calls.local("read", str(tmp_path / "ws"), {"path": "a.py"})
+    mounted = subprocess.run(["mount", "-t", "proc", "proc", str(tmp_path / "ws")], capture_output=True)
+    if mounted.returncode != 0:
+        pytest.skip(f"cannot mount here: {mounted.stderr.decode(errors='replace').strip()}")
+    try:
+        assert not calls.local("read", str(tmp_path / "ws"), {"path": "self/status"})  # proc: no local file system
+    finally:
+        subprocess.run(["umount", str(tmp_path / "ws")], check=True)
+    assert calls.local("read", str(tmp_path / "ws"), {"path": "a.py"}) == before

@@ -196,4 +196,12 @@ def _after_fork_in_child() -> None:
 
 
 _WRITER = _Writer()
+
+
+def make_held_writes() -> None:
+    """Make every write any store of the process holds, now (what the exit hook does): for a
+    process about to end without its exit hooks."""
+    _WRITER.drain_all()
+
+
 os.register_at_fork(after_in_child=_after_fork_in_child)

@@ -48,6 +48,7 @@ from ..config.settings import Limits, Settings, load_settings
 from ..errors import LeanreadError
 from ..files.names import clean, clean_text
 from ..files.workspace import Workspace
+from ..ledger.behind import make_held_writes
 from ..ledger.sqlite_store import shared_ledger
 from ..ledger.store import LedgerStore
 from ..memo import LRU
@@ -243,8 +244,9 @@ class LeanreadServer(MCPServer[Any]):
         quick = self._quick if name in self._offered else None
         root = session.workspace.primary
         started = time.perf_counter()
+        local: bool | None
         if quick is not None and quick.inline(name, root, arguments):
-            result, local = session.call(name, arguments, tools=tools), True
+            result, local = session.call(name, arguments, tools=tools), None  # nothing checked on the loop
         else:
 
             def work() -> tuple[ToolResult, bool]:
@@ -353,12 +355,26 @@ def serve_stdio(
     session_id: str | None = None,
     expose_context_tool: bool = False,
 ) -> None:
-    """Run the server on stdin/stdout until the client closes the connection; a SIGTERM (how many
-    hosts stop a server) ends it as that does, so the exit hooks make what the ledger holds
-    (``ledger.behind``)."""
+    """Run the server on stdin/stdout until the client closes the connection. A SIGTERM (how many
+    hosts stop a server) ends it too: what the ledger holds is made (``ledger.behind``), and the
+    process ends at once, without waiting for the SDK's worker threads, which the ended event
+    loop no longer stops (the interpreter waited for them for good)."""
     server = build_server(
         roots, settings=settings, ledger=ledger, session_id=session_id, expose_context_tool=expose_context_tool
     )
+    terminated = threading.Event()
+
+    def on_sigterm(*_: object) -> None:
+        terminated.set()
+        sys.exit(0)
+
     if threading.current_thread() is threading.main_thread():
-        signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
-    server.run("stdio")
+        signal.signal(signal.SIGTERM, on_sigterm)
+    try:
+        server.run("stdio")
+    finally:
+        if terminated.is_set():
+            signal.signal(signal.SIGTERM, signal.SIG_DFL)  # a second SIGTERM ends it without the writes
+            make_held_writes()
+            sys.stderr.flush()
+            os._exit(0)
