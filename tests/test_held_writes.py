@@ -15,6 +15,7 @@ import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import IO
 
 import pytest
 
@@ -317,6 +318,11 @@ def test_a_server_stopped_with_sigterm_right_after_a_result_makes_its_write(root
     assert [r.call_id for r in _reads_in(SQLiteLedger(file), "s", (root / "a.py").resolve())] == ["r1"]
 
 
+def _drained(stream: IO[bytes], lines: list[bytes]) -> None:
+    """Read ``stream``'s lines into ``lines`` to its end, so the server never waits on a full pipe."""
+    lines.extend(iter(stream.readline, b""))
+
+
 def test_a_server_stopped_with_sigterm_amid_calls_in_worker_threads_exits(root: Path, tmp_path: Path) -> None:
     # The SDK's worker threads (not daemons) waited for work that never came once SIGTERM ended
     # the event loop, and the interpreter waited for them at exit: the server hung.
@@ -324,6 +330,7 @@ def test_a_server_stopped_with_sigterm_amid_calls_in_worker_threads_exits(root: 
     file = tmp_path / "ledger.sqlite3"
     command = [sys.executable, "-m", "leanread", "serve", "--root", str(root), "--ledger", str(file), "--session", "s"]
     hello = {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}
+    made = 0
     for pause in (0.05, 0.1, 0.2):
         with subprocess.Popen(
             command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL
@@ -332,8 +339,9 @@ def test_a_server_stopped_with_sigterm_amid_calls_in_worker_threads_exits(root: 
             server.stdin.write(_message({"id": 0, "method": "initialize", "params": hello}))
             server.stdin.flush()
             server.stdout.readline()
-            out = server.stdout
-            threading.Thread(target=lambda: [None for _ in iter(lambda: out.read(65536), b"")], daemon=True).start()
+            replies: list[bytes] = []
+            reader = threading.Thread(target=_drained, args=(server.stdout, replies), daemon=True)
+            reader.start()
             server.stdin.write(_message({"method": "notifications/initialized"}))
             window = {"name": "read", "arguments": {"path": "big.py", "offset": 5, "limit": 3}}
             server.stdin.write(
@@ -348,8 +356,11 @@ def test_a_server_stopped_with_sigterm_amid_calls_in_worker_threads_exits(root: 
                 server.kill()
                 raise AssertionError(f"still running 20 s after SIGTERM (sent {pause} s into the calls)") from None
             assert code == 0
-    answered = _reads_in(SQLiteLedger(file), "s", (root / "big.py").resolve())
-    assert answered and len({r.call_id for r in answered}) == len(answered)
+            reader.join(10)
+            answered = sum(1 for line in replies if b'"result"' in line)
+            kept = SQLiteLedger(file).calls("s")  # every call answered before the end is kept
+            assert len(kept) >= answered + made, (pause, answered, len(kept) - made)
+            made = len(kept)
 
 
 def test_a_read_that_forgets_the_files_old_results_keeps_its_own(root: Path, tmp_path: Path) -> None:

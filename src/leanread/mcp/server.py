@@ -356,16 +356,20 @@ def serve_stdio(
     expose_context_tool: bool = False,
 ) -> None:
     """Run the server on stdin/stdout until the client closes the connection. A SIGTERM (how many
-    hosts stop a server) ends it too: what the ledger holds is made (``ledger.behind``), and the
-    process ends at once, without waiting for the SDK's worker threads, which the ended event
-    loop no longer stops (the interpreter waited for them for good)."""
+    hosts stop a server) ends it too, as ``SystemExit``, which stops the event loop (nothing more
+    is answered); then what the ledger holds is made (``ledger.behind``) and the process ends at
+    once, without waiting for the SDK's worker threads, which the ended loop no longer stops (the
+    interpreter waited for them for good). Should the ``SystemExit`` be caught on its way, a thread
+    does the same ``EXIT_GRACE_S`` later. A second SIGTERM ends it without the writes."""
     server = build_server(
         roots, settings=settings, ledger=ledger, session_id=session_id, expose_context_tool=expose_context_tool
     )
     terminated = threading.Event()
 
     def on_sigterm(*_: object) -> None:
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
         terminated.set()
+        threading.Thread(target=_make_writes_and_exit, args=(EXIT_GRACE_S,), daemon=True).start()
         sys.exit(0)
 
     if threading.current_thread() is threading.main_thread():
@@ -374,7 +378,17 @@ def serve_stdio(
         server.run("stdio")
     finally:
         if terminated.is_set():
-            signal.signal(signal.SIGTERM, signal.SIG_DFL)  # a second SIGTERM ends it without the writes
-            make_held_writes()
-            sys.stderr.flush()
-            os._exit(0)
+            _make_writes_and_exit(0.0)
+
+
+#: Seconds after a SIGTERM by which the server ends, should the ``SystemExit`` it raised be caught.
+EXIT_GRACE_S = 2.0
+
+
+def _make_writes_and_exit(after: float) -> None:
+    time.sleep(after)
+    try:
+        make_held_writes()
+        sys.stderr.flush()
+    finally:
+        os._exit(0)
