@@ -127,8 +127,8 @@ BOOKKEEPING = Effects(read_only=False, destructive=False, idempotent=True)
 Runner = Callable[["ToolContext", Arguments, str], "ToolResult"]
 
 #: The file a call reads, by its arguments as sent, when the call is one that may be small (a
-#: plain read of one file), else None: a server that has seen that file's reads go fast may run
-#: the next where the request arrived rather than hand it to a worker thread. Never raises.
+#: plain read of one file), else None: a server that has seen the same call go fast may run it
+#: where the request arrived rather than hand it to a worker thread (``mcp.quick``). Never raises.
 Quick = Callable[[Mapping[str, Any]], str | None]
 
 

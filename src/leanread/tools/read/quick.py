@@ -1,6 +1,6 @@
 """Which ``read`` calls may be small enough to run where a request arrives (``ToolSpec.quick``):
-a plain read of one file. Whether a given file is small is for the server to learn from how its
-reads went (``mcp.quick``), since finding out here would touch the file system."""
+a plain read of one file. Whether a given call is small is for the server to learn from how the
+same call went (``mcp.quick``), since finding out here would touch the file system."""
 
 from __future__ import annotations
 
