@@ -80,6 +80,11 @@ class QuickCalls:
             return False
         return file_system_of(os.fsencode(real), _MOUNTS.points()) in LOCAL_FILE_SYSTEMS
 
+    @staticmethod
+    def fast(result: ToolResult, seconds: float) -> bool:
+        """Whether a call that gave ``result`` in ``seconds`` was a text window in under ``QUICK_S``."""
+        return not result.is_error and result.metadata.get("type") in _TEXT_WINDOWS and seconds < QUICK_S
+
     def learn(
         self,
         name: str,
@@ -96,8 +101,7 @@ class QuickCalls:
         key = self._key(name, root, arguments)
         if key is None:
             return
-        fast = not result.is_error and result.metadata.get("type") in _TEXT_WINDOWS and seconds < QUICK_S
-        if not fast or local is False:
+        if not self.fast(result, seconds) or local is False:
             self._fast.discard(key)
         elif local:
             self._fast.put(key, time.monotonic())

@@ -185,7 +185,7 @@ class LeanreadServer(MCPServer[Any]):
         super().__init__("leanread", version=__version__, instructions=INSTRUCTIONS, log_level="WARNING")
         self._sessions = sessions
         self._offered = tuple(tools)
-        # one client: a small read runs on the loop once its file's reads proved fast (``quick``)
+        # one client: a small read runs on the loop once the same call proved fast (``mcp.quick``)
         self._quick = QuickCalls() if quick else None
         self._lowlevel_server.add_notification_handler(LIST_CHANGED, NotificationParams, on_list_changed)
         self._listed = [
@@ -210,7 +210,7 @@ class LeanreadServer(MCPServer[Any]):
     ) -> CallToolResult | InputRequiredResult:
         """Run one tool call: leanread's through ``Session.call`` of the caller's session, in a
         worker thread, or on the event loop when the server serves one client and has seen the
-        call's file read fast (``mcp.quick``); others as ``MCPServer`` does after ``check_arguments``.
+        same call go fast (``mcp.quick``); others as ``MCPServer`` does after ``check_arguments``.
 
         Returns:
             The tool's result with every lone surrogate in its text escaped, or an ``is_error``
@@ -251,7 +251,9 @@ class LeanreadServer(MCPServer[Any]):
 
             def work() -> tuple[ToolResult, bool]:
                 done = session.call(name, arguments, tools=tools)
-                return done, quick is not None and quick.local(name, root, arguments)
+                if quick is None or not quick.fast(done, time.perf_counter() - started):
+                    return done, False  # nothing to learn: where the file lies does not matter
+                return done, quick.local(name, root, arguments)
 
             result, local = await anyio.to_thread.run_sync(work)
         if quick is not None:
